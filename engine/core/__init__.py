@@ -1,0 +1,12 @@
+"""The game-agnostic contract: games, decisions, the seeded generator, errors and replay."""
+
+from .errors import BadSetup, BadState, IllegalAction, NOT_YOUR_DECISION
+from .game import Action, Event, Game, Option, State, event, events_for
+from .registry import game_names, get_game, register, unregister
+from .replay import replay
+
+__all__ = [
+    "Action", "BadSetup", "BadState", "Event", "Game", "IllegalAction", "NOT_YOUR_DECISION",
+    "Option", "State", "event", "events_for", "game_names", "get_game", "register", "replay",
+    "unregister",
+]

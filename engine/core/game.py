@@ -1,0 +1,213 @@
+"""The game contract every Menagerie game implements.
+
+A game is data plus moves plus views (the boardgame.io idea): the state is JSON data, an action
+is a JSON dict answering the current decision of one seat, and a view is what one viewer may see.
+Subclasses implement the ``_``-prefixed hooks; the public methods add the checks every game
+shares (seat owes a decision, action well-formed and legal, input never mutated).
+
+Seats are the integers ``0 .. n-1``. Events are dicts ``{"kind": str, "data": dict}``; an event
+that only some seats may see carries ``"only": [seat, ...]`` (see :func:`events_for`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .errors import BadSetup, BadState, IllegalAction
+from .state import clone, digest
+
+State = dict
+Action = dict
+Event = dict
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setup option of a game, as shown by ``describe()``."""
+
+    name: str
+    default: Any
+    description: str
+    choices: tuple | None = None
+    type: str = "choice"
+
+    def as_dict(self) -> dict:
+        out = {"name": self.name, "type": self.type, "default": self.default,
+               "description": self.description}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        return out
+
+
+@dataclass
+class Game:
+    """Base class: the shared half of the engine contract."""
+
+    name: str = ""
+    title: str = ""
+    min_seats: int = 2
+    max_seats: int = 4
+    options: tuple[Option, ...] = field(default_factory=tuple)
+    #: bump when the state layout changes incompatibly; ``load`` refuses other versions
+    state_format: int = 1
+
+    # ----------------------------------------------------------------- description
+    def describe(self) -> dict:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "seats": {"min": self.min_seats, "max": self.max_seats},
+            "options": [o.as_dict() for o in self.options],
+        }
+
+    def catalog(self) -> dict:
+        return {}
+
+    # ----------------------------------------------------------------- setup
+    def normalize_options(self, options: dict | None) -> dict:
+        """Fill defaults and refuse unknown or invalid options (``bad_options``)."""
+        options = dict(options or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise BadSetup("bad_options", f"Unknown option(s): {', '.join(unknown)}.")
+        out = {}
+        for name, opt in known.items():
+            value = options.get(name, opt.default)
+            if opt.choices is not None and value not in opt.choices:
+                raise BadSetup("bad_options", f"Option {name!r} must be one of {list(opt.choices)}.")
+            out[name] = value
+        return out
+
+    def setup(self, seats: int, options: dict | None = None, seed: int | str = 0) -> State:
+        """A new game for ``seats`` players; the same arguments give the same state."""
+        if isinstance(seats, bool) or not isinstance(seats, int) or not (
+            self.min_seats <= seats <= self.max_seats
+        ):
+            raise BadSetup("bad_seats",
+                           f"{self.title or self.name} takes {self.min_seats} to {self.max_seats} seats.")
+        state = self._setup(seats, self.normalize_options(options), seed)
+        state["game"] = self.name
+        state["format"] = self.state_format
+        return state
+
+    # ----------------------------------------------------------------- decisions
+    def waiting_for(self, state: State) -> set[int]:
+        """Seats that owe a decision now; empty when the game is over."""
+        return set(self._waiting_for(state))
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every legal answer to ``seat``'s current decision (empty if it owes none)."""
+        if seat not in self._waiting_for(state):
+            return []
+        return self._legal_actions(state, seat)
+
+    def check(self, state: State, seat: int, action: Any) -> None:
+        """Raise :class:`IllegalAction` unless ``seat`` may play ``action`` now."""
+        if self._result(state) is not None:
+            raise IllegalAction("game_over", "The game is over.")
+        if not isinstance(seat, int) or seat not in self._waiting_for(state):
+            raise IllegalAction("not_your_turn", f"Seat {seat} has no decision to make now.")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("malformed", 'An action is a JSON object with a "type".')
+        legal = self._legal_actions(state, seat)
+        if action not in legal:
+            raise self._explain_illegal(state, seat, action, legal)
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        """Play ``action`` for ``seat``; returns the new state and the events.
+
+        Never mutates ``state``. Raises :class:`IllegalAction` for anything not legal.
+        """
+        self.check(state, seat, action)
+        new = clone(state)
+        events = self._apply(new, seat, clone(action))
+        return new, events
+
+    # ----------------------------------------------------------------- views and result
+    def view(self, state: State, seat: int | None = None) -> dict:
+        """``{"public": ..., "private": ... or None}`` for a seat (None = spectator)."""
+        public = self._public_view(state)
+        private = None
+        if seat is not None and 0 <= seat < self.seat_count(state):
+            private = self._private_view(state, seat)
+        return {"public": public, "private": private}
+
+    def public_view(self, state: State) -> dict:
+        return self._public_view(state)
+
+    def private_view(self, state: State, seat: int) -> dict:
+        return self._private_view(state, seat)
+
+    def result(self, state: State) -> dict | None:
+        return self._result(state)
+
+    def seat_count(self, state: State) -> int:
+        return state["seats"]
+
+    # ----------------------------------------------------------------- persistence
+    def dump(self, state: State) -> dict:
+        return clone(state)
+
+    def load(self, data: dict) -> State:
+        if not isinstance(data, dict) or data.get("game") != self.name:
+            raise BadState(f"not a {self.name} state")
+        if data.get("format") != self.state_format:
+            raise BadState(f"{self.name} state format {data.get('format')} is not {self.state_format}")
+        return clone(data)
+
+    def state_hash(self, state: State) -> str:
+        return digest(state)
+
+    # ----------------------------------------------------------------- hooks
+    def _setup(self, seats: int, options: dict, seed: int | str) -> State:
+        raise NotImplementedError
+
+    def _waiting_for(self, state: State) -> Iterable[int]:
+        raise NotImplementedError
+
+    def _legal_actions(self, state: State, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def _apply(self, state: State, seat: int, action: Action) -> list[Event]:
+        """Mutate ``state`` (already a private copy) and return the events."""
+        raise NotImplementedError
+
+    def _public_view(self, state: State) -> dict:
+        raise NotImplementedError
+
+    def _private_view(self, state: State, seat: int) -> dict:
+        raise NotImplementedError
+
+    def _result(self, state: State) -> dict | None:
+        raise NotImplementedError
+
+    def _explain_illegal(self, state: State, seat: int, action: Action,
+                         legal: list[Action]) -> IllegalAction:
+        """Say why ``action`` is not among ``legal``; games override for better sentences."""
+        kinds = sorted({a["type"] for a in legal})
+        if action.get("type") not in kinds:
+            return IllegalAction("wrong_decision",
+                                 f"Expected one of: {', '.join(kinds)}; got {action.get('type')!r}.")
+        return IllegalAction("illegal_action", "That move is not allowed in this position.")
+
+
+def event(kind: str, only: Iterable[int] | None = None, **data: Any) -> Event:
+    """Build an event; ``only`` limits it to some seats (hidden from everyone else)."""
+    ev: Event = {"kind": kind, "data": data}
+    if only is not None:
+        ev["only"] = sorted(only)
+    return ev
+
+
+def events_for(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """The events ``seat`` may see (None = spectator), without the ``only`` marker."""
+    out = []
+    for ev in events:
+        only = ev.get("only")
+        if only is None:
+            out.append(ev)
+        elif seat is not None and seat in only:
+            out.append({"kind": ev["kind"], "data": ev["data"], "private": True})
+    return out

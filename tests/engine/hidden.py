@@ -1,0 +1,36 @@
+"""Per-game "perturbers" for the leak checks of the contract suite.
+
+A perturber takes a state and a seat and returns a copy in which that seat's hidden information
+(hand, secret choices, final-scoring cards) is replaced by other values of the same shape, and the
+deck order and the generator are changed. Every other viewer's view must stay byte-identical:
+that proves no view depends on information the viewer may not have.
+"""
+
+from __future__ import annotations
+
+from engine.core import rng as _rng
+from engine.core.state import clone
+
+PERTURBERS = {}
+
+
+def perturber(name):
+    def deco(fn):
+        PERTURBERS[name] = fn
+        return fn
+    return deco
+
+
+@perturber("toy")
+def _toy(state, seat):
+    s = clone(state)
+    s["rng"] = (s["rng"] * 31 + 7) % (1 << 64)
+    # swap the seat's hand with deck cards (same count), and move its secret choice
+    pool = s["deck"] + s["hands"][seat]
+    _rng.shuffle({"rng": 99}, pool)
+    n = len(s["hands"][seat])
+    s["hands"][seat] = sorted(pool[:n])
+    s["deck"] = pool[n:]
+    if s["chosen"][seat] is not None:
+        s["chosen"][seat] = 100 + s["chosen"][seat]
+    return s
