@@ -34,3 +34,28 @@ def _toy(state, seat):
     if s["chosen"][seat] is not None:
         s["chosen"][seat] = 100 + s["chosen"][seat]
     return s
+
+
+@perturber("arknova")
+def _arknova(state, seat):
+    s = clone(state)
+    s["rng"] = (s["rng"] * 31 + 7) % (1 << 64)
+    shuffler = {"rng": 12345}
+
+    def swap(cards, pool_key):
+        pool = s[pool_key]
+        n = min(len(cards), len(pool))
+        for i in range(n):
+            cards[i], pool[i] = pool[i], cards[i]
+
+    p = s["players"][seat]
+    swap(p["hand"], "deck")
+    swap(p["final"], "final_deck")
+    for frame in s["stack"]:
+        if frame["kind"] == "keep" and str(seat) in frame["offer"]:
+            swap(frame["offer"][str(seat)], "deck")
+        if frame["kind"] == "choose_cards" and frame["seat"] == seat and frame["dest"] == "hand":
+            swap(frame["offer"], "deck")
+    _rng.shuffle(shuffler, s["deck"])
+    _rng.shuffle(shuffler, s["final_deck"])
+    return s

@@ -1,0 +1,114 @@
+"""The Build action (spec §4.1) and placing any building on a zoo map."""
+
+from __future__ import annotations
+
+from ...core import event
+from .. import placement
+from ..decisions import Decision, decision, finish, push
+from ..gains import gain
+from ..tables import T
+from ..zoo import building_spec, has_building, placements, zoo_map
+from ..zoomap import load_buildings
+from . import action
+
+
+@action("build")
+def start(state, seat, strength, side, ev):
+    if strength > 0:
+        push(state, "build", seat=seat, side=side, left=strength, built=[])
+
+
+def buildable(state: dict, seat: int, frame: dict) -> list[str]:
+    p = state["players"][seat]
+    upgraded = frame["side"] == 2
+    out = []
+    for bid, spec in load_buildings().items():
+        if spec.size > frame["left"] or (spec.needs_upgrade and not upgraded):
+            continue
+        if spec.unique and has_building(p, bid):
+            continue
+        if bid in frame["built"]:
+            continue
+        if T.build.cost_per_space * spec.size > p["money"]:
+            continue
+        if placements(p, bid, upgraded):
+            out.append(bid)
+    return out
+
+
+@decision
+class Build(Decision):
+    kind = "build"
+
+    def legal(self, state, frame, seat):
+        out = []
+        if frame["side"] == 2 or not frame["built"]:
+            out = [{"type": "building", "building": b} for b in buildable(state, seat, frame)]
+        return out + [{"type": "done"}]
+
+    def skip(self, state, frame):
+        return frame["left"] <= 0
+
+    def apply(self, state, frame, seat, action, ev):
+        if action["type"] == "done":
+            finish(state, frame)
+            return
+        spec = building_spec(action["building"])
+        frame["built"].append(action["building"])
+        frame["left_before"] = frame["left"]
+        frame["left"] = 0 if frame["side"] == 1 else frame["left"] - spec.size
+        push(state, "place", seat=seat, building=action["building"],
+             cost=T.build.cost_per_space * spec.size, upgraded=frame["side"] == 2, back=True)
+
+
+@decision
+class Place(Decision):
+    """Place one building: every legal cell set (all rotations and mirrors) is an answer."""
+
+    kind = "place"
+
+    def legal(self, state, frame, seat):
+        p = state["players"][seat]
+        out = [{"type": "place", "cells": [list(c) for c in cells]}
+               for cells in placements(p, frame["building"], frame["upgraded"])]
+        out.append({"type": "back"} if frame.get("back") else {"type": "skip"})
+        return out
+
+    def skip(self, state, frame):
+        return not placements(state["players"][frame["seat"]], frame["building"],
+                              frame["upgraded"])
+
+    def apply(self, state, frame, seat, action, ev):
+        finish(state, frame)
+        if action["type"] in ("back", "skip"):
+            if action["type"] == "back":  # undo the choice of building in the Build frame below
+                parent = state["stack"][-1]
+                parent["built"].pop()
+                parent["left"] = parent.pop("left_before")
+            return
+        place_building(state, seat, frame["building"], [tuple(c) for c in action["cells"]],
+                       frame["cost"], ev)
+
+
+def place_building(state, seat, btype, cells, cost, ev) -> dict:
+    p = state["players"][seat]
+    spec = building_spec(btype)
+    p["money"] -= cost
+    b = {"id": p["next_id"], "type": btype, "kind": spec.kind, "cells": [list(c) for c in cells],
+         "animals": [], "used": 0}
+    p["next_id"] += 1
+    p["buildings"].append(b)
+    ev.append(event("built", seat=seat, building=btype, cells=b["cells"], cost=cost))
+    if spec.appeal:
+        gain(state, seat, {"appeal": spec.appeal}, ev, source=btype)
+    for g in placement.bonuses_covered(zoo_map(p), cells):
+        gain(state, seat, g, ev, source="map")
+    from ..sponsors_fx import trigger
+
+    trigger(state, seat, "build", {"building": btype, "kind": spec.kind}, ev)
+    if spec.kind == "special":
+        from .animals import relocatable
+
+        if relocatable(p, b):
+            push(state, "relocate", seat=seat, building=b["id"])
+    return b

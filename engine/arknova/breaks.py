@@ -1,0 +1,122 @@
+"""The break (spec §7): hand limit, tokens, workers, display, income, reset."""
+
+from __future__ import annotations
+
+from ..core import event
+from . import deck
+from .decisions import Decision, decision, finish, push
+from .gains import gain
+from .scoring import end_triggered_by
+from .tables import T, appeal_income
+from .zoo import building_spec, hand_limit, zoo_map
+from .placement import adjacent_cells
+
+
+def advance_break(state: dict, n: int, ev: list, seat: int) -> None:
+    before = state["break_pos"]
+    state["break_pos"] = min(state["break_len"], before + n)
+    if state["break_pos"] != before:
+        ev.append(event("break_advanced", seat=seat, by=state["break_pos"] - before,
+                        pos=state["break_pos"]))
+
+
+@decision
+class Break(Decision):
+    """Starts the break: first everyone over the hand limit discards (at the same time)."""
+
+    kind = "break"
+    auto = True
+
+    def run(self, state, frame, ev):
+        ev.append(event("break", seat=frame["seat"], number=state["breaks"] + 1))
+        push(state, "break_rest", seat=frame["seat"])
+        over = {str(s): len(p["hand"]) - hand_limit(p)
+                for s, p in enumerate(state["players"]) if len(p["hand"]) > hand_limit(p)}
+        if over:
+            push(state, "hand_limit", excess=over)
+
+
+@decision
+class HandLimit(Decision):
+    kind = "hand_limit"
+
+    def seats(self, state, frame):
+        return [int(s) for s in sorted(frame["excess"], key=int)]
+
+    def legal(self, state, frame, seat):
+        return [{"type": "discard", "card": c} for c in sorted(set(state["players"][seat]["hand"]))]
+
+    def apply(self, state, frame, seat, action, ev):
+        p = state["players"][seat]
+        p["hand"].remove(action["card"])
+        state["discard"].append(action["card"])
+        ev.append(event("discarded", seat=seat, card=action["card"], reason="hand limit"))
+        key = str(seat)
+        frame["excess"][key] -= 1
+        if frame["excess"][key] <= 0:
+            del frame["excess"][key]
+        if not frame["excess"]:
+            finish(state, frame)
+
+
+def kiosk_income(player: dict) -> int:
+    """1 money per distinct paying building next to each kiosk."""
+    zmap = zoo_map(player)
+    by_cell = {}
+    for b in player["buildings"]:
+        for c in b["cells"]:
+            by_cell[tuple(c)] = b
+    total = 0
+    for k in player["buildings"]:
+        if k["kind"] != "kiosk":
+            continue
+        seen = set()
+        for cell in adjacent_cells(zmap, [tuple(c) for c in k["cells"]]):
+            b = by_cell.get(cell)
+            if b is None or b["id"] in seen:
+                continue
+            if b["kind"] in ("special", "pavilion", "sponsor") or (
+                    b["kind"] == "enclosure" and b["animals"]):
+                seen.add(b["id"])
+        total += len(seen)
+    return total
+
+
+@decision
+class BreakRest(Decision):
+    kind = "break_rest"
+    auto = True
+
+    def run(self, state, frame, ev):
+        trigger = frame["seat"]
+        for p in state["players"]:
+            p["venom"] = []
+            p["constriction"] = []
+            p["placed"] = 0
+            p["task_uses"] = {}
+        for f in (0, 1):
+            if state["display"][f]:
+                state["discard"].append(state["display"][f])
+                state["display"][f] = None
+        deck.refill_display(state)
+        n = state["seats"]
+        for i in range(n):
+            seat = (trigger + i) % n
+            p = state["players"][seat]
+            money = appeal_income(p["appeal"]) + kiosk_income(p)
+            p["money"] += money
+            ev.append(event("income", seat=seat, money=money))
+            for sid in p["sponsors"]:
+                from .deck import card
+                gain(state, seat, card(sid).get("income"), ev, source=sid)
+            p["history"].append([p["appeal"], p["conservation"]])
+        state["break_pos"] = 0
+        state["breaks"] += 1
+        if state["end"] is None:
+            if end_triggered_by(state):
+                order = [(trigger + 1 + i) % n for i in range(n)]
+                state["end"] = {"trigger": trigger, "remaining": order}
+                ev.append(event("end_triggered", seat=trigger, remaining=order, in_break=True))
+            elif state["breaks"] >= T.max_breaks:
+                state["end"] = {"trigger": None, "remaining": []}
+                ev.append(event("stalled", breaks=state["breaks"]))

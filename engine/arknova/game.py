@@ -1,0 +1,193 @@
+"""The Ark Nova-style zoo builder behind the engine contract."""
+
+from __future__ import annotations
+
+from ..core import Game, IllegalAction, Option
+from ..core import rng as _rng
+from . import breaks, deck, turn  # noqa: F401  (registers decision handlers)
+from . import abilities  # noqa: F401
+from .actions import _load as _load_actions
+from .content import load_content
+from .decisions import HANDLERS, advance, push, top
+from .scoring import result as _result, vp
+from .tables import T, per_players
+from .zoo import icons
+from .zoomap import load_buildings, load_maps
+
+_load_actions()
+
+
+def _new_player(seat: int, map_id: str, cards: list[str]) -> dict:
+    s = T.start
+    return {
+        "map": map_id, "money": s.money, "appeal": s.appeal_by_seat[seat],
+        "conservation": s.conservation, "reputation": s.reputation, "x": s.x,
+        "workers": s.workers, "placed": 0, "task_uses": {},
+        "cards": cards, "upgraded": {a: False for a in cards},
+        "venom": [], "constriction": [],
+        "hand": [], "final": [], "buildings": [], "next_id": 1, "animals": [],
+        "sponsors": [], "tucked": {}, "partners": [], "universities": [], "supported": [],
+        "cubes_used": 0, "rep_bonuses": [], "cp_bonuses": [], "tiles": [], "turns": 0,
+        "history": [],
+    }
+
+
+class ArkNova(Game):
+    """Build a zoo: enclosures, animals, sponsors and conservation projects."""
+
+    def __init__(self) -> None:
+        maps = sorted(load_maps())
+        super().__init__(
+            name="arknova", title="Menagerie Zoo (Ark Nova-style)", min_seats=2, max_seats=4,
+            options=(Option("map", maps[0], "The zoo map every player builds on "
+                            "('mixed' gives each seat a different map)", tuple(maps) + ("mixed",)),),
+            state_format=1)
+
+    # ------------------------------------------------------------------ setup
+    def _setup(self, seats, options, seed):
+        content = load_content()
+        state = {"rng": _rng.seed_to_int(seed), "seats": seats, "options": options,
+                 "turn": 0, "active": 0, "breaks": 0, "break_pos": 0,
+                 "break_len": per_players(T.break_track, seats), "donations": 0,
+                 "cp10": False, "end": None, "over": False, "current": None,
+                 "stack": [], "cubes": {}, "project_row": []}
+        state["deck"] = content.deck_ids()
+        _rng.shuffle(state, state["deck"])
+        state["discard"] = []
+        base = sorted(content.base_projects)
+        _rng.shuffle(state, base)
+        k = per_players(T.base_projects, seats)
+        state["base_projects"], state["base_pile"] = sorted(base[:k]), sorted(base[k:])
+        finals = sorted(content.final_scoring)
+        _rng.shuffle(state, finals)
+        tiles = sorted(content.bonus_tiles)
+        _rng.shuffle(state, tiles)
+        per = per_players(T.conservation.tiles_per_space, seats)
+        state["bonus_tiles"] = {str(sp): sorted(tiles[i * per:(i + 1) * per])
+                                for i, sp in enumerate(T.conservation.tiles_at)}
+        maps = sorted(load_maps())
+        if options["map"] == "mixed":
+            _rng.shuffle(state, maps)
+            seat_maps = [maps[i % len(maps)] for i in range(seats)]
+        else:
+            seat_maps = [options["map"]] * seats
+        players = []
+        for s in range(seats):
+            others = ["build", "cards", "association", "sponsors"]
+            _rng.shuffle(state, others)
+            p = _new_player(s, seat_maps[s], ["animals"] + others)
+            p["final"] = [finals.pop() for _ in range(T.start.final_cards)]
+            players.append(p)
+        state["players"] = players
+        state["final_deck"] = finals
+        state["display"] = [None] * T.display_size
+        deck.refill_display(state)
+        offers = {str(s): deck.draw(state, T.start.draw) for s in range(seats)}
+        push(state, "turn", seat=0)
+        push(state, "keep", offer=offers)
+        return state
+
+    # ------------------------------------------------------------------ decisions
+    def _waiting_for(self, state):
+        frame = top(state)
+        if frame is None:
+            return []
+        return HANDLERS[frame["kind"]].seats(state, frame)
+
+    def _legal_actions(self, state, seat):
+        frame = top(state)
+        return HANDLERS[frame["kind"]].legal(state, frame, seat)
+
+    def _apply(self, state, seat, action):
+        ev: list = []
+        frame = top(state)
+        HANDLERS[frame["kind"]].apply(state, frame, seat, action, ev)
+        advance(state, ev)
+        return ev
+
+    def _explain_illegal(self, state, seat, action, legal):
+        frame = top(state)
+        kinds = sorted({a["type"] for a in legal})
+        if action.get("type") not in kinds:
+            return IllegalAction("wrong_decision",
+                                 f"Now the game asks for '{frame['kind']}': answer with one of "
+                                 f"{', '.join(kinds)}.")
+        same = [a for a in legal if a["type"] == action["type"]]
+        if action["type"] == "place":
+            return IllegalAction("illegal_placement",
+                                 "That building cannot go there (free land, edge or adjacency, "
+                                 "kiosk distance, upgrade-only spaces).")
+        if action["type"] in ("animal", "sponsor", "support"):
+            return IllegalAction("requirements_not_met",
+                                 "That card cannot be played now: its cost, its requirements "
+                                 "or the action's strength do not allow it.")
+        if action["type"] == "action":
+            return IllegalAction("not_enough_x", "You do not have that many X tokens.")
+        del same
+        return IllegalAction("illegal_action", "That answer is not allowed in this position.")
+
+    # ------------------------------------------------------------------ views
+    def _public_view(self, state):
+        players = []
+        for s, p in enumerate(state["players"]):
+            pub = {k: v for k, v in p.items() if k not in ("hand", "final")}
+            pub["hand_size"] = len(p["hand"])
+            pub["final_count"] = len(p["final"])
+            pub["icons"] = dict(sorted(icons(p).items()))
+            pub["vp"] = vp(p)
+            pub["slots"] = [{"card": c, "strength": i + 1, "side": 2 if p["upgraded"][c] else 1,
+                             "venom": c in p["venom"], "constriction": c in p["constriction"]}
+                            for i, c in enumerate(p["cards"])]
+            players.append(pub)
+        frame = top(state)
+        return {
+            "seats": state["seats"], "options": state["options"], "turn": state["turn"],
+            "active": state["active"], "players": players,
+            "break": {"pos": state["break_pos"], "len": state["break_len"],
+                      "count": state["breaks"], "max": T.max_breaks},
+            "display": list(state["display"]), "deck_size": len(state["deck"]),
+            "discard": list(state["discard"]), "final_deck_size": len(state["final_deck"]),
+            "base_projects": list(state["base_projects"]),
+            "project_row": list(state["project_row"]), "cubes": state["cubes"],
+            "bonus_tiles": state["bonus_tiles"], "donations": state["donations"],
+            "cp10": state["cp10"], "end": state["end"], "over": state["over"],
+            "decision": HANDLERS[frame["kind"]].public(state, frame) if frame else None,
+            "final": state.get("final_details"),
+        }
+
+    def _private_view(self, state, seat):
+        p = state["players"][seat]
+        frame = top(state)
+        mine = None
+        if frame is not None and seat in HANDLERS[frame["kind"]].seats(state, frame):
+            mine = dict(frame)
+            if frame["kind"] == "keep":
+                mine = {"kind": "keep", "offer": frame["offer"][str(seat)]}
+        return {"seat": seat, "hand": list(p["hand"]), "final": list(p["final"]),
+                "decision": mine}
+
+    def _result(self, state):
+        return _result(state)
+
+    def catalog(self):
+        content = load_content()
+        return {"cards": content.as_catalog(),
+                "maps": {m: _map_json(z) for m, z in load_maps().items()},
+                "buildings": {b: _building_json(v) for b, v in load_buildings().items()},
+                "tables": T.model_dump()}
+
+
+def _map_json(z) -> dict:
+    cells = sorted(z.cells)
+    return {"id": z.id, "name": z.name, "description": z.description,
+            "cells": [list(c) for c in cells], "water": [list(c) for c in sorted(z.water)],
+            "rock": [list(c) for c in sorted(z.rock)],
+            "upgrade_only": [list(c) for c in sorted(z.upgrade_only)],
+            "bonuses": [{"cell": list(c), "gain": g} for c, g in sorted(z.bonuses.items())],
+            "ability": z.ability}
+
+
+def _building_json(b) -> dict:
+    return {"id": b.id, "name": b.name, "kind": b.kind, "size": b.size,
+            "shape": [list(c) for c in b.shape], "appeal": b.appeal,
+            "needs_upgrade": b.needs_upgrade, "unique": b.unique, "capacity": b.capacity}

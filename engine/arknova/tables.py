@@ -1,0 +1,194 @@
+"""The game's number tables (``data/tables.json``): income, reputation, strength, scoring.
+
+Every number of the rules that is not on a card lives in that file; this module validates it on
+load and offers the lookups the rules need.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+DATA = Path(__file__).parent / "data"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Start(_Strict):
+    money: int
+    appeal_by_seat: list[int]
+    reputation: int
+    conservation: int
+    x: int
+    workers: int
+    max_workers: int
+    draw: int
+    keep: int
+    final_cards: int
+
+
+class AppealIncome(_Strict):
+    steps: list[tuple[int, int]]
+    then_every: int
+    then_from: int
+
+
+class Reputation(_Strict):
+    max: int
+    cap_without_cards_upgrade: int
+    bonuses: dict[str, dict[str, int]]
+    range: list[tuple[int, int]]
+
+
+class Conservation(_Strict):
+    max: int
+    choice_at: int
+    tiles_at: list[int]
+    tile_money: dict[str, int]
+    final_discard_at: int
+    tiles_per_space: dict[str, int]
+
+
+class CardsRow(_Strict):
+    draw: int
+    discard: int
+
+
+class Strength(_Strict):
+    animals: dict[str, list[int]]
+    animals_rep_bonus_side2_at: int
+    cards: dict[str, list[CardsRow]]
+    cards_snap_from: dict[str, int]
+    cards_break_advance: int
+
+
+class Build(_Strict):
+    cost_per_space: int
+
+
+class University(_Strict):
+    science: int
+    gain: dict[str, int]
+    hand_limit: int
+
+
+class Association(_Strict):
+    tasks: dict[str, int]
+    reputation_task_gain: int
+    max_partners: int
+    partners_side1: int
+    universities: dict[str, University]
+    partner_slot_bonuses: list[dict[str, int]]
+    university_slot_bonuses: list[dict[str, int]]
+    donations: list[int]
+    donation_after: int
+    partner_discount: int
+    cube_slots: list[dict[str, int]]
+
+
+class Sponsors(_Strict):
+    side2_bonus_strength: int
+    break_money_factor: dict[str, int]
+
+
+class Interactions(_Strict):
+    min_target_appeal: int
+    venom_cost: int
+    constriction_penalty: int
+    pilfer_money: int
+
+
+class Scoring(_Strict):
+    low_cp_max: int
+    low_factor: int
+    low_offset: int
+    high_factor: int
+    high_offset: int
+    base: int
+
+
+class Tables(_Strict):
+    start: Start
+    break_track: dict[str, int]
+    max_breaks: int
+    display_size: int
+    max_x: int
+    base_projects: dict[str, int]
+    project_row: dict[str, int]
+    levels_per_project: dict[str, int]
+    appeal_income: AppealIncome
+    reputation: Reputation
+    conservation: Conservation
+    strength: Strength
+    build: Build
+    association: Association
+    sponsors: Sponsors
+    hand_limit: int
+    interactions: Interactions
+    scoring: Scoring
+
+
+@lru_cache(maxsize=None)
+def tables(path: str | None = None) -> Tables:
+    file = Path(path) if path else DATA / "tables.json"
+    try:
+        return Tables.model_validate(json.loads(file.read_text()))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ValueError(f"{file.name}: field {where}: {first['msg']}") from None
+
+
+T = tables()
+_INCOME_AT = [a for a, _ in T.appeal_income.steps]
+_INCOME = [m for _, m in T.appeal_income.steps]
+_RANGE_AT = [r for r, _ in T.reputation.range]
+
+
+def appeal_income(appeal: int) -> int:
+    """Money the appeal track pays at a break (spec §7 step 5)."""
+    ai = T.appeal_income
+    if appeal >= ai.then_from:
+        return _INCOME[-1] + 1 + (appeal - ai.then_from) // ai.then_every
+    return _INCOME[bisect.bisect_right(_INCOME_AT, max(0, appeal)) - 1]
+
+
+def conservation_value(cp: int) -> int:
+    """What conservation points are worth in victory points."""
+    s = T.scoring
+    if cp <= s.low_cp_max:
+        return s.low_factor * cp + s.low_offset
+    return s.high_factor * cp + s.high_offset
+
+
+def victory_points(appeal: int, cp: int) -> int:
+    return appeal + conservation_value(cp) + T.scoring.base
+
+
+def reputation_range(reputation: int) -> int:
+    """How many display folders (from folder 1) a reputation reaches."""
+    return T.reputation.range[bisect.bisect_right(_RANGE_AT, max(0, reputation)) - 1][1]
+
+
+def animals_allowed(side: int, strength: int) -> int:
+    if strength <= 0:
+        return 0
+    row = T.strength.animals[str(side)]
+    return row[min(strength, len(row)) - 1]
+
+
+def cards_row(side: int, strength: int) -> CardsRow | None:
+    if strength <= 0:
+        return None
+    row = T.strength.cards[str(side)]
+    return row[min(strength, len(row)) - 1]
+
+
+def per_players(table: dict[str, int], players: int) -> int:
+    return table[str(players)]

@@ -1,0 +1,169 @@
+"""Questions about one player's zoo: icons, enclosures, buildings, where an animal may live."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import placement
+from .deck import card
+from .tables import T
+from .zoomap import load_buildings, load_maps
+
+CONTINENTS = ("africa", "americas", "asia", "australia", "europe")
+
+
+def zoo_map(player: dict):
+    return load_maps()[player["map"]]
+
+
+def building_spec(btype: str):
+    """The building type ``btype``: a standard building or a sponsor's unique one."""
+    builds = load_buildings()
+    if btype in builds:
+        return builds[btype]
+    return sponsor_building(btype)
+
+
+_SPONSOR_BUILDINGS: dict = {}
+
+
+def sponsor_building(btype: str):
+    if not _SPONSOR_BUILDINGS:
+        from .deck import all_cards
+        from .zoomap import Building
+
+        for cid, c in all_cards().items():
+            b = c.get("building") if c["type"] == "sponsor" else None
+            if b:
+                shape = tuple(tuple(cell) for cell in b["shape"])
+                _SPONSOR_BUILDINGS[b["id"]] = Building(
+                    id=b["id"], name=b["name"], kind="sponsor", size=len(shape), shape=shape,
+                    appeal=b.get("appeal", 0), needs_upgrade=False, unique=True, capacity=None)
+    return _SPONSOR_BUILDINGS[btype]
+
+
+def icons(player: dict) -> Counter:
+    """Every icon the zoo shows: animals, sponsors, partner zoos and universities."""
+    out: Counter = Counter()
+    for a in player["animals"]:
+        c = card(a["card"])
+        if c.get("continent"):
+            out[c["continent"]] += 1
+        for cls in c["classes"]:
+            out[cls] += 1
+    for sid in player["sponsors"]:
+        for icon in card(sid).get("icons") or ():
+            out[icon] += 1
+    for cont in player["partners"]:
+        out[cont] += 1
+    unis = T.association.universities
+    for u in player["universities"]:
+        out["science"] += unis[u].science
+    return out
+
+
+def occupied_cells(player: dict) -> set:
+    return {tuple(c) for b in player["buildings"] for c in b["cells"]}
+
+
+def kiosk_cells(player: dict) -> set:
+    return {tuple(c) for b in player["buildings"] if b["kind"] == "kiosk" for c in b["cells"]}
+
+
+def has_building(player: dict, btype: str) -> bool:
+    return any(b["type"] == btype for b in player["buildings"])
+
+
+def placements(player: dict, btype: str, build_upgraded: bool) -> list:
+    return placement.legal_placements(zoo_map(player), building_spec(btype), occupied_cells(player),
+                                      kiosk_cells(player), build_upgraded)
+
+
+def touching(player: dict, building: dict, terrain: str) -> int:
+    cells = [tuple(c) for c in building["cells"]]
+    return placement.touching(zoo_map(player), cells, terrain)
+
+
+def building_by_id(player: dict, bid: int) -> dict:
+    for b in player["buildings"]:
+        if b["id"] == bid:
+            return b
+    raise KeyError(bid)
+
+
+def capacity(building: dict) -> int:
+    return building_spec(building["type"]).capacity or 0
+
+
+def homes(player: dict, c: dict) -> list:
+    """Where animal card ``c`` could live now: building ids, or None for a flock animal."""
+    req = c.get("requires") or {}
+    water, rock = req.get("water") or 0, req.get("rock") or 0
+    special = c.get("special")
+    out = []
+    for b in player["buildings"]:
+        if b["kind"] == "enclosure":
+            if special and special.get("only"):
+                continue
+            if b["animals"] or len(b["cells"]) < c["size"]:
+                continue
+        elif b["kind"] == "special":
+            if not special or special["enclosure"] != b["type"]:
+                continue
+            if capacity(b) - b["used"] < special["spaces"]:
+                continue
+        else:
+            continue
+        if water and touching(player, b, "water") < water:
+            continue
+        if rock and touching(player, b, "rock") < rock:
+            continue
+        out.append(b["id"])
+    if any(a.get("keyword") == "flock" for a in c.get("abilities") or ()) and flock_host(player):
+        out.append(None)
+    return out
+
+
+def flock_host(player: dict) -> bool:
+    """A standard enclosure of size 4+ that holds a herbivore."""
+    for b in player["buildings"]:
+        if b["kind"] == "enclosure" and len(b["cells"]) >= 4 and b["animals"]:
+            if any("herbivore" in card(a)["classes"] for a in b["animals"]):
+                return True
+    return False
+
+
+def meets(player: dict, req: dict, zoo_icons: Counter | None = None) -> bool:
+    """Non-enclosure requirements of a card: icons, partner zoo, science, reputation, upgrade."""
+    if not req:
+        return True
+    if zoo_icons is None:
+        zoo_icons = icons(player)
+    for icon, n in (req.get("icons") or {}).items():
+        if zoo_icons[icon] < n:
+            return False
+    if req.get("partner") and req["partner"] not in player["partners"]:
+        return False
+    if (req.get("science") or 0) > zoo_icons["science"]:
+        return False
+    if (req.get("reputation") or 0) > player["reputation"]:
+        return False
+    if req.get("upgraded") and not player["upgraded"][req["upgraded"]]:
+        return False
+    return True
+
+
+def animal_cost(player: dict, c: dict) -> int:
+    cost = c["cost"]
+    if c.get("continent") in player["partners"]:
+        cost -= T.association.partner_discount
+    return max(0, cost)
+
+
+def hand_limit(player: dict) -> int:
+    unis = T.association.universities
+    return max([T.hand_limit] + [unis[u].hand_limit for u in player["universities"]])
+
+
+def active_workers(player: dict) -> int:
+    return player["workers"] - player["placed"]
