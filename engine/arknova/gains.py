@@ -84,6 +84,8 @@ def add_conservation(state: dict, seat: int, n: int, ev: list) -> None:
     p = state["players"][seat]
     cons = T.conservation
     for _ in range(n):
+        if p["conservation"] >= cons.max:
+            break
         p["conservation"] += 1
         cp = p["conservation"]
         if cp in p["cp_bonuses"]:

@@ -16,6 +16,11 @@ from .zoomap import load_buildings, load_maps
 
 _load_actions()
 
+#: One-time map abilities, applied at setup: keyword -> fn(player, value).
+MAP_ABILITIES = {
+    "start_money": lambda player, value: player.__setitem__("money", player["money"] + value),
+}
+
 
 def _new_player(seat: int, map_id: str, cards: list[str]) -> dict:
     s = T.start
@@ -77,6 +82,9 @@ class ArkNova(Game):
             _rng.shuffle(state, others)
             p = _new_player(s, seat_maps[s], ["animals"] + others)
             p["final"] = [finals.pop() for _ in range(T.start.final_cards)]
+            ability = load_maps()[seat_maps[s]].ability
+            if ability:
+                MAP_ABILITIES[ability["keyword"]](p, ability.get("value"))
             players.append(p)
         state["players"] = players
         state["final_deck"] = finals

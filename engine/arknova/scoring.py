@@ -145,7 +145,7 @@ class Final(Decision):
     def run(self, state, frame, ev):
         push(state, "score")
         seats = [s for s, p in enumerate(state["players"]) if len(p["final"]) > 1]
-        if seats:
+        if seats and not state["cp10"]:
             push(state, "final_discard", pending=seats)
 
 

@@ -34,7 +34,7 @@ def sponsor_options(state: dict, seat: int, frame: dict) -> list[dict]:
             continue
         if not meets(p, c.get("requires") or {}, zoo_icons):
             continue
-        if c.get("building") and not placements(p, c["building"]["id"], True):
+        if c.get("building") and not placements(p, c["building"]["id"], p["upgraded"]["build"]):
             continue
         a = {"type": "sponsor", "card": cid}
         if folder:
@@ -87,7 +87,8 @@ def play_sponsor(state, seat, cid, folder, ev) -> None:
 
     trigger(state, seat, "sponsor", {"card": cid}, ev)
     if c.get("building"):
-        push(state, "place", seat=seat, building=c["building"]["id"], cost=0, upgraded=True)
+        push(state, "place", seat=seat, building=c["building"]["id"], cost=0,
+             upgraded=p["upgraded"]["build"])
     from ..abilities import resolve
 
     for ab in c.get("effects") or ():
