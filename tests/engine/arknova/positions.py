@@ -35,9 +35,13 @@ def cards_where(pred) -> list[str]:
 
 
 def plain_animal(size: int | None = None, **extra) -> str:
-    """An animal with no requirements and no abilities (optionally of a given size)."""
+    """An animal with no requirements whose ability (if any) changes no money or appeal."""
+    harmless = {"flock", "sprint"}
+
     def ok(c):
-        if c["type"] != "animal" or c.get("abilities") or c.get("special"):
+        if c["type"] != "animal" or c.get("special"):
+            return False
+        if any(a["keyword"] not in harmless for a in c.get("abilities") or ()):
             return False
         req = c.get("requires") or {}
         if any(v for v in req.values()):
@@ -66,3 +70,11 @@ def building(state: dict, seat: int, btype: str, cells, animals=()) -> dict:
     for a in animals:
         p["animals"].append({"card": a, "building": b["id"]})
     return b
+
+
+def drain(state: dict, seat: int) -> dict:
+    """Close the seat's open decisions ("done" where offered, else the first answer)."""
+    while kind_now(state) != "turn" and G.waiting_for(state) == {seat}:
+        legal = G.legal_actions(state, seat)
+        state, _ = G.apply(state, seat, {"type": "done"} if {"type": "done"} in legal else legal[0])
+    return state

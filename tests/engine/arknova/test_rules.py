@@ -9,7 +9,7 @@ from engine.arknova.decisions import top
 from engine.arknova.scoring import result
 from engine.core import IllegalAction
 
-from .positions import G, building, fresh, kind_now, plain_animal, play, set_cards
+from .positions import G, building, drain, fresh, kind_now, plain_animal, play, set_cards
 
 ORDER = ["animals", "build", "cards", "association", "sponsors"]
 
@@ -280,11 +280,9 @@ def test_worker_doubling_and_third_use():
     s["stack"][-1]["seat"] = 0
     set_cards(s, 0, ["animals", "build", "cards", "sponsors", "association"])
     s, _ = play(s, 0, {"type": "action", "card": "association", "x": 0},
-                {"type": "task", "task": "reputation"}, {"type": "done"})
+                {"type": "task", "task": "reputation"})
+    s = drain(s, 0)                                   # reputation 5 offers an upgrade
     assert s["players"][0]["placed"] == 3 and s["players"][0]["reputation"] == 5
-    s["stack"][-1]["seat"] = 0
-    while kind_now(s) != "turn":
-        s, _ = play(s, 0, G.legal_actions(s, 0)[0])
     s["stack"][-1]["seat"] = 0
     s["players"][0]["workers"] = 4
     set_cards(s, 0, ["animals", "build", "cards", "sponsors", "association"])

@@ -1,0 +1,22 @@
+"""The Ark Nova-style zoo builder (``engine.get_game("arknova")``).
+
+Rules: ``docs/rules/arknova.md``. Numbers: ``data/tables.json``; cards: ``data/cards/``;
+maps and buildings: ``data/maps/``, ``data/buildings.json``. Where is a rule?
+
+- a turn, action-card rotation, X tokens, end of turn: :mod:`.turn`
+- the five actions: :mod:`.actions` (build, animals, cards, association, sponsors)
+- projects and release: :mod:`.actions.projects`
+- placement (edge, adjacency, kiosk distance): :mod:`.placement`
+- the break and kiosk income: :mod:`.breaks`
+- reputation / conservation bonuses, upgrades: :mod:`.gains`
+- card abilities by keyword: :mod:`.abilities`; venom, constriction, hypnosis, pilfering:
+  :mod:`.interactions`; sponsor triggers: :mod:`.sponsors_fx`
+- victory points, final scoring, counters: :mod:`.scoring`
+"""
+
+from ..core import register
+from .game import ArkNova
+
+GAME = register(ArkNova(), replace=True)
+
+__all__ = ["ArkNova", "GAME"]
