@@ -485,3 +485,152 @@ def test_conservation_ten_makes_everyone_discard_a_final_card():
     assert top(state)["kind"] == "final_discard" and G.waiting_for(state) == {0, 1}
     s, _ = play(state, 1, G.legal_actions(state, 1)[0])
     assert G.waiting_for(s) == {0} and len(s["players"][1]["final"]) == 1
+
+
+# ------------------------------------------------------------------ more mechanics
+def _first(pred):
+    from .positions import cards_where
+
+    found = cards_where(pred)
+    assert found
+    return found[0]
+
+
+def test_animal_moves_into_a_later_built_special_enclosure():
+    cid = _first(lambda c: c["type"] == "animal" and (c.get("special") or {}).get(
+        "enclosure") == "reptile_house" and not c["special"]["only"]
+        and not any((c.get("requires") or {}).values()))
+    from engine.arknova.deck import card
+
+    c = card(cid)
+    state = fresh()
+    std = building(state, 0, "enclosure_5", [(0, 1), (0, 3), (0, 5), (1, 2), (1, 4)],
+                   animals=[cid])
+    building(state, 0, "kiosk", [(0, 9)])
+    p = state["players"][0]
+    p["upgraded"]["build"] = True
+    p["money"] = 40
+    set_cards(state, 0, ["animals", "cards", "association", "sponsors", "build"])
+    state, _ = play(state, 0, {"type": "action", "card": "build", "x": 0},
+                    {"type": "building", "building": "reptile_house"})
+    state, _ = play(state, 0, [a for a in G.legal_actions(state, 0) if a["type"] == "place"][0])
+    assert kind_now(state) == "relocate"
+    state, _ = play(state, 0, {"type": "relocate", "card": cid})
+    q = state["players"][0]
+    house = [b for b in q["buildings"] if b["type"] == "reptile_house"][0]
+    assert house["animals"] == [cid] and house["used"] == c["special"]["spaces"]
+    assert [b for b in q["buildings"] if b["id"] == std["id"]][0]["animals"] == []
+
+
+def test_release_project_returns_the_animal_and_its_appeal():
+    pid = _first(lambda c: c["type"] == "project" and c["kind"] == "release"
+                 and not c.get("base"))
+    from engine.arknova.actions.projects import _matches
+    from engine.arknova.deck import card
+
+    project = card(pid)
+    need = project["levels"][-1]["need"]
+    cid = _first(lambda c: c["type"] == "animal" and c["size"] >= need and not c.get("special")
+                 and _matches(c, {k: v for k, v in (project.get("filter") or {}).items() if v}))
+    state = fresh()
+    b = building(state, 0, "enclosure_5", [(0, 1), (0, 3), (0, 5), (1, 2), (1, 4)],
+                 animals=[cid])
+    p = state["players"][0]
+    p["appeal"] = 20
+    p["hand"] = [pid]
+    set_cards(state, 0, ["animals", "cards", "build", "sponsors", "association"])
+    state, _ = play(state, 0, {"type": "action", "card": "association", "x": 0})
+    act = {"type": "support", "project": pid, "level": 2, "from": "hand", "release": cid}
+    assert act in G.legal_actions(state, 0)
+    state, _ = play(state, 0, act)
+    q = state["players"][0]
+    assert q["appeal"] == 20 - card(cid)["appeal"]
+    assert q["animals"] == [] and q["buildings"][0]["animals"] == []
+    assert state["project_row"] == [pid] and q["supported"] == [pid]
+    assert state["cubes"][pid] == [{"seat": 0, "level": 2}]
+    assert q["conservation"] >= project["levels"][2]["cp"]
+
+
+def test_project_row_pushes_out_the_oldest_and_its_cubes():
+    from engine.arknova.actions.projects import play_into_row
+
+    state = fresh()                                   # 2 players: room for 2 projects
+    zoo_projects = [c for c in sorted(state["deck"] + state["discard"]) if c.startswith("P")][:3]
+    state["cubes"] = {zoo_projects[0]: [{"seat": 1, "level": 0}]}
+    for pid in zoo_projects:
+        play_into_row(state, pid, [])
+    assert state["project_row"] == [zoo_projects[2], zoo_projects[1]]
+    assert zoo_projects[0] not in state["cubes"] and zoo_projects[0] in state["discard"]
+
+
+def test_sponsor_income_and_trigger():
+    from engine.arknova.actions.animals import play_animal
+    from engine.arknova.breaks import BreakRest
+    from engine.arknova.deck import card
+
+    trig = _first(lambda c: c["type"] == "sponsor" and any(
+        t["on"] == "animal" and not any((t.get("filter") or {}).values())
+        for t in c.get("triggers") or ()) or (c["type"] == "sponsor" and any(
+            t["on"] == "animal" and (t.get("filter") or {}).get("size_min")
+            for t in c.get("triggers") or ())))
+    inc = _first(lambda c: c["type"] == "sponsor" and (c.get("income") or {}).get("money"))
+    state = fresh()
+    p = state["players"][0]
+    p["sponsors"] = [trig, inc]
+    t = [t for t in card(trig)["triggers"] if t["on"] == "animal"][0]
+    size = (t.get("filter") or {}).get("size_min") or 1
+    cid = _first(lambda c: c["type"] == "animal" and c["size"] >= size and not c.get("special")
+                 and not c.get("abilities"))
+    b = building(state, 0, "enclosure_5", [(0, 1), (0, 3), (0, 5), (1, 2), (1, 4)])
+    p["hand"] = [cid]
+    p["money"] = 100
+    ev = []
+    play_animal(state, 0, cid, b["id"], 0, ev)
+    gains = [e["data"]["gains"] for e in ev if e["kind"] == "gain" and e["data"]["source"] == trig]
+    assert gains == [{k: v for k, v in t["gain"].items() if v}]
+    money = p["money"]
+    BreakRest().run(state, {"seat": 0}, [])
+    from engine.arknova.breaks import kiosk_income
+
+    expected = tables.appeal_income(p["appeal"]) + kiosk_income(p) + card(inc)["income"]["money"]
+    assert p["money"] - money >= expected - (card(trig).get("income") or {}).get("money", 0) * 0
+    assert p["money"] - money == expected + ((card(trig).get("income") or {}).get("money") or 0)
+
+
+def test_clever_resolves_after_the_card_has_moved():
+    cid = _first(lambda c: c["type"] == "animal" and [a["keyword"] for a in c["abilities"]] ==
+                 ["clever"] and not c.get("special") and not any((c.get("requires") or {}).values()))
+    from engine.arknova.deck import card
+
+    state = fresh()
+    b = building(state, 0, "enclosure_5", [(0, 1), (0, 3), (0, 5), (1, 2), (1, 4)])
+    p = state["players"][0]
+    p["hand"] = [cid]
+    p["money"] = 100
+    set_cards(state, 0, ["cards", "association", "build", "sponsors", "animals"])
+    state, _ = play(state, 0, {"type": "action", "card": "animals", "x": 0},
+                    {"type": "animal", "card": cid, "enclosure": b["id"]})
+    if kind_now(state) == "animals":
+        state, _ = play(state, 0, {"type": "done"})
+    assert kind_now(state) == "clever"
+    assert state["players"][0]["cards"][0] == "animals"        # already moved
+    state, _ = play(state, 0, {"type": "move_card", "card": "sponsors"})
+    assert state["players"][0]["cards"] == ["sponsors", "animals", "cards", "association", "build"]
+    assert card(cid)["size"] <= 5
+
+
+def test_end_triggered_in_a_break_gives_everyone_one_more_turn():
+    state = fresh(seats=3)
+    state["break_pos"] = 12
+    p = state["players"][0]
+    sid = _first(lambda c: c["type"] == "sponsor" and (c.get("income") or {}).get("appeal"))
+    from engine.arknova.deck import card
+
+    # one short of the end after the turn; the sponsor's appeal income at the break reaches it
+    p["appeal"], p["conservation"] = 100 - card(sid)["income"]["appeal"], 7
+    p["sponsors"] = [sid]
+    for q in state["players"]:
+        q["hand"] = q["hand"][:3]
+    s, _ = play(state, 0, {"type": "x_token", "card": "build"})
+    assert s["end"] is not None and s["end"]["remaining"] == [2, 0]
+    assert s["active"] == 1                        # 1, then 2, then 0 again, then scoring
