@@ -12,10 +12,10 @@ that only some seats may see carries ``"only": [seat, ...]`` (see :func:`events_
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, MutableMapping
 
 from .errors import BadSetup, BadState, IllegalAction
-from .state import clone, digest
+from .state import canonical_json, clone, digest
 
 State = dict
 Action = dict
@@ -107,12 +107,18 @@ class Game:
         """Raise :class:`IllegalAction` unless ``seat`` may play ``action`` now."""
         if self._result(state) is not None:
             raise IllegalAction("game_over", "The game is over.")
-        if not isinstance(seat, int) or seat not in self._waiting_for(state):
+        if isinstance(seat, bool) or not isinstance(seat, int) or \
+                seat not in self._waiting_for(state):
             raise IllegalAction("not_your_turn", f"Seat {seat} has no decision to make now.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("malformed", 'An action is a JSON object with a "type".')
         legal = self._legal_actions(state, seat)
-        if action not in legal:
+        # compare as canonical JSON: 7.0 is not 7 and true is not 1 here
+        try:
+            wanted = canonical_json(action)
+        except TypeError:
+            raise IllegalAction("malformed", "An action must be plain JSON.") from None
+        if wanted not in {canonical_json(a) for a in legal}:
             raise self._explain_illegal(state, seat, action, legal)
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
@@ -142,6 +148,29 @@ class Game:
 
     def result(self, state: State) -> dict | None:
         return self._result(state)
+
+    # ----------------------------------------------------------------- determinization
+    def determinize(self, state: State, seat: int, rng: MutableMapping) -> State:
+        """A copy of ``state`` with everything ``seat`` may not see resampled.
+
+        Used by bots that search (they sample possible worlds; they never see the real state).
+        The copy keeps every piece of information ``seat`` can see and resamples the rest
+        consistently with it: other seats' hands and secret cards (final-scoring cards, secret
+        choices), the order of the deck and of any other hidden pile, the hidden parts of pending
+        decision frames, and the game's generator (``state["rng"]``), which is reseeded from
+        ``rng``. Rules every game must keep:
+
+        - ``view(result, seat) == view(state, seat)`` exactly, and the result is a legal state
+          of the game (the same cards exist, piles keep their sizes);
+        - the result depends on ``state`` only through what ``seat`` can see (and on the
+          *multiset* of cards hidden from it, never on where they lie): two states that differ
+          only in information hidden from ``seat`` give the same result for the same ``rng``;
+        - ``rng`` is a dict holding a seeded generator (:mod:`engine.core.rng`); the call
+          advances it, never touches ``state`` and uses no other randomness.
+
+        Games without hidden information may return ``clone(state)`` with a reseeded ``"rng"``.
+        """
+        raise NotImplementedError(f"{self.name} cannot determinize states yet")
 
     def seat_count(self, state: State) -> int:
         return state["seats"]

@@ -98,3 +98,33 @@ def test_toy_replay_is_exact():
         assert TOY.state_hash(again) == TOY.state_hash(state)
     finally:
         engine.unregister("toy")
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_actions_must_equal_a_legal_answer_exactly(game):
+    """7.0 is not 7 and true is not 1: only the exact JSON of a legal answer is accepted."""
+    state = game.setup(game.min_seats, {}, 8)
+
+    def with_int(legal):
+        return next((a for a in legal if any(isinstance(v, int) and not isinstance(v, bool)
+                                             for v in a.values())), None)
+    for _ in range(200):  # play on until some decision has an integer field
+        seat = min(game.waiting_for(state))
+        legal = game.legal_actions(state, seat)
+        target = with_int(legal)
+        if target is not None:
+            break
+        state, _ = game.apply(state, seat, legal[0])
+    assert target is not None, "no decision with an integer field in 200 steps"
+    for key, value in target.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            for twisted in (float(value), value == 1):
+                bad = {**target, key: twisted}
+                if bad in legal and any(type(bad[key]) is type(a.get(key)) and a == bad
+                                        for a in legal):
+                    continue
+                with pytest.raises(IllegalAction):
+                    game.apply(state, seat, bad)
+    with pytest.raises(IllegalAction) as err:
+        game.apply(state, True, legal[0])
+    assert err.value.code == "not_your_turn"

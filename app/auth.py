@@ -1,0 +1,178 @@
+"""Accounts and login tokens.
+
+Passwords are hashed with argon2id (argon2-cffi). A login token is 256 random bits from
+:mod:`secrets`; only its SHA-256 digest is stored, so a leaked database reveals no usable token.
+Logout deletes the token row. Clients send the token as ``Authorization: Bearer <token>`` or,
+in the browser, as the HttpOnly cookie ``menagerie_token``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import Depends, Request
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+
+from .db import Database
+from .errors import ApiError
+from .models import Token, User, utcnow
+from .settings import Settings
+
+COOKIE = "menagerie_token"
+USERNAME_RE = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
+PASSWORD_MIN, PASSWORD_MAX = 8, 256
+
+
+@dataclass(frozen=True)
+class UserInfo:
+    id: int
+    username: str
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "username": self.username}
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def aware(dt: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every stored time is UTC."""
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=timezone.utc)
+
+
+class AuthService:
+    def __init__(self, db: Database, settings: Settings) -> None:
+        self.db = db
+        self.settings = settings
+        self.hasher = PasswordHasher(time_cost=settings.argon2_time_cost,
+                                     memory_cost=settings.argon2_memory_kib, parallelism=1)
+        # verified against when the user does not exist, so timing does not reveal names
+        self._dummy_hash = self.hasher.hash(secrets.token_hex(16))
+
+    @staticmethod
+    def check_credentials(username: str, password: str) -> None:
+        if not USERNAME_RE.match(username):
+            raise ApiError(422, "bad_username",
+                           "A username is 3 to 32 characters: letters, digits, '_', '.' or '-'.")
+        if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+            raise ApiError(422, "bad_password",
+                           f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters long.")
+
+    async def register(self, username: str, password: str) -> tuple[UserInfo, str]:
+        self.check_credentials(username, password)
+        key = username.lower()
+        async with self.db.read() as s:
+            if await s.scalar(select(User.id).where(User.username_key == key)) is not None:
+                raise ApiError(409, "username_taken", "That username is taken.")
+        password_hash = await asyncio.to_thread(self.hasher.hash, password)
+        token = secrets.token_urlsafe(32)
+        async with self.db.write() as s:
+            user = User(username=username, username_key=key, password_hash=password_hash)
+            s.add(user)
+            try:
+                await s.flush()
+            except IntegrityError:
+                raise ApiError(409, "username_taken", "That username is taken.") from None
+            s.add(self._token_row(user.id, token))
+            await s.commit()
+            return UserInfo(user.id, user.username), token
+
+    async def login(self, username: str, password: str) -> tuple[UserInfo, str]:
+        key = username.lower()
+        async with self.db.read() as s:
+            user = (await s.execute(select(User).where(User.username_key == key))
+                    ).scalar_one_or_none()
+        stored = user.password_hash if user is not None else self._dummy_hash
+        ok = await asyncio.to_thread(self._verify, stored, password)
+        if user is None or not ok:
+            raise ApiError(401, "bad_credentials", "Wrong username or password.")
+        token = secrets.token_urlsafe(32)
+        async with self.db.write() as s:
+            # forget this user's expired tokens while we are here
+            await s.execute(delete(Token).where(Token.user_id == user.id,
+                                                Token.expires_at < utcnow()))
+            s.add(self._token_row(user.id, token))
+            if self.hasher.check_needs_rehash(stored):
+                fresh = await asyncio.to_thread(self.hasher.hash, password)
+                db_user = await s.get(User, user.id)
+                if db_user is not None:
+                    db_user.password_hash = fresh
+            await s.commit()
+        return UserInfo(user.id, user.username), token
+
+    def _verify(self, stored: str, password: str) -> bool:
+        try:
+            return self.hasher.verify(stored, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    def _token_row(self, user_id: int, token: str) -> Token:
+        now = utcnow()
+        return Token(user_id=user_id, token_hash=hash_token(token), created_at=now,
+                     expires_at=now + timedelta(days=self.settings.token_ttl_days))
+
+    async def logout(self, token: str) -> bool:
+        async with self.db.write() as s:
+            result = await s.execute(delete(Token).where(Token.token_hash == hash_token(token)))
+            await s.commit()
+            return bool(result.rowcount)
+
+    async def user_for_token(self, token: str) -> UserInfo | None:
+        if not token or len(token) > 256:
+            return None
+        async with self.db.read() as s:
+            row = (await s.execute(
+                select(User.id, User.username, Token.expires_at)
+                .join(Token, Token.user_id == User.id)
+                .where(Token.token_hash == hash_token(token)))).first()
+        if row is None or aware(row.expires_at) <= utcnow():
+            return None
+        return UserInfo(row.id, row.username)
+
+
+# ------------------------------------------------------------------ request dependencies
+
+def token_from_headers(authorization: str | None, cookie: str | None) -> tuple[str | None, str]:
+    """The token a request carries and where it came from ("bearer", "cookie" or "")."""
+    if authorization is not None:
+        scheme, _, value = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            raise ApiError(401, "bad_token", 'Use "Authorization: Bearer <token>".')
+        return value.strip(), "bearer"
+    if cookie:
+        return cookie, "cookie"
+    return None, ""
+
+
+async def viewer(request: Request) -> UserInfo | None:
+    """The signed-in user, or None for an anonymous caller (a spectator).
+
+    A bad Bearer token is refused (401); a stale cookie is ignored, so an old browser session
+    can still watch games.
+    """
+    token, source = token_from_headers(request.headers.get("authorization"),
+                                       request.cookies.get(COOKIE))
+    if token is None:
+        return None
+    user = await request.app.state.services.auth.user_for_token(token)
+    if user is None:
+        if source == "bearer":
+            raise ApiError(401, "bad_token", "The token is invalid, expired or revoked.")
+        return None
+    request.state.token = token
+    return user
+
+
+async def require_user(user: UserInfo | None = Depends(viewer)) -> UserInfo:
+    if user is None:
+        raise ApiError(401, "unauthorized", "Sign in first (Bearer token or login cookie).")
+    return user

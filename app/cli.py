@@ -1,0 +1,86 @@
+"""The ``menagerie`` command line: serve, migrate, replay."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+import typer
+
+from .settings import Settings
+
+cli = typer.Typer(help="Menagerie: a multiplayer server for board games.", no_args_is_help=True,
+                  add_completion=False)
+
+
+@cli.command()
+def serve(host: str = typer.Option(None, help="Interface to listen on [MENAGERIE_HOST]"),
+          port: int = typer.Option(None, help="TCP port [MENAGERIE_PORT]"),
+          migrate_first: bool = typer.Option(True, "--migrate/--no-migrate",
+                                             help="Upgrade the database schema first")) -> None:
+    """Migrate the database to the newest schema, then run the server."""
+    import uvicorn
+
+    from . import logs
+    from .main import create_app
+    from .migrate import upgrade
+
+    settings = Settings()
+    logs.configure(settings.log_level)
+    if migrate_first:
+        asyncio.run(upgrade(settings.database_url))
+    app = create_app(settings)
+    uvicorn.run(app, host=host or settings.host, port=port if port is not None else settings.port,
+                log_config=None, access_log=False, ws_max_size=settings.max_body_bytes,
+                proxy_headers=True, server_header=False)
+
+
+@cli.command()
+def migrate(revision: str = typer.Argument("head", help="Target revision")) -> None:
+    """Upgrade the database schema (DATABASE_URL) to the newest revision."""
+    from .migrate import current_revision, upgrade
+
+    settings = Settings()
+    asyncio.run(upgrade(settings.database_url, revision))
+    typer.echo(f"database at revision {asyncio.run(current_revision(settings.database_url))}")
+
+
+@cli.command()
+def replay(game_id: int = typer.Argument(..., help="Game id")) -> None:
+    """Replay a stored game from its seed and action log; print the state hash and result."""
+    from .db import Database
+    from .errors import ApiError
+    from .games import GameService
+    from .realtime import Hub
+
+    settings = Settings()
+
+    async def run():
+        db = Database(settings)
+        try:
+            hub = Hub(None, None, sync_window=1, frame_cache=2)  # type: ignore[arg-type]
+            return await GameService(db, settings, hub).replay(game_id)
+        finally:
+            await db.dispose()
+
+    try:
+        out = asyncio.run(run())
+    except ApiError as exc:
+        typer.echo(f"{exc.code}: {exc.message}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"state hash: {out['state_hash']}")
+    typer.echo(f"result: {json.dumps(out['result'], sort_keys=True)}")
+    if not out["match"]:
+        typer.echo(f"MISMATCH: the stored state hashes to {out['stored_hash']}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"matches the stored state at version {out['version']} "
+               f"({out['actions']} actions)")
+
+
+def main() -> None:  # console script entry point
+    cli()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

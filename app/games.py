@@ -1,0 +1,657 @@
+"""The game service: lobby (create, join, start), moves, bot turns, views and the log.
+
+One accepted action is one transaction: lock the game (``SELECT ... FOR UPDATE`` on PostgreSQL,
+``BEGIN IMMEDIATE`` on SQLite), check the version, apply the action with the engine, append the
+action row (``UNIQUE(game_id, version)``), store the new state and version in the game row (a
+snapshot every N versions), commit, then publish. A submission for any other version than the
+current one gets 409 ``stale_version``, so of several concurrent submissions exactly one wins.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import defer
+
+import engine
+from engine.bots import bot_kinds, get_bot
+from engine.core import NOT_YOUR_DECISION, IllegalAction, events_for
+from engine.core import rng as engine_rng
+
+from . import jsonutil
+from .auth import UserInfo
+from .db import Database
+from .errors import ApiError, not_found
+from .models import ActionRecord, Game, Seat, Snapshot, User, utcnow
+from .realtime import Frame, Hub, LocalBus
+from .settings import Settings
+
+try:  # the helper that also hands searching bots their sampler of possible worlds
+    from engine.bots import decide as _decide
+except ImportError:  # pragma: no cover - older engine
+    _decide = None
+
+log = logging.getLogger("menagerie.games")
+
+MAX_JSON_DEPTH = 32
+MAX_LIST = 500
+
+
+@dataclass
+class Accepted:
+    """What a committed action produced."""
+
+    game_id: int
+    version: int
+    seat: int
+    state: dict
+    events: list
+    frame: Frame
+
+
+def iso(dt) -> str | None:
+    if dt is None:
+        return None
+    from .auth import aware
+
+    return aware(dt).isoformat().replace("+00:00", "Z")
+
+
+def engine_game(name: str):
+    try:
+        return engine.get_game(name)
+    except KeyError:
+        raise ApiError(503, "game_unavailable",
+                       f"The game {name!r} is not available on this server.") from None
+
+
+def _status_of(exc: IllegalAction) -> int:
+    return 403 if exc.code in NOT_YOUR_DECISION else 422
+
+
+class GameService:
+    def __init__(self, db: Database, settings: Settings, hub: Hub, bus=None) -> None:
+        self.db = db
+        self.settings = settings
+        self.hub = hub
+        self.bus = bus or LocalBus()
+        self.bots = BotDriver(self, settings)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create(self, user: UserInfo, name: str, seats: int, options: dict,
+                     bots: list[int], bot_kind: str) -> dict:
+        try:
+            game = engine.get_game(name)
+        except KeyError:
+            raise ApiError(422, "unknown_game", f"There is no game named {name!r}.") from None
+        if _depth(options) > MAX_JSON_DEPTH:
+            raise ApiError(422, "bad_options", "The options are nested too deeply.")
+        if bot_kind not in bot_kinds():
+            raise ApiError(422, "unknown_bot",
+                           f"There is no bot {bot_kind!r}; choose one of {bot_kinds()}.")
+        seed = secrets.token_hex(16)
+        try:
+            game.setup(seats, options, seed)  # validates seats and options (BadSetup)
+            normalized = game.normalize_options(options)
+        except IllegalAction as exc:
+            raise ApiError(422, exc.code, exc.message) from None
+        except Exception:
+            log.warning("setup of %s refused options %r", name, options, exc_info=True)
+            raise ApiError(422, "bad_options",
+                           "The game cannot be set up with these options.") from None
+        if len(set(bots)) != len(bots) or any(not 1 <= b < seats for b in bots):
+            raise ApiError(422, "bad_bots",
+                           f"Bots take distinct seats from 1 to {seats - 1} "
+                           "(the creator sits in 0).")
+        now = utcnow()
+        async with self.db.write() as s:
+            row = Game(game=name, options=normalized, seed=seed, seat_count=seats, status="open",
+                       version=0, state=None, waiting_for=[], created_by=user.id,
+                       created_at=now, updated_at=now)
+            s.add(row)
+            await s.flush()
+            for seat in range(seats):
+                s.add(Seat(game_id=row.id, seat=seat, user_id=user.id if seat == 0 else None,
+                           bot=bot_kind if seat in bots else None))
+            await s.commit()
+            game_id = row.id
+        return await self.summary(game_id, user)
+
+    async def join(self, user: UserInfo, game_id: int, seat: int | None) -> tuple[int, dict]:
+        async with self.db.write() as s:
+            row = await self._locked(s, game_id)
+            if row.status != "open":
+                raise ApiError(409, "not_open", "This game has already started.")
+            seats = (await s.execute(select(Seat).where(Seat.game_id == game_id)
+                                     .order_by(Seat.seat))).scalars().all()
+            mine = [x.seat for x in seats if x.user_id == user.id]
+            if mine:
+                raise ApiError(409, "already_seated", f"You already sit in seat {mine[0]}.",
+                               seat=mine[0])
+            free = [x.seat for x in seats if x.user_id is None and x.bot is None]
+            if seat is not None:
+                if not 0 <= seat < row.seat_count:
+                    raise ApiError(422, "bad_seat",
+                                   f"Seats are numbered 0 to {row.seat_count - 1}.")
+                if seat not in free:
+                    raise ApiError(409, "seat_taken", f"Seat {seat} is taken.")
+            elif not free:
+                raise ApiError(409, "game_full", "Every seat is taken.")
+            else:
+                seat = free[0]
+            result = await s.execute(
+                update(Seat).where(Seat.game_id == game_id, Seat.seat == seat,
+                                   Seat.user_id.is_(None), Seat.bot.is_(None))
+                .values(user_id=user.id))
+            if result.rowcount != 1:  # pragma: no cover - the row lock prevents it
+                raise ApiError(409, "seat_taken", f"Seat {seat} is taken.")
+            row.updated_at = utcnow()
+            try:
+                await s.commit()
+            except IntegrityError:  # pragma: no cover - same user joining twice at once
+                raise ApiError(409, "already_seated", "You already sit in this game.") from None
+        return seat, await self.summary(game_id, user)
+
+    async def start(self, user: UserInfo, game_id: int) -> dict:
+        async with self.db.write() as s:
+            row = await self._locked(s, game_id)
+            if row.created_by != user.id:
+                raise ApiError(403, "not_creator",
+                               "Only the player who created the game can start it.")
+            if row.status != "open":
+                raise ApiError(409, "not_open", "This game has already started.")
+            empty = (await s.execute(select(Seat.seat).where(
+                Seat.game_id == game_id, Seat.user_id.is_(None), Seat.bot.is_(None))
+                .order_by(Seat.seat))).scalars().all()
+            if empty:
+                raise ApiError(409, "seats_empty",
+                               f"Seats still empty: {', '.join(map(str, empty))}.")
+            game = engine_game(row.game)
+            state = game.setup(row.seat_count, row.options, row.seed)
+            dumped = game.dump(state)
+            result = game.result(state)
+            row.state = dumped
+            row.version = 0
+            row.waiting_for = sorted(game.waiting_for(state))
+            row.status = "finished" if result is not None else "running"
+            row.result = result
+            row.updated_at = utcnow()
+            s.add(Snapshot(game_id=game_id, version=0, state=dumped))
+            bot_seats = set((await s.execute(select(Seat.seat).where(
+                Seat.game_id == game_id, Seat.bot.is_not(None)))).scalars().all())
+            await self.bus.before_commit(s, game_id, 0)
+            await s.commit()
+            waiting = list(row.waiting_for)
+        self.hub.publish_local(Frame(game, 0, state, []), game_id)
+        if bot_seats.intersection(waiting):
+            self.bots.kick(game_id)
+        return await self.summary(game_id, user)
+
+    # ------------------------------------------------------------------ moves
+
+    async def act(self, game_id: int, version: int, action: Any, *, user: UserInfo | None = None,
+                  bot_seat: int | None = None) -> Accepted:
+        """Apply one action for the caller's seat (or for a bot seat) at ``version``."""
+        if _depth(action) > MAX_JSON_DEPTH:
+            raise ApiError(422, "malformed", "The action is nested too deeply.")
+        async with self.db.write() as s:
+            row = await self._locked(s, game_id)
+            seat_rows = (await s.execute(select(Seat.seat, Seat.user_id, Seat.bot)
+                                         .where(Seat.game_id == game_id))).all()
+            bot_seats = {r.seat for r in seat_rows if r.bot is not None}
+            if user is not None:
+                seat = next((r.seat for r in seat_rows if r.user_id == user.id), None)
+                if seat is None:
+                    raise ApiError(403, "no_seat", "You have no seat in this game.")
+            else:
+                seat = bot_seat
+                if seat not in bot_seats:
+                    raise ApiError(403, "no_seat", "That seat is not played by a bot.")
+            if row.status == "open":
+                raise ApiError(409, "not_started", "The game has not started yet.")
+            if version != row.version:
+                raise ApiError(409, "stale_version",
+                               f"The game is at version {row.version}; reload and try again.",
+                               version=row.version)
+            game = engine_game(row.game)
+            state = game.load(row.state)
+            try:
+                _refuse_lookalikes(game, state, seat, action)
+                new, events = game.apply(state, seat, action)
+            except ApiError:
+                raise
+            except IllegalAction as exc:
+                raise ApiError(_status_of(exc), exc.code, exc.message) from None
+            except Exception:
+                # an engine bug: refuse the action (nothing is stored) rather than fail
+                log.exception("game %s v%s: the engine failed on seat %s's action %r",
+                              game_id, row.version, seat, action)
+                raise ApiError(422, "rejected",
+                               "The game could not apply this action.") from None
+            new_version = row.version + 1
+            dumped = game.dump(new)
+            result = game.result(new)
+            waiting = sorted(game.waiting_for(new))
+            now = utcnow()
+            s.add(ActionRecord(game_id=game_id, version=new_version, seat=seat, action=action,
+                               events=events, created_at=now))
+            row.version = new_version
+            row.state = dumped
+            row.waiting_for = waiting
+            row.updated_at = now
+            if result is not None:
+                row.status = "finished"
+                row.result = result
+            if result is not None or new_version % self.settings.snapshot_every == 0:
+                s.add(Snapshot(game_id=game_id, version=new_version, state=dumped, created_at=now))
+            await self.bus.before_commit(s, game_id, new_version)
+            try:
+                await s.commit()
+            except IntegrityError:
+                # the log already has this version: another submission won
+                raise ApiError(409, "stale_version",
+                               "Another action was accepted first; reload and try again.") from None
+        frame = Frame(game, new_version, new, events)
+        self.hub.publish_local(frame, game_id)
+        if bot_seats.intersection(waiting):
+            self.bots.kick(game_id)
+        return Accepted(game_id, new_version, seat, new, events, frame)
+
+    async def bot_step(self, game_id: int) -> bool:
+        """Play one bot move if a bot seat owes a decision. True if it should be called again."""
+        async with self.db.read() as s:
+            row = await s.get(Game, game_id)
+            if row is None or row.status != "running":
+                return False
+            bots = dict((await s.execute(select(Seat.seat, Seat.bot).where(
+                Seat.game_id == game_id, Seat.bot.is_not(None)))).all())
+        seats = [seat for seat in row.waiting_for if seat in bots]
+        if not seats:
+            return False
+        seat = seats[0]
+        game = engine_game(row.game)
+        try:
+            bot = get_bot(bots[seat])
+        except KeyError:
+            log.error("game %s: seat %s has unknown bot %r", game_id, seat, bots[seat])
+            return False
+        version = row.version
+        holder = {"rng": engine_rng.seed_to_int(f"{row.seed}:{version}:{seat}")}
+
+        def choose():
+            state = game.load(row.state)
+            if _decide is not None:  # builds the view, the legal answers and the sampler
+                return _decide(bot, game, state, seat, holder)
+            legal = game.legal_actions(state, seat)
+            return bot.choose(game, game.view(state, seat), legal, holder)
+
+        try:
+            action = await asyncio.to_thread(choose)
+        except Exception:
+            log.exception("game %s: bot %s in seat %s failed to choose", game_id, bots[seat], seat)
+            return False
+        try:
+            await self.act(game_id, version, action, bot_seat=seat)
+        except ApiError as exc:
+            if exc.code == "stale_version":
+                return True  # someone else moved first: look again
+            log.error("game %s: bot move refused: %s %s", game_id, exc.code, exc.message)
+            return False
+        return True
+
+    async def games_waiting_for_bots(self) -> list[int]:
+        async with self.db.read() as s:
+            rows = (await s.execute(
+                select(Game.id, Game.waiting_for, Seat.seat)
+                .join(Seat, Seat.game_id == Game.id)
+                .where(Game.status == "running", Seat.bot.is_not(None)))).all()
+        return sorted({r.id for r in rows if r.seat in (r.waiting_for or [])})
+
+    # ------------------------------------------------------------------ reads
+
+    async def _locked(self, s, game_id: int) -> Game:
+        row = (await s.execute(select(Game).where(Game.id == game_id).with_for_update())
+               ).scalar_one_or_none()
+        if row is None:
+            raise not_found("game")
+        return row
+
+    async def seat_of(self, s, game_id: int, user: UserInfo | None) -> int | None:
+        if user is None:
+            return None
+        return await s.scalar(select(Seat.seat).where(Seat.game_id == game_id,
+                                                      Seat.user_id == user.id))
+
+    async def _seats(self, s, game_ids: list[int]) -> dict[int, list[dict]]:
+        rows = (await s.execute(
+            select(Seat.game_id, Seat.seat, Seat.bot, Seat.user_id, User.username)
+            .outerjoin(User, User.id == Seat.user_id)
+            .where(Seat.game_id.in_(game_ids)).order_by(Seat.game_id, Seat.seat))).all()
+        out: dict[int, list[dict]] = {gid: [] for gid in game_ids}
+        for r in rows:
+            out[r.game_id].append({
+                "seat": r.seat,
+                "user": ({"id": r.user_id, "username": r.username}
+                         if r.user_id is not None else None),
+                "bot": r.bot,
+            })
+        return out
+
+    def _summary(self, row: Game, seats: list[dict], user: UserInfo | None,
+                 creator: str | None) -> dict:
+        your_seat = None
+        if user is not None:
+            your_seat = next((x["seat"] for x in seats
+                              if x["user"] and x["user"]["id"] == user.id), None)
+        waiting = list(row.waiting_for or [])
+        try:
+            title = engine.get_game(row.game).title
+        except KeyError:
+            title = row.game
+        return {
+            "id": row.id,
+            "game": row.game,
+            "title": title,
+            "status": row.status,
+            "version": row.version,
+            "options": row.options,
+            "seats": seats,
+            "waiting_for": waiting,
+            "created_by": ({"id": row.created_by, "username": creator}
+                           if row.created_by is not None else None),
+            "created_at": iso(row.created_at),
+            "updated_at": iso(row.updated_at),
+            "turn_deadline": iso(row.turn_deadline),
+            "your_seat": your_seat,
+            "your_turn": your_seat is not None and row.status == "running" and your_seat in waiting,
+            "result": row.result if row.status == "finished" else None,
+        }
+
+    async def summary(self, game_id: int, user: UserInfo | None) -> dict:
+        async with self.db.read() as s:
+            row = (await s.execute(select(Game).options(defer(Game.state))
+                                   .where(Game.id == game_id))).scalar_one_or_none()
+            if row is None:
+                raise not_found("game")
+            seats = (await self._seats(s, [game_id]))[game_id]
+            creator = await self._username(s, row.created_by)
+        return self._summary(row, seats, user, creator)
+
+    async def _username(self, s, user_id: int | None) -> str | None:
+        if user_id is None:
+            return None
+        return await s.scalar(select(User.username).where(User.id == user_id))
+
+    async def detail(self, game_id: int, user: UserInfo | None) -> dict:
+        async with self.db.read() as s:
+            row = await s.get(Game, game_id)
+            if row is None:
+                raise not_found("game")
+            seats = (await self._seats(s, [game_id]))[game_id]
+            creator = await self._username(s, row.created_by)
+        out = self._summary(row, seats, user, creator)
+        if row.state is None:
+            out["view"] = None
+            out["result"] = None
+            return out
+        game = engine_game(row.game)
+        state = game.load(row.state)
+        out["view"] = game.view(state, out["your_seat"])
+        out["result"] = game.result(state)
+        return out
+
+    async def legal(self, game_id: int, user: UserInfo) -> dict:
+        async with self.db.read() as s:
+            row = await s.get(Game, game_id)
+            if row is None:
+                raise not_found("game")
+            seat = await self.seat_of(s, game_id, user)
+        if seat is None:
+            raise ApiError(403, "no_seat", "You have no seat in this game.")
+        if row.state is None:
+            raise ApiError(409, "not_started", "The game has not started yet.")
+        game = engine_game(row.game)
+        state = game.load(row.state)
+        return {"version": row.version, "seat": seat, "actions": game.legal_actions(state, seat)}
+
+    async def log_after(self, game_id: int, user: UserInfo | None, after: int,
+                        limit: int) -> dict:
+        async with self.db.read() as s:
+            row = (await s.execute(select(Game.id, Game.version).where(Game.id == game_id))).first()
+            if row is None:
+                raise not_found("game")
+            seat = await self.seat_of(s, game_id, user)
+            records = (await s.execute(
+                select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
+                       ActionRecord.events, ActionRecord.created_at)
+                .where(ActionRecord.game_id == game_id, ActionRecord.version > after)
+                .order_by(ActionRecord.version).limit(limit + 1))).all()
+        more = len(records) > limit
+        entries = []
+        for r in records[:limit]:
+            entry = {"version": r.version, "seat": r.seat, "events": events_for(r.events, seat),
+                     "at": iso(r.created_at)}
+            if seat is not None and r.seat == seat:
+                entry["action"] = r.action  # your own answers only: others may be secret
+            entries.append(entry)
+        return {"version": row.version, "entries": entries, "more": more}
+
+    async def list_games(self, user: UserInfo | None, status: str | None, mine: bool,
+                         limit: int, offset: int) -> list[dict]:
+        async with self.db.read() as s:
+            q = select(Game).options(defer(Game.state))
+            if status:
+                q = q.where(Game.status == status)
+            if mine:
+                assert user is not None
+                q = q.join(Seat, Seat.game_id == Game.id).where(Seat.user_id == user.id)
+                q = q.order_by(Game.updated_at.desc(), Game.id.desc()).limit(MAX_LIST)
+            else:
+                q = q.order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit).offset(offset)
+            rows = (await s.execute(q)).scalars().all()
+            ids = [r.id for r in rows]
+            seats = await self._seats(s, ids) if ids else {}
+            creator_ids = {r.created_by for r in rows if r.created_by is not None}
+            names = {}
+            if creator_ids:
+                names = dict((await s.execute(select(User.id, User.username)
+                                              .where(User.id.in_(creator_ids)))).all())
+        out = [self._summary(r, seats[r.id], user, names.get(r.created_by)) for r in rows]
+        if mine:
+            # stable sort: the games waiting for the caller first, each group newest first
+            out.sort(key=lambda g: not g["your_turn"])
+            out = out[offset:offset + limit]
+        return out
+
+    async def current_version(self, game_id: int) -> int | None:
+        async with self.db.read() as s:
+            row = (await s.execute(select(Game.version, Game.status)
+                                   .where(Game.id == game_id))).first()
+        if row is None or row.status == "open":
+            return None
+        return row.version
+
+    async def socket_info(self, game_id: int, user: UserInfo | None) -> dict:
+        async with self.db.read() as s:
+            row = (await s.execute(select(Game.version, Game.status)
+                                   .where(Game.id == game_id))).first()
+            if row is None:
+                raise not_found("game")
+            seat = await self.seat_of(s, game_id, user)
+        return {"version": row.version, "status": row.status, "seat": seat}
+
+    async def load_frames(self, game_id: int, after: int, upto: int) -> list[Frame]:
+        """Frames for versions ``after+1 .. upto`` rebuilt from the database.
+
+        The current version comes straight from the game row; older ones from the nearest
+        snapshot at or before them plus the logged actions.
+        """
+        async with self.db.read() as s:
+            row = await s.get(Game, game_id)
+            if row is None or row.state is None:
+                return []
+            upto = min(upto, row.version)
+            start = max(after + 1, 0)
+            if start > upto:
+                return []
+            game = engine_game(row.game)
+            if start == upto == row.version:
+                events = [] if upto == 0 else (await s.scalar(
+                    select(ActionRecord.events).where(ActionRecord.game_id == game_id,
+                                                      ActionRecord.version == upto))) or []
+                return [Frame(game, upto, game.load(row.state), events)]
+            snap = (await s.execute(
+                select(Snapshot.version, Snapshot.state)
+                .where(Snapshot.game_id == game_id, Snapshot.version <= start)
+                .order_by(Snapshot.version.desc()).limit(1))).first()
+            if snap is None:  # pragma: no cover - every started game has snapshot 0
+                log.error("game %s has no snapshot at or before %s", game_id, start)
+                return []
+            records = (await s.execute(
+                select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
+                       ActionRecord.events)
+                .where(ActionRecord.game_id == game_id,
+                       ActionRecord.version >= max(snap.version, 1),
+                       ActionRecord.version <= upto)
+                .order_by(ActionRecord.version))).all()
+        state = game.load(snap.state)
+        events_at = {r.version: r.events for r in records}
+        frames = []
+        if snap.version >= start:
+            frames.append(Frame(game, snap.version, state, events_at.get(snap.version, [])))
+        for r in records:
+            if r.version <= snap.version:
+                continue
+            state, _ = game.apply(state, r.seat, r.action)
+            if r.version >= start:
+                frames.append(Frame(game, r.version, state, r.events))
+        return frames
+
+    async def replay(self, game_id: int) -> dict:
+        """Rebuild a game from its seed and its log; compare with the stored state."""
+        async with self.db.read() as s:
+            row = await s.get(Game, game_id)
+            if row is None:
+                raise not_found("game")
+            records = (await s.execute(
+                select(ActionRecord.seat, ActionRecord.action).where(
+                    ActionRecord.game_id == game_id).order_by(ActionRecord.version))).all()
+        if row.state is None:
+            raise ApiError(409, "not_started", "The game has not started yet.")
+        game = engine_game(row.game)
+        final = engine.replay(row.game, row.seat_count, row.options, row.seed,
+                              [(r.seat, r.action) for r in records])
+        replayed = game.state_hash(final)
+        stored = game.state_hash(game.load(row.state))
+        return {"id": game_id, "game": row.game, "version": row.version, "actions": len(records),
+                "state_hash": replayed, "stored_hash": stored, "match": replayed == stored,
+                "result": game.result(final)}
+
+
+def _has_bool_or_float(data: Any) -> bool:
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (bool, float)):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _refuse_lookalikes(game, state: dict, seat: int, action: Any) -> None:
+    """Refuse an action that equals a legal one only loosely (``7.0`` or ``true`` for ``7`` or
+    ``1``): Python's ``==`` lets them through the engine's legality check, and the game would
+    then store or index with the wrong type. Only actions holding a bool or a float can do that.
+    """
+    if not _has_bool_or_float(action):
+        return
+    legal = game.legal_actions(state, seat)
+    if action in legal:
+        exact = {jsonutil.canonical(a) for a in legal}
+        if jsonutil.canonical(action) not in exact:
+            raise ApiError(422, "malformed",
+                           "The action's numbers or booleans do not match any legal action "
+                           "exactly.")
+
+
+def _depth(data: Any) -> int:
+    from .jsonutil import depth
+
+    return depth(data, MAX_JSON_DEPTH)
+
+
+class BotDriver:
+    """Plays the bot seats of games, one committed move at a time, until a human owes a move.
+
+    One driver task per game in this process; a kick while it runs makes it look once more.
+    """
+
+    def __init__(self, service: GameService, settings: Settings) -> None:
+        self.service = service
+        self.settings = settings
+        self._tasks: dict[int, asyncio.Task] = {}
+        self._kicks: dict[int, int] = {}
+        self._closed = False
+
+    def kick(self, game_id: int) -> None:
+        if self._closed:
+            return
+        self._kicks[game_id] = self._kicks.get(game_id, 0) + 1
+        task = self._tasks.get(game_id)
+        if task is None or task.done():
+            self._tasks[game_id] = asyncio.create_task(self._drive(game_id),
+                                                       name=f"bots-{game_id}")
+
+    async def _drive(self, game_id: int) -> None:
+        moves = 0
+        try:
+            while True:
+                seen = self._kicks.get(game_id, 0)
+                if self.settings.bot_delay:
+                    await asyncio.sleep(self.settings.bot_delay)
+                if await self.service.bot_step(game_id):
+                    moves += 1
+                    if moves >= self.settings.bot_max_moves:
+                        log.error("game %s: stopped bots after %s moves", game_id, moves)
+                        break
+                    continue
+                if self._kicks.get(game_id, 0) == seen:
+                    break
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: bot driver failed", game_id)
+        finally:
+            if self._tasks.get(game_id) is asyncio.current_task():
+                del self._tasks[game_id]
+                self._kicks.pop(game_id, None)
+
+    async def resume(self) -> None:
+        """Drive the games left waiting for a bot (after a restart)."""
+        for game_id in await self.service.games_waiting_for_bots():
+            self.kick(game_id)
+
+    async def wait_idle(self, timeout: float = 30.0) -> None:
+        """Wait until no bot is playing (tests)."""
+        async def _wait():
+            while self._tasks:
+                await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        await asyncio.wait_for(_wait(), timeout)
+
+    async def close(self) -> None:
+        self._closed = True
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._tasks.clear()

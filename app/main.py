@@ -1,0 +1,77 @@
+"""The FastAPI application: ``create_app(settings)``."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from starlette.routing import Match
+
+from . import errors
+from .errors import JSONResponse
+from .logs import request_id
+from .middleware import BodyLimitMiddleware, RequestContextMiddleware
+from .routes import auth, catalog, games, system, ws
+from .services import Services
+from .settings import Settings, get_settings
+from .static import ClientFiles
+
+log = logging.getLogger("menagerie.app")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        services = Services(settings)
+        app.state.services = services
+        await services.start()
+        try:
+            yield
+        finally:
+            await services.stop()
+
+    app = FastAPI(
+        title="Menagerie",
+        summary="A multiplayer server for board games: lobby, moves, spectators, bots.",
+        version="0.1.0",
+        lifespan=lifespan,
+        default_response_class=JSONResponse,
+    )
+    app.state.settings = settings
+    errors.install(app)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception):  # pragma: no cover - a real bug
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        rid = request_id.get()
+        return errors.error_response(500, "internal", "Something went wrong on our side.",
+                                     headers={"X-Request-ID": rid} if rid else None)
+
+    app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
+    app.add_middleware(RequestContextMiddleware, log_requests=settings.access_log)
+
+    for module in (system, auth, catalog, games, ws):
+        app.include_router(module.router)
+
+    @app.api_route("/api/{path:path}", include_in_schema=False,
+                   methods=["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+    async def _no_such_api(request: Request, path: str):
+        # a known path with another method is a 405, anything else a 404
+        scope = {**request.scope, "path": request.url.path}
+        for route in app.router.routes:
+            if getattr(route, "endpoint", None) is _no_such_api:
+                break
+            try:
+                match, _ = route.matches(scope)
+            except Exception:  # pragma: no cover - a route type that cannot tell
+                continue
+            if match == Match.PARTIAL:
+                raise errors.ApiError(405, "method_not_allowed", "Method not allowed here.")
+        raise errors.not_found("API route")
+
+    if settings.static_dir.is_dir():
+        app.mount("/", ClientFiles(directory=settings.static_dir, html=True), name="static")
+    return app

@@ -1,0 +1,119 @@
+"""The lobby and the game table: create, join, start, list, view, legal moves, actions, log."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Body, Depends, Query, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+from ..auth import UserInfo, require_user, viewer
+from ..errors import ApiError
+from .common import parse_game_id, services
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+INT32 = 2**31 - 1
+
+
+class CreateGame(BaseModel):
+    model_config = ConfigDict(json_schema_extra={
+        "examples": [{"game": "arknova", "seats": 2, "options": {}, "bots": [1]}]})
+    game: StrictStr = Field(max_length=64)
+    seats: StrictInt = Field(ge=1, le=64)
+    options: dict[str, Any] = Field(default_factory=dict)
+    #: seats (1 .. seats-1) played by bots
+    bots: list[StrictInt] = Field(default_factory=list, max_length=64)
+    #: which bot plays them (GET /api/bots)
+    bot: StrictStr = Field("random", max_length=32)
+
+
+class JoinGame(BaseModel):
+    seat: StrictInt | None = Field(None, ge=0, le=64)
+
+
+class PostAction(BaseModel):
+    model_config = ConfigDict(json_schema_extra={
+        "examples": [{"version": 3, "action": {"type": "play", "card": 7}}]})
+    version: StrictInt = Field(ge=0, le=INT32)
+    action: dict[str, Any]
+
+
+@router.get("")
+async def list_games(request: Request,
+                     status: Literal["open", "running", "finished"] | None = None,
+                     mine: bool = False,
+                     limit: int = Query(50, ge=1, le=200),
+                     offset: int = Query(0, ge=0, le=100_000),
+                     user: UserInfo | None = Depends(viewer)):
+    """Game summaries, newest first; ``mine=1``: your games, those waiting for you first."""
+    if mine and user is None:
+        raise ApiError(401, "unauthorized", "Sign in to list your games.")
+    return await services(request).games.list_games(user, status, mine, limit, offset)
+
+
+@router.post("", status_code=201)
+async def create_game(body: CreateGame, request: Request, user: UserInfo = Depends(require_user)):
+    """Open a new game; the creator sits in seat 0, ``bots`` seats are played by the server."""
+    return await services(request).games.create(user, body.game, body.seats, body.options,
+                                                body.bots, body.bot)
+
+
+@router.get("/{game_id}")
+async def get_game(game_id: str, request: Request, user: UserInfo | None = Depends(viewer)):
+    """The game with the view of the caller's seat (spectator view without a seat)."""
+    return await services(request).games.detail(parse_game_id(game_id), user)
+
+
+@router.post("/{game_id}/join")
+async def join_game(game_id: str, request: Request, body: JoinGame | None = Body(None),
+                    user: UserInfo = Depends(require_user)):
+    """Take a free seat (the lowest, or ``{"seat": n}``)."""
+    seat, summary = await services(request).games.join(
+        user, parse_game_id(game_id), body.seat if body else None)
+    return {"seat": seat, "game": summary}
+
+
+@router.post("/{game_id}/start")
+async def start_game(game_id: str, request: Request, user: UserInfo = Depends(require_user)):
+    """Deal the game (creator only, every seat filled); bots then play their decisions."""
+    return await services(request).games.start(user, parse_game_id(game_id))
+
+
+@router.get("/{game_id}/legal")
+async def legal_actions(game_id: str, request: Request, user: UserInfo = Depends(require_user)):
+    return await services(request).games.legal(parse_game_id(game_id), user)
+
+
+@router.post("/{game_id}/actions")
+async def post_action(game_id: str, body: PostAction, request: Request,
+                      user: UserInfo = Depends(require_user)):
+    """Answer your seat's current decision at ``version`` (409 if the game moved on)."""
+    svc = services(request)
+    done = await svc.games.act(parse_game_id(game_id), body.version, body.action, user=user)
+    return action_reply(done)
+
+
+def action_reply(done) -> dict:
+    from engine.core import events_for
+
+    frame = done.frame
+    game = frame.game
+    result = game.result(done.state)
+    return {
+        "version": done.version,
+        "events": events_for(done.events, done.seat),
+        "view": game.view(done.state, done.seat),
+        "status": "finished" if result is not None else "running",
+        "waiting_for": sorted(game.waiting_for(done.state)),
+        "result": result,
+    }
+
+
+@router.get("/{game_id}/log")
+async def game_log(game_id: str, request: Request,
+                   after: int = Query(0, ge=-1, le=INT32),
+                   limit: int = Query(500, ge=1, le=1000),
+                   user: UserInfo | None = Depends(viewer)):
+    """Events of the versions after ``after``, as the caller may see them."""
+    return await services(request).games.log_after(parse_game_id(game_id), user, after, limit)

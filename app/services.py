@@ -1,0 +1,43 @@
+"""The per-process service container kept in ``app.state.services``."""
+
+from __future__ import annotations
+
+import logging
+
+from .auth import AuthService
+from .db import Database
+from .games import GameService
+from .realtime import Hub, LocalBus, PgBus
+from .settings import Settings
+
+log = logging.getLogger("menagerie.app")
+
+
+class Services:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.db = Database(settings)
+        self.auth = AuthService(self.db, settings)
+        self.hub = Hub(self._load_frames, self._current_version,
+                       sync_window=settings.sync_window, frame_cache=settings.frame_cache)
+        if self.db.is_postgres:
+            self.bus = PgBus(self.db.asyncpg_dsn(), self.hub)
+        else:
+            self.bus = LocalBus()
+        self.games = GameService(self.db, settings, self.hub, self.bus)
+
+    async def _load_frames(self, game_id: int, after: int, upto: int):
+        return await self.games.load_frames(game_id, after, upto)
+
+    async def _current_version(self, game_id: int):
+        return await self.games.current_version(game_id)
+
+    async def start(self) -> None:
+        await self.bus.start()
+        await self.games.bots.resume()
+        log.info("menagerie started", extra={"database": self.db.backend})
+
+    async def stop(self) -> None:
+        await self.games.bots.close()
+        await self.bus.stop()
+        await self.db.dispose()

@@ -1,0 +1,244 @@
+"""Fixtures for the app suite: every test using ``api`` runs on SQLite and on PostgreSQL.
+
+- SQLite: a fresh database file per test.
+- PostgreSQL: one throwaway database per test session (``CREATE DATABASE``, dropped at the
+  end; falls back to resetting the schema of the TEST_POSTGRES_URL database when the role may
+  not create databases), migrated once and emptied before each test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from sqlalchemy.engine import make_url
+
+import engine
+from app.main import create_app
+from app.migrate import upgrade
+from app.settings import Settings
+from tests.conftest import require_postgres
+from tests.toygame import TOY
+
+TABLES = ["snapshots", "actions", "seats", "tokens", "games", "users"]
+PASSWORD = "correct horse"
+
+
+@pytest.fixture(autouse=True)
+def toy_game():
+    """The test-only toy game is offered during each app test (and only then)."""
+    engine.register(TOY, replace=True)
+    yield TOY
+    engine.unregister("toy")
+
+
+def _asyncpg_dsn(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+async def _pg_admin(url: str, *sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(_asyncpg_dsn(url))
+    try:
+        for statement in sql:
+            await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+async def _drop_stale_databases(base: str) -> None:
+    """Drop the throwaway databases of earlier test runs whose process is gone."""
+    import asyncpg
+
+    conn = await asyncpg.connect(_asyncpg_dsn(base))
+    try:
+        names = await conn.fetch("SELECT datname FROM pg_database "
+                                 "WHERE datname LIKE 'menagerie\\_t\\_%'")
+        for (name,) in names:
+            try:
+                pid = int(name.split("_")[2])
+                os.kill(pid, 0)
+                continue  # still running
+            except ProcessLookupError:
+                pass
+            except (ValueError, IndexError, PermissionError):
+                continue
+            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+def pg_session_url():
+    """A migrated PostgreSQL database private to this test session."""
+    import asyncpg
+
+    base = require_postgres()
+    with contextlib.suppress(Exception):
+        asyncio.run(_drop_stale_databases(base))
+    name = f"menagerie_t_{os.getpid()}_{secrets.token_hex(3)}"
+    url = make_url(base).set(database=name).render_as_string(hide_password=False)
+    created = True
+    try:
+        asyncio.run(_pg_admin(base, f'CREATE DATABASE "{name}"'))
+    except asyncpg.InsufficientPrivilegeError:
+        created = False
+        url = base
+        asyncio.run(_pg_admin(base, "DROP SCHEMA public CASCADE", "CREATE SCHEMA public"))
+    asyncio.run(upgrade(url))
+    yield url
+    if created:
+        asyncio.run(_pg_admin(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request, tmp_path):
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'menagerie.db'}"
+        asyncio.run(upgrade(url))
+        return url
+    url = request.getfixturevalue("pg_session_url")
+    asyncio.run(_pg_admin(url, f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"))
+    return url
+
+
+def make_settings(url: str, **overrides) -> Settings:
+    values = dict(database_url=url, argon2_time_cost=1, argon2_memory_kib=8,
+                  static_dir=Path("/nonexistent-static"), access_log=False, log_level="WARNING")
+    values.update(overrides)
+    return Settings(**values)
+
+
+@pytest.fixture
+def settings(db_url) -> Settings:
+    return make_settings(db_url)
+
+
+class Api:
+    """A thin client over httpx with the helpers the tests share."""
+
+    def __init__(self, client: httpx.AsyncClient, app) -> None:
+        self.client = client
+        self.app = app
+
+    @property
+    def services(self):
+        return self.app.state.services
+
+    async def user(self, name: str | None = None) -> "Player":
+        name = name or f"u{secrets.token_hex(4)}"
+        r = await self.client.post("/api/auth/register", json={"username": name,
+                                                               "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        self.client.cookies.clear()  # stay anonymous: players use their Bearer token
+        return Player(self, name, r.json()["token"], r.json()["user"]["id"])
+
+    async def toy_game(self, owner: "Player", seats: int = 2, bots=(), others=(),
+                       start: bool = True, options=None) -> int:
+        r = await owner.post("/api/games", json={"game": "toy", "seats": seats,
+                                                 "bots": list(bots), "options": options or {}})
+        assert r.status_code == 201, r.text
+        gid = r.json()["id"]
+        for other in others:
+            r = await other.post(f"/api/games/{gid}/join")
+            assert r.status_code == 200, r.text
+        if start:
+            r = await owner.post(f"/api/games/{gid}/start")
+            assert r.status_code == 200, r.text
+        return gid
+
+    async def idle(self) -> None:
+        await self.services.games.bots.wait_idle()
+
+
+@dataclass
+class Player:
+    api: Api
+    name: str
+    token: str
+    id: int
+
+    @property
+    def headers(self) -> dict:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    async def get(self, url: str, headers: dict | None = None, **kw) -> httpx.Response:
+        return await self.api.client.get(url, headers={**self.headers, **(headers or {})}, **kw)
+
+    async def post(self, url: str, headers: dict | None = None, **kw) -> httpx.Response:
+        return await self.api.client.post(url, headers={**self.headers, **(headers or {})},
+                                          **kw)
+
+    async def game(self, gid: int) -> dict:
+        r = await self.get(f"/api/games/{gid}")
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    async def act(self, gid: int, action: dict, version: int | None = None) -> httpx.Response:
+        if version is None:
+            version = (await self.game(gid))["version"]
+        return await self.post(f"/api/games/{gid}/actions",
+                               json={"version": version, "action": action})
+
+    async def legal(self, gid: int) -> dict:
+        r = await self.get(f"/api/games/{gid}/legal")
+        assert r.status_code == 200, r.text
+        return r.json()
+
+
+@contextlib.asynccontextmanager
+async def running_app(settings: Settings):
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            yield Api(client, app)
+
+
+@pytest.fixture
+async def api(settings):
+    async with running_app(settings) as a:
+        yield a
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.asynccontextmanager
+async def live_server(settings: Settings):
+    """A real uvicorn server on 127.0.0.1 inside this event loop; yields (base_url, app)."""
+    app = create_app(settings)
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False,
+                            ws_max_size=settings.max_body_bytes, lifespan="on")
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    for _ in range(500):
+        if server.started or task.done():
+            break
+        await asyncio.sleep(0.01)
+    assert server.started, "uvicorn did not start"
+    try:
+        yield f"127.0.0.1:{port}", app
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 10)
+
+
+@pytest.fixture
+async def server(settings):
+    async with live_server(settings) as (host, app):
+        async with httpx.AsyncClient(base_url=f"http://{host}") as client:
+            yield host, Api(client, app)
