@@ -59,3 +59,31 @@ def _arknova(state, seat):
     _rng.shuffle(shuffler, s["deck"])
     _rng.shuffle(shuffler, s["final_deck"])
     return s
+
+
+@perturber("zoocracy")
+def _zoocracy(state, seat):
+    s = clone(state)
+    s["rng"] = (s["rng"] * 31 + 7) % (1 << 64)
+    shuffler = {"rng": 4242}
+    # the seat's hand swapped with deck cards (same count), its treasury changed
+    hand, deck = s["hands"][seat], s["deck"]
+    for i in range(min(len(hand), len(deck))):
+        hand[i], deck[i] = deck[i], hand[i]
+    hand.sort()
+    s["food"][seat] += 7
+    # its secret answer in a pending bid or vote
+    for frame in s["stack"]:
+        if frame["kind"] == "bid" and str(seat) in frame["bids"]:
+            frame["bids"][str(seat)] += 5
+        if frame["kind"] == "vote" and str(seat) in frame["votes"]:
+            vote = frame["votes"][str(seat)]
+            frame["votes"][str(seat)] = {"yes": not vote["yes"], "card": None}
+    # deck order, event order, end flag position (while not revealed)
+    _rng.shuffle(shuffler, s["deck"])
+    s["events"] = list(reversed(s["events"]))
+    if not s["end_flag"]:
+        later = [p for p in (6, 7, 8) if p > len(s["revealed"]) and p != s["flag_at"]]
+        if later:
+            s["flag_at"] = later[0]
+    return s
