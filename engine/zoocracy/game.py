@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from ..core import BadSetup, Game, IllegalAction, Option
+from ..core import BadSetup, Option
+from ..core.stack import StackGame
 from ..core import rng as _rng
 from . import board
 from . import campaign, events, government, parliament, president, progress, rounds  # noqa: F401
 from .content import load_content
-from .decisions import HANDLERS, advance, push, top
+from .decisions import HANDLERS, REGISTRY, advance, push, top
 from .scoring import result as _result
 from .tables import T, per_players
 
 
-class Zoocracy(Game):
+class Zoocracy(StackGame):
     """Animal parties bid for the presidency, campaign in the zoo and form coalitions."""
+
+    decisions = REGISTRY
 
     def __init__(self) -> None:
         super().__init__(
@@ -66,38 +69,6 @@ class Zoocracy(Game):
         advance(state, [])
         return state
 
-    # ------------------------------------------------------------------ decisions
-    def _waiting_for(self, state):
-        frame = top(state)
-        if frame is None or state["over"]:
-            return []
-        return HANDLERS[frame["kind"]].seats(state, frame)
-
-    def _legal_actions(self, state, seat):
-        frame = top(state)
-        return HANDLERS[frame["kind"]].legal(state, frame, seat)
-
-    def _apply(self, state, seat, action):
-        ev: list = []
-        frame = top(state)
-        HANDLERS[frame["kind"]].apply(state, frame, seat, action, ev)
-        advance(state, ev)
-        return ev
-
-    def _explain_illegal(self, state, seat, action, legal):
-        frame = top(state)
-        try:
-            err = HANDLERS[frame["kind"]].explain(state, frame, seat, action)
-        except (TypeError, KeyError, AttributeError, ValueError):  # malformed beyond repair
-            err = None
-        if err is not None:
-            return err
-        kinds = sorted({a["type"] for a in legal})
-        if action.get("type") not in kinds:
-            return IllegalAction("wrong_decision",
-                                 f"Now the game asks for '{frame['kind']}': answer with one of "
-                                 f"{', '.join(kinds)}.")
-        return IllegalAction("illegal_action", "That answer is not allowed in this position.")
 
     # ------------------------------------------------------------------ views
     def _public_view(self, state):
