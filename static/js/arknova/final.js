@@ -1,0 +1,108 @@
+// The final score screen: ranking from `result` and a chart of every zoo's history per break.
+import { h, s } from "../dom.js";
+import { seatTag, seatColour, seatName } from "../seats.js";
+import { renderCard } from "./cards.js";
+
+function pick(obj, seat) {
+  if (!obj) return undefined;
+  if (Array.isArray(obj)) return obj[seat];
+  return obj[seat] ?? obj[String(seat)];
+}
+
+export function renderFinal(ui, onClose) {
+  const st = ui.st;
+  const pub = ui.pub;
+  const n = pub.players.length;
+  const result = st.result || null;
+  const zoos = (result && result.details && result.details.zoos) || null;
+  const places = (result && result.details && result.details.places) || null;
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    const d = pick(zoos, i) || (Array.isArray(pub.final) ? pub.final[i] : null) || {};
+    const p = pub.players[i];
+    rows.push({
+      seat: i,
+      vp: pick(result && result.scores, i) ?? d.vp ?? p.vp,
+      appeal: d.appeal ?? p.appeal,
+      conservation: d.conservation ?? p.conservation,
+      finalCards: d.final_cards,
+      sponsor: d.sponsor_awards,
+      projects: d.projects ?? (p.supported || []).length,
+      money: d.money ?? p.money,
+      final: d.final || [],
+      place: pick(places, i),
+    });
+  }
+  const ranking = (result && Array.isArray(result.ranking)) ? result.ranking.map(Number) : rows.slice().sort((a, b) => b.vp - a.vp).map((r) => r.seat);
+  let place = 0;
+  const ordered = ranking.map((seat, idx) => {
+    const r = rows[seat];
+    if (r.place === undefined) {
+      if (idx === 0 || rows[ranking[idx - 1]].vp !== r.vp) place = idx + 1;
+      r.place = place;
+    }
+    return r;
+  });
+  const winner = ordered.filter((r) => r.place === 1);
+  const you = st.seat;
+  const headline = winner.length > 1 ? `Shared win: ${winner.map((r) => seatName(r.seat)).join(" and ")}`
+    : winner.length ? (winner[0].seat === you ? "You win!" : `${seatName(winner[0].seat)} wins`) : "Game over";
+
+  const table = h("table", { class: "final-table" },
+    h("thead", h("tr", h("th", "#"), h("th", "Zoo"), h("th", { class: "num" }, "VP"), h("th", { class: "num" }, "Appeal"),
+      h("th", { class: "num" }, "Conservation"), h("th", { class: "num" }, "from final cards"), h("th", { class: "num" }, "from sponsors"),
+      h("th", { class: "num" }, "Projects"), h("th", { class: "num" }, "Money"))),
+    h("tbody", ordered.map((r) => h("tr", { class: r.place === 1 ? "winner" : null },
+      h("td", { class: "num" }, String(r.place)), h("td", seatTag(r.seat)), h("td", { class: "num strong" }, String(r.vp)),
+      h("td", { class: "num" }, String(r.appeal)), h("td", { class: "num" }, String(r.conservation)),
+      h("td", { class: "num" }, r.finalCards ?? "–"), h("td", { class: "num" }, r.sponsor ?? "–"),
+      h("td", { class: "num" }, String(r.projects)), h("td", { class: "num" }, String(r.money))))));
+
+  const finals = ordered.filter((r) => r.final && r.final.length);
+  return h("div", { class: "final-card", role: "dialog", "aria-modal": "true", "aria-labelledby": "final-title" },
+    h("header", { class: "final-head" }, h("h2", { id: "final-title" }, headline),
+      h("button", { class: "btn ghost", type: "button", onclick: onClose, "aria-label": "Close the final scores" }, "Back to the board")),
+    table,
+    h("h3", "How the zoos grew, break by break"),
+    historyChart(pub.players),
+    finals.length ? h("details", { class: "final-cards" }, h("summary", "Final-scoring cards"),
+      h("div", { class: "card-row" }, finals.flatMap((r) => r.final.map((cid) => h("div", { class: "final-owner" }, seatTag(r.seat, { small: true }), renderCard(ui.card(cid), { size: "mini", id: cid })))))) : null,
+    h("p", h("a", { class: "btn", href: "./" }, "Back to the lobby")));
+}
+
+/** Two small line charts (appeal, conservation) of each zoo's history per break. */
+export function historyChart(players) {
+  const series = players.map((p) => {
+    const pts = (p.history || []).map((q) => [q[0], q[1]]);
+    pts.push([p.appeal, p.conservation]);
+    return [[0, 0], ...pts];
+  });
+  const len = Math.max(2, ...series.map((x) => x.length));
+  const W = 360; const H = 200; const L = 34; const B = 26; const T = 14; const Rr = 10;
+  const panel = (title, idx) => {
+    const max = Math.max(10, ...series.flat().map((q) => q[idx]));
+    const top = Math.ceil(max / 10) * 10;
+    const X = (i) => L + (i / (len - 1)) * (W - L - Rr);
+    const Y = (v) => T + (1 - v / top) * (H - T - B);
+    const svg = s("svg", { class: "history", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${title} per break` });
+    svg.appendChild(s("text", { x: L, y: 10, class: "chart-title" }, title));
+    for (let v = 0; v <= top; v += top / 5) {
+      svg.appendChild(s("line", { x1: L, x2: W - Rr, y1: Y(v), y2: Y(v), class: "grid" }));
+      svg.appendChild(s("text", { x: L - 4, y: Y(v), dy: "0.35em", "text-anchor": "end", class: "axis" }, String(Math.round(v))));
+    }
+    for (let i = 0; i < len; i++) {
+      svg.appendChild(s("text", { x: X(i), y: H - 8, "text-anchor": "middle", class: "axis" }, i === 0 ? "start" : i === len - 1 ? "end" : String(i)));
+    }
+    series.forEach((pts, seat) => {
+      const c = seatColour(seat).fill;
+      const d = pts.map((q, i) => `${i ? "L" : "M"}${X(i).toFixed(1)} ${Y(q[idx]).toFixed(1)}`).join("");
+      svg.appendChild(s("path", { d, fill: "none", stroke: c, "stroke-width": 2.5, "stroke-dasharray": seat % 2 ? "6 3" : null }));
+      const last = pts[pts.length - 1];
+      const x = X(pts.length - 1); const y = Y(last[idx]);
+      svg.appendChild(s("circle", { cx: x, cy: y, r: 7, fill: c, stroke: "#222" }));
+      svg.appendChild(s("text", { x, y, dy: "0.35em", "text-anchor": "middle", "font-size": 9, "font-weight": 700, fill: seatColour(seat).ink }, String(seat + 1)));
+    });
+    return svg;
+  };
+  return h("div", { class: "history-charts" }, panel("Appeal", 0), panel("Conservation", 1));
+}

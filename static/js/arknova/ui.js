@@ -1,0 +1,426 @@
+// The zoo builder's table: score track, zoo maps, shared board, player row, log, final screen.
+import { h, s, clear, $, $$, cap, plural } from "../dom.js";
+import { icon, iconLabel } from "../icons.js";
+import { seatChip, seatTag, seatName, seatColour, seatDisc, seatLabel } from "../seats.js";
+import { renderCard, CONTINENTS, CLASSES } from "./cards.js";
+import { ZooMapView } from "./zoomap.js";
+import { logLine, makeNamer } from "./log.js";
+import { DecisionBar } from "./decision.js";
+import { renderFinal } from "./final.js";
+
+const SHORT_ACTION = { association: "Assoc." };
+export const ACTION_ICON = { animals: "herbivore", build: "size", cards: "card", association: "partner", sponsors: "science" };
+
+export class ArkNovaUI {
+  constructor(st, hooks) {
+    this.st = st;
+    this.send = hooks.send;
+    this.toast = hooks.toast;
+    const cat = st.catalog || {};
+    this.byId = st.byId;
+    this.buildings = cat.buildings || {};
+    this.maps = cat.maps || {};
+    this.tables = cat.tables || {};
+    this.sponsorBuildings = {};
+    for (const c of this.byId.values()) {
+      if (c.type === "sponsor" && c.building) {
+        this.sponsorBuildings[c.building.id] = { ...c.building, kind: "sponsor", size: (c.building.shape || []).length };
+      }
+    }
+    this.viewSeat = null;
+    this.userPickedTab = false;
+    this.finalDismissed = false;
+    this.els = {
+      score: $("#scoretrack"), zooTabs: $("#zoo-tabs"), zooMap: $("#zoo-map"), zooInfo: $("#zoo-info"),
+      board: $("#board"), player: $("#player"), log: $("#log"), final: $("#final-screen"),
+      panels: $("#panels"), panelTabs: $("#panel-tabs"),
+    };
+    this.zoo = new ZooMapView(this.els.zooMap, {
+      onPlace: (cells) => this.bar.placeCells(cells),
+      onEnclosure: (id) => this.bar.chooseEnclosure(id),
+      onGhost: (idx, n) => this.bar.ghostMoved(idx, n),
+    });
+    this.bar = new DecisionBar(this);
+    this.namerCtx = { byId: this.byId, buildings: this.buildings, sponsorBuildings: this.sponsorBuildings };
+    this.namer = makeNamer(this.namerCtx);
+    this.lastWidth = 0;
+    this.setupPanels();
+    window.addEventListener("resize", () => {
+      const w = this.els.score.clientWidth;
+      if (Math.abs(w - this.lastWidth) > 8 && this.st.view) this.renderScore();
+    });
+  }
+
+  // ---------------------------------------------------------------- helpers
+  get pub() { return this.st.view.public; }
+  get priv() { return this.st.view.private; }
+  player(seat) { return this.pub.players[seat]; }
+  card(id) { return this.byId.get(id); }
+  cardName(id) { const c = this.card(id); return c ? c.name : String(id); }
+  buildingName(id) {
+    const b = this.buildings[id] || this.sponsorBuildings[id];
+    return b ? b.name : cap(id);
+  }
+  /** How many display folders a reputation reaches (the tables' reputation range). */
+  reach(rep) {
+    const range = (this.tables.reputation && this.tables.reputation.range) || [];
+    let n = 1;
+    for (const [at, folders] of range) if (rep >= at) n = folders;
+    return n;
+  }
+  mySeat() { return this.st.seat; }
+  focusSeat() {
+    // whose hand/action row the bottom panel shows: mine, else the zoo being viewed
+    return this.st.seat !== null && this.st.seat !== undefined ? this.st.seat : this.viewSeat ?? this.pub.active ?? 0;
+  }
+
+  setupPanels() {
+    const tabs = this.els.panelTabs;
+    if (!tabs) return;
+    for (const b of $$("button", tabs)) {
+      b.addEventListener("click", () => {
+        const target = document.getElementById(b.dataset.panel);
+        if (target) {
+          this.els.panels.scrollTo({ left: target.offsetLeft - this.els.panels.offsetLeft, behavior: "smooth" });
+        }
+        if (b.dataset.panel === "panel-log") document.body.classList.toggle("log-open");
+      });
+    }
+    this.els.panels.addEventListener("scroll", () => {
+      const x = this.els.panels.scrollLeft;
+      const w = this.els.panels.clientWidth || 1;
+      const i = Math.round(x / w);
+      $$("button", tabs).forEach((b, j) => b.setAttribute("aria-selected", String(i === j)));
+    }, { passive: true });
+  }
+
+  /** On a phone (panels side by side), bring a panel into view. */
+  showPanel(id) {
+    const panels = this.els.panels;
+    const target = document.getElementById(id);
+    if (!panels || !target || panels.scrollWidth <= panels.clientWidth + 4) return;
+    panels.scrollTo({ left: target.offsetLeft - panels.offsetLeft, behavior: "smooth" });
+  }
+
+  statusLine() {
+    if (!this.st.view) return [];
+    const p = this.pub;
+    const out = [];
+    const br = p.break || {};
+    out.push(h("span", { class: "stat", title: "Breaks so far / the game ends after" }, icon("break", { size: 16 }), ` Break ${br.count ?? 0}/${br.max ?? "?"}`));
+    out.push(h("span", { class: "stat" }, `Turn ${(p.turn ?? 0) + 1}`));
+    if (p.over) out.push(h("span", { class: "stat strong" }, "Game over"));
+    else {
+      const waiting = this.st.waitingFor || (p.decision && p.decision.waiting) || [];
+      if (waiting.length === 1) out.push(h("span", { class: "stat whose" }, seatChip(waiting[0], { small: true }), ` ${waiting[0] === this.st.seat ? "Your move" : seatName(waiting[0]) + " to play"}`));
+      else if (waiting.length > 1) out.push(h("span", { class: "stat whose" }, `Waiting for ${waiting.length} players`));
+      if (p.end) out.push(h("span", { class: "stat warn" }, "Final round"));
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- render everything
+  render() {
+    const st = this.st;
+    if (!st.view || !st.view.public || !Array.isArray(st.view.public.players)) return;
+    const n = this.pub.players.length;
+    if (this.viewSeat === null || this.viewSeat >= n) {
+      this.viewSeat = st.seat !== null && st.seat !== undefined ? st.seat : (this.pub.active ?? 0);
+    }
+    this.renderScore();
+    this.renderZooTabs();
+    this.renderZoo();
+    this.renderBoard();
+    this.renderPlayer();
+    this.renderLog();
+    this.renderFinalScreen();
+    this.flashChanges();
+  }
+
+  /** A short highlight (≤ 200 ms) on the numbers that changed since the last version. */
+  flashChanges() {
+    const prev = this.prevVals;
+    const next = new Map();
+    for (const el of document.querySelectorAll("[data-k]")) {
+      next.set(el.dataset.k, el.textContent);
+      if (prev && prev.has(el.dataset.k) && prev.get(el.dataset.k) !== el.textContent) el.classList.add("bump");
+    }
+    this.prevVals = next;
+  }
+
+  renderBar() {
+    if (!this.st.view || !this.st.view.public) return;
+    this.bar.render();
+  }
+
+  onKey(e) { return this.bar.onKey(e); }
+
+  // ---------------------------------------------------------------- score track
+  renderScore() {
+    const host = this.els.score;
+    const players = this.pub.players;
+    const W = Math.max(300, host.clientWidth || 900);
+    this.lastWidth = W;
+    const phone = W < 640;
+    const lane = phone ? 22 : 26;
+    const top = 6;
+    const scaleY = top + players.length * lane + 6;
+    const H = scaleY + (phone ? 22 : 24);
+    const marks = players.map((p) => ({ a: p.appeal, c: p.appeal - p.vp }));
+    const maxA = Math.max(113, ...marks.map((m) => Math.max(m.a, m.c) + 4));
+    const left = 14; const right = W - 14;
+    const X = (a) => left + (Math.max(0, a) / maxA) * (right - left);
+    const svg = s("svg", { class: "score-svg", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img",
+      "aria-label": "Score track: appeal markers (discs) and conservation markers (diamonds) of every zoo" });
+    // the point where the markers meet: 100 appeal at 7 conservation; shade the scoring zone
+    svg.appendChild(s("line", { x1: left, x2: right, y1: scaleY, y2: scaleY, class: "scale-line" }));
+    for (let a = 0; a <= maxA; a += 5) {
+      const major = a % 10 === 0;
+      svg.appendChild(s("line", { x1: X(a), x2: X(a), y1: scaleY - (major ? 5 : 3), y2: scaleY + (major ? 5 : 3), class: "tick" }));
+      if (major && (!phone || a % 20 === 0)) svg.appendChild(s("text", { x: X(a), y: scaleY + 16, "text-anchor": "middle", class: "tick-label" }, String(a)));
+    }
+    players.forEach((p, i) => {
+      const y = top + i * lane + lane / 2;
+      const col = seatColour(i).fill;
+      const m = marks[i];
+      svg.appendChild(s("line", { x1: left, x2: right, y1: y, y2: y, class: "lane" }));
+      const x1 = X(m.a); const x2 = X(m.c);
+      svg.appendChild(s("line", { x1, x2, y1: y, y2: y, stroke: col, "stroke-width": 3, opacity: 0.55, class: "gap" }));
+      // conservation marker: a diamond where this zoo's VP would be 0
+      const d = lane / 2 - 1;
+      const cg = s("g", { class: "cp-marker", transform: `translate(${x2} ${y})` },
+        s("title", `${seatLabel(i)}: conservation ${p.conservation} (marker at appeal ${m.c})`),
+        s("path", { d: `M0 ${-d}L${d} 0 0 ${d} ${-d} 0z`, fill: "#fff", stroke: col, "stroke-width": 3 }),
+        s("text", { "text-anchor": "middle", dy: "0.35em", "font-size": d * 1.1, class: "cp-text" }, String(p.conservation)));
+      svg.appendChild(cg);
+      const ag = seatDisc(i, x1, y, lane / 2 - 1);
+      ag.appendChild(s("title", `${seatLabel(i)}: appeal ${p.appeal}`));
+      svg.appendChild(ag);
+    });
+    const legend = h("ul", { class: "score-legend" }, players.map((p, i) => h("li", { class: ["score-row", i === this.pub.active && "active"] },
+      seatTag(i, { small: true }),
+      h("span", { class: "num", title: "Appeal" }, icon("appeal", { size: 16 }), h("span", { dataset: { k: `${i}:appeal:t` } }, String(p.appeal))),
+      h("span", { class: "num", title: "Conservation" }, icon("conservation", { size: 16 }), h("span", { dataset: { k: `${i}:cp:t` } }, String(p.conservation))),
+      h("span", { class: "num", title: "Reputation" }, icon("reputation", { size: 16 }), h("span", { dataset: { k: `${i}:rep:t` } }, String(p.reputation))),
+      h("span", { class: ["num vp", p.vp >= 0 && "pos"], title: "Victory points (appeal meets conservation at 0)" }, "VP ", h("b", { dataset: { k: `${i}:vp:t` } }, String(p.vp))))));
+    clear(host).append(h("div", { class: "score-wrap" }, svg), legend);
+  }
+
+  // ---------------------------------------------------------------- zoo panel
+  renderZooTabs() {
+    const host = this.els.zooTabs;
+    clear(host);
+    this.pub.players.forEach((p, i) => {
+      const b = h("button", {
+        class: ["zoo-tab", i === this.viewSeat && "active"], role: "tab", "aria-selected": String(i === this.viewSeat),
+        style: { "--seat": seatColour(i).fill },
+        onclick: () => { this.viewSeat = i; this.userPickedTab = true; this.renderZooTabs(); this.renderZoo(); this.bar.applyHighlights(); if (this.st.seat === null) this.renderPlayer(); },
+      }, seatChip(i, { small: true }), " ", h("span", { class: "tab-name" }, i === this.st.seat ? "My zoo" : seatName(i)));
+      host.appendChild(b);
+    });
+  }
+
+  renderZoo() {
+    const seat = this.viewSeat;
+    const p = this.player(seat);
+    const map = this.maps[p.map];
+    if (map) {
+      this.zoo.render(map, p, { byId: this.byId, buildings: this.buildings, sponsorBuildings: this.sponsorBuildings, seat });
+    } else {
+      clear(this.els.zooMap).append(h("p", { class: "muted" }, `Map ${p.map} is not in the catalog.`));
+    }
+    const info = [];
+    info.push(h("div", { class: "zoo-head" },
+      h("h3", map ? map.name : p.map, " ", h("span", { class: "muted small" }, seat === this.st.seat ? "(your zoo)" : `(${seatName(seat)})`)),
+      map && map.description ? h("p", { class: "map-desc" }, map.description) : null));
+    info.push(resourceStrip(p, this, false, seat));
+    // icons of the zoo
+    const ic = p.icons || {};
+    const iconList = [...CONTINENTS, ...CLASSES, "science", "water", "rock"].filter((k) => ic[k]);
+    info.push(h("div", { class: "zoo-icons", "aria-label": "Icons in this zoo" },
+      iconList.length ? iconList.map((k) => h("span", { class: "icon-count", title: `${iconLabel(k)}: ${ic[k]}` }, icon(k, { size: 20 }), h("b", String(ic[k])))) : h("span", { class: "muted" }, "No icons yet")));
+    // action cards of this seat (compact)
+    info.push(h("div", { class: "mini-slots", "aria-label": "Action cards" }, (p.slots || []).map((sl) => h("span", { class: ["mini-slot", sl.side === 2 && "side2"] },
+      h("b", String(sl.strength)), " ", cap(sl.card), sl.side === 2 ? h("sup", "II") : null,
+      sl.venom ? icon("venom", { size: 14 }) : null, sl.constriction ? icon("constriction", { size: 14 }) : null))));
+    const flock = (p.animals || []).filter((a) => a.building === null || a.building === undefined);
+    if (flock.length) info.push(h("p", { class: "flock" }, "Without own enclosure: ", flock.map((a) => this.cardName(a.card)).join(", ")));
+    const tucked = Object.entries(p.tucked || {}).filter(([, n]) => n);
+    if (tucked.length) info.push(h("p", { class: "tucked" }, "Tucked: ", tucked.map(([cid, n]) => `${n} under ${this.cardName(cid)}`).join(", ")));
+    if ((p.sponsors || []).length) {
+      info.push(h("div", { class: "played" }, h("h4", `Sponsors (${p.sponsors.length})`),
+        h("div", { class: "card-row" }, p.sponsors.map((id) => renderCard(this.card(id), { size: "mini", id })))));
+    }
+    if ((p.animals || []).length) {
+      info.push(h("details", { class: "played" }, h("summary", `Animals (${p.animals.length})`),
+        h("div", { class: "card-row" }, p.animals.map((a) => renderCard(this.card(a.card), { size: "mini", id: a.card })))));
+    }
+    clear(this.els.zooInfo).append(...info);
+  }
+
+  // ---------------------------------------------------------------- shared board
+  renderBoard() {
+    const p = this.pub;
+    const out = [];
+    // break track
+    const br = p.break || { pos: 0, len: 0, count: 0, max: 0 };
+    const cells = [];
+    for (let i = 1; i <= br.len; i++) cells.push(h("span", { class: ["bt-cell", i <= br.pos && "filled", i === br.len && "last"] }, i === br.len ? icon("break", { size: 14 }) : ""));
+    out.push(h("section", { class: "board-block break-block" },
+      h("h3", "Break track ", h("span", { class: "muted num" }, `${br.pos}/${br.len}`), h("span", { class: "muted small" }, ` · breaks ${br.count} of ${br.max}`)),
+      h("div", { class: "break-track", role: "img", "aria-label": `Break token at ${br.pos} of ${br.len}` }, cells)));
+
+    // display with reputation range
+    const viewer = this.st.seat !== null && this.st.seat !== undefined ? this.st.seat : this.viewSeat;
+    const reach = this.reach(this.player(viewer).reputation);
+    const folders = (p.display || []).map((cid, i) => {
+      const f = i + 1;
+      return h("div", { class: ["folder", f <= reach && "in-range"], dataset: { folder: f } },
+        h("div", { class: "folder-label" }, h("b", `${f}`), f <= reach ? h("span", { class: "small" }, " in reach") : null),
+        cid ? renderCard(this.card(cid), { size: "mini", id: cid }) : h("div", { class: "card empty mini" }, "empty"));
+    });
+    out.push(h("section", { class: "board-block display-block" },
+      h("h3", "Display ", h("span", { class: "muted small" }, `${seatName(viewer)}'s reputation ${this.player(viewer).reputation} reaches folder${reach > 1 ? "s 1–" + reach : " 1"} · deck ${p.deck_size} · discard ${(p.discard || []).length}`)),
+      h("div", { class: "display", style: { "--reach": reach } }, folders)));
+
+    // association board
+    const tasks = (this.tables.association && this.tables.association.tasks) || {};
+    const taskIcon = { reputation: "reputation", partner: "partner", university: "university", project: "project" };
+    const donations = (this.tables.association && this.tables.association.donations) || [];
+    const nextDonation = p.donations < donations.length ? donations[p.donations] : (this.tables.association && this.tables.association.donation_after);
+    const rows = p.players.map((q, i) => {
+      const active = q.workers - (q.placed || 0);
+      const workers = [];
+      for (let k = 0; k < q.workers; k++) workers.push(h("span", { class: ["worker", k >= active && "placed"], title: k >= active ? "on the board" : "available" }, icon("worker", { size: 16 })));
+      return h("tr", null,
+        h("th", { scope: "row" }, seatTag(i, { small: true })),
+        h("td", { class: "workers" }, workers, h("span", { class: "num small" }, ` ${active}/${q.workers}`)),
+        h("td", null, (q.partners || []).length ? q.partners.map((c) => icon(c, { size: 18 })) : h("span", { class: "muted" }, "–")),
+        h("td", null, (q.universities || []).length ? q.universities.map((u) => h("span", { class: "uni", title: cap(u) }, icon("university", { size: 18 }), h("span", { class: "small" }, cap(u)))) : h("span", { class: "muted" }, "–")),
+        h("td", { class: "num" }, String((q.supported || []).length)));
+    });
+    out.push(h("section", { class: "board-block assoc-block" },
+      h("h3", "Association"),
+      h("div", { class: "tasks" }, Object.entries(tasks).map(([t, v]) => h("span", { class: "task", title: `${cap(t)} task: value ${v}` }, icon(taskIcon[t] || "partner", { size: 18 }), ` ${cap(t)} `, h("b", String(v))))),
+      h("table", { class: "assoc" },
+        h("thead", h("tr", h("th", "Zoo"), h("th", "Workers"), h("th", "Partner zoos"), h("th", "Universities"), h("th", "Projects"))),
+        h("tbody", rows)),
+      h("p", { class: "small" }, icon("conservation", { size: 16 }), ` Donations so far: ${p.donations}`, nextDonation ? ` · the next one costs ${nextDonation}` : "")));
+
+    // projects with cubes
+    const projectCard = (pid, where) => {
+      const el = renderCard(this.card(pid), { size: "mini", id: pid, cubes: (p.cubes || {})[pid] || [], seatChip: (q) => seatChip(q, { small: true }) });
+      el.dataset.where = where;
+      return el;
+    };
+    out.push(h("section", { class: "board-block projects-block" },
+      h("h3", "Conservation projects"),
+      h("div", { class: "card-row projects" },
+        (p.base_projects || []).map((pid) => projectCard(pid, "base")),
+        (p.project_row || []).length ? h("span", { class: "row-sep", "aria-hidden": "true" }) : null,
+        (p.project_row || []).map((pid) => projectCard(pid, "row")))));
+
+    // conservation bonus tiles
+    const tiles = p.bonus_tiles || {};
+    if (Object.keys(tiles).length) {
+      out.push(h("section", { class: "board-block tiles-block" },
+        h("h3", "Conservation bonuses"),
+        h("div", { class: "tiles" }, Object.entries(tiles).map(([space, list]) => h("div", { class: "tile-space" },
+          h("span", { class: "tile-at" }, icon("conservation", { size: 20, value: space })),
+          list.length ? list.map((t) => renderCard(this.card(t), { size: "mini", id: t })) : h("span", { class: "muted" }, "none left"))))));
+    }
+    clear(this.els.board).append(...out);
+  }
+
+  // ---------------------------------------------------------------- the player row
+  renderPlayer() {
+    const seat = this.focusSeat();
+    const p = this.player(seat);
+    const mine = seat === this.st.seat;
+    const out = [];
+    out.push(h("div", { class: "player-head" },
+      h("h3", mine ? "Your action cards" : `${seatName(seat)}'s action cards`),
+      resourceStrip(p, this, true, seat)));
+    out.push(h("div", { class: "slots", role: "group", "aria-label": "Action cards in slots 1 to 5" }, (p.slots || []).map((sl, i) => {
+      const el = h("button", {
+        class: ["slot", `slot-${sl.card}`, sl.side === 2 && "side2"], type: "button", disabled: true,
+        dataset: { card: sl.card, slot: i + 1 },
+        "aria-label": `Slot ${i + 1}: ${cap(sl.card)}, strength ${sl.strength}, side ${sl.side === 2 ? "II" : "I"}${sl.venom ? ", venom" : ""}${sl.constriction ? ", constriction" : ""}`,
+      },
+      h("span", { class: "slot-inner" },
+      h("span", { class: "slot-strength num" }, String(sl.strength)),
+      h("span", { class: "slot-card" }, h("span", { class: "long" }, cap(sl.card)), h("span", { class: "short", "aria-hidden": "true" }, SHORT_ACTION[sl.card] || cap(sl.card))),
+      h("span", { class: "slot-meta" }, icon(ACTION_ICON[sl.card] || "card", { size: 18 }),
+        h("span", { class: "slot-no" }, `slot ${i + 1}`),
+        h("span", { class: ["slot-side", sl.side === 2 && "up"], title: sl.side === 2 ? "upgraded: side II" : "side I" }, sl.side === 2 ? "II" : "I"),
+        sl.venom ? icon("venom", { size: 18, label: "venom token" }) : null,
+        sl.constriction ? icon("constriction", { size: 18, label: "constriction token" }) : null)));
+      return el;
+    })));
+    if (mine && this.priv) {
+      const hand = this.priv.hand || [];
+      out.push(h("div", { class: "hand-head" }, h("h3", `Your hand (${hand.length})`)));
+      out.push(h("div", { class: "hand card-row", id: "hand" }, hand.length ? hand.map((cid) => {
+        const el = renderCard(this.card(cid), { size: "mini", id: cid });
+        el.tabIndex = -1;
+        return el;
+      }) : h("p", { class: "muted" }, "No cards in hand.")));
+      const finals = this.priv.final || [];
+      if (finals.length) {
+        out.push(h("details", { class: "finals" }, h("summary", `Your final-scoring cards (${finals.length})`),
+          h("div", { class: "card-row" }, finals.map((cid) => renderCard(this.card(cid), { size: "mini", id: cid })))));
+      }
+    } else {
+      out.push(h("p", { class: "muted" }, `${seatName(seat)} holds ${plural(p.hand_size || 0, "card")} and ${plural(p.final_count || 0, "final-scoring card")}.`));
+    }
+    clear(this.els.player).append(...out);
+  }
+
+  // ---------------------------------------------------------------- log
+  renderLog() {
+    const host = this.els.log;
+    if (!host) return;
+    const ctx = { ...this.namerCtx, namer: this.namer, you: this.st.seat };
+    const items = [];
+    for (let i = this.st.log.length - 1; i >= 0; i--) {
+      const entry = this.st.log[i];
+      const evs = entry.events || [];
+      for (let j = evs.length - 1; j >= 0; j--) {
+        const ev = evs[j];
+        if (!ev || ev.kind === "gain" && ev.data && ev.data.gains && Object.keys(ev.data.gains).length === 0) continue;
+        items.push(logLine(ev, ctx, entry.version));
+      }
+      if (items.length > 400) break;
+    }
+    clear(host).append(...(items.length ? items : [h("li", { class: "muted" }, "Nothing has happened yet.")]));
+  }
+
+  // ---------------------------------------------------------------- final screen
+  renderFinalScreen() {
+    const over = this.pub.over || this.st.status === "finished";
+    const host = this.els.final;
+    if (!over) { host.hidden = true; return; }
+    if (this.finalDismissed) { host.hidden = true; return; }
+    clear(host).append(renderFinal(this, () => { this.finalDismissed = true; host.hidden = true; this.renderBar(); }));
+    host.hidden = false;
+  }
+
+  showFinal() { this.finalDismissed = false; this.renderFinalScreen(); }
+}
+
+/** Money, X, workers, reputation, hand: the numbers that matter, tabular. */
+export function resourceStrip(p, ui, big = false, seat = null) {
+  const sz = big ? 22 : 18;
+  const active = p.workers - (p.placed || 0);
+  const k = (f) => (seat === null ? null : `${seat}:${f}:${big ? "b" : "s"}`);
+  const val = (f, text) => h("b", { class: "num", dataset: k(f) ? { k: k(f) } : null }, text);
+  return h("div", { class: ["resources", big && "big"] },
+    h("span", { class: "res", title: "Money" }, icon("money", { size: sz }), val("money", String(p.money))),
+    h("span", { class: "res", title: "X tokens" }, icon("x", { size: sz }), val("x", String(p.x))),
+    h("span", { class: "res", title: "Workers available / total" }, icon("worker", { size: sz }), val("workers", `${active}/${p.workers}`)),
+    h("span", { class: "res", title: "Reputation" }, icon("reputation", { size: sz }), val("rep", String(p.reputation))),
+    h("span", { class: "res", title: "Appeal" }, icon("appeal", { size: sz }), val("appeal", String(p.appeal))),
+    h("span", { class: "res", title: "Conservation" }, icon("conservation", { size: sz }), val("cp", String(p.conservation))),
+    h("span", { class: "res", title: "Cards in hand" }, icon("card", { size: sz }), val("hand", String(p.hand_size ?? 0))));
+}
+

@@ -1,0 +1,488 @@
+// The game page: loads a game, keeps it live over the WebSocket, renders it, sends answers.
+// What is legal comes only from GET /legal; what is true only from the view.
+import { api, auth, wsUrl, ApiError } from "./api.js";
+import { h, clear, $ } from "./dom.js";
+import { injectSprite } from "./icons.js";
+import { setSeats, seatTag } from "./seats.js";
+import { indexCatalog } from "./arknova/cards.js";
+import { ArkNovaUI } from "./arknova/ui.js";
+import { GenericUI } from "./generic.js";
+
+injectSprite();
+
+const params = new URLSearchParams(location.search);
+const gameId = params.get("id");
+
+const st = {
+  id: gameId,
+  summary: null,      // GET /api/games/{id} minus the view
+  gameName: null,
+  catalog: null,
+  byId: new Map(),
+  version: -1,
+  view: null,
+  status: null,
+  waitingFor: null,
+  result: null,
+  seat: null,         // my seat, or null for spectators
+  legal: [],
+  legalVersion: -1,
+  pending: false,     // an answer is on its way
+  sentVersion: null,
+  log: [],            // [{version, events}]
+  error: null,
+};
+
+const els = {
+  title: $("#game-title"),
+  status: $("#status-line"),
+  conn: $("#conn"),
+  me: $("#me"),
+  bar: $("#decision"),
+  waiting: $("#waiting-room"),
+};
+
+let ui = null;
+
+// ------------------------------------------------------------------ connection indicator
+function setConn(state, text) {
+  els.conn.dataset.state = state;
+  const label = { live: "Live", connecting: "Connecting…", down: "Disconnected", idle: "Offline" }[state] || state;
+  els.conn.querySelector(".conn-text").textContent = text || label;
+  els.conn.title = text || label;
+  document.body.classList.toggle("disconnected", state === "down");
+}
+
+// ------------------------------------------------------------------ live updates
+class Live {
+  constructor() {
+    this.ws = null;
+    this.attempt = 0;
+    this.timer = null;
+    this.stopped = false;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    setConn("connecting");
+    let ws;
+    try {
+      ws = new WebSocket(wsUrl(st.id));
+    } catch {
+      this.schedule();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      if (this.ws !== ws) return;
+      this.attempt = 0;
+      setConn("live");
+      ws.send(JSON.stringify({ type: "sync", after: Math.max(st.version, 0) }));
+    };
+    ws.onmessage = (e) => {
+      if (this.ws !== ws) return;
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      onMessage(msg);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (ev.code === 4404) { this.stopped = true; setConn("down", "This game does not exist"); return; }
+      this.schedule();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  schedule() {
+    if (this.stopped) return;
+    const hold = Math.max(0, (this.holdUntil || 0) - Date.now());
+    const delay = Math.max(hold, Math.min(10000, 400 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5));
+    this.attempt += 1;
+    setConn("down", `Disconnected — reconnecting in ${Math.ceil(delay / 1000)} s`);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Reconnect now (browser came back online, user clicked the dot). */
+  now() {
+    if (this.ws && this.ws.readyState <= 1) return;
+    this.attempt = 0;
+    this.connect();
+  }
+
+  /** Close the socket (tests, or a user who wants a fresh one); reconnect after `hold` ms. */
+  drop(hold = 0) {
+    this.holdUntil = Date.now() + hold;
+    if (this.ws) this.ws.close();
+  }
+}
+
+const live = new Live();
+
+function onMessage(msg) {
+  if (msg.type === "state") {
+    applyState(msg, { fromSocket: true });
+  } else if (msg.type === "error") {
+    const e = msg.error || msg;
+    if (e.code === "bad_token") {
+      // the sign-in expired or was revoked: go on watching as a spectator
+      auth.clear();
+      toast("Your sign-in has expired — you are watching as a spectator. Sign in again in the lobby.");
+      st.seat = null;
+      resync();
+    } else if (e.code === "stale_version" || e.code === "conflict") resync();
+    else toast(e.message || e.code || "The server refused that.");
+  }
+}
+
+// ------------------------------------------------------------------ state
+function ownsDecision() {
+  if (st.seat === null || st.seat === undefined) return false;
+  if (st.status === "finished" || st.result) return false;
+  if (Array.isArray(st.waitingFor)) return st.waitingFor.includes(st.seat);
+  const d = st.view && st.view.public && st.view.public.decision;
+  if (d && Array.isArray(d.waiting)) return d.waiting.includes(st.seat);
+  return true; // unknown: ask the server
+}
+
+function deriveWaiting(view) {
+  const d = view && view.public && view.public.decision;
+  if (d && Array.isArray(d.waiting)) return d.waiting;
+  return null;
+}
+
+/** A new version (WebSocket message, POST answer, or GET). */
+function applyState(msg, opts = {}) {
+  const v = typeof msg.version === "number" ? msg.version : st.version;
+  if (v < st.version) return;
+  const waitingBefore = JSON.stringify(st.waitingFor);
+  const meta = () => {
+    if (Array.isArray(msg.waiting_for)) st.waitingFor = msg.waiting_for;
+    if (msg.status) st.status = msg.status;
+    if (msg.result !== undefined && msg.result !== null) st.result = msg.result;
+  };
+  if (v === st.version && st.view) {
+    // same version again (the socket after our POST): only the metadata may be new
+    meta();
+    if (opts.fromSocket && JSON.stringify(st.waitingFor) !== waitingBefore) { renderAll(); refreshLegal(); }
+    return;
+  }
+  const before = st.version;
+  st.version = v;
+  if (msg.view) st.view = msg.view;
+  st.waitingFor = Array.isArray(msg.waiting_for) ? msg.waiting_for : deriveWaiting(st.view);
+  meta();
+  if (st.view && st.view.private && Number.isInteger(st.view.private.seat)) st.seat = st.view.private.seat;
+  if (st.view && st.view.public && st.view.public.over && st.status !== "finished") st.status = "finished";
+  if (Array.isArray(msg.events) && msg.events.length && !msg.full) {
+    st.log.push({ version: v, events: msg.events });
+  } else if (msg.full && before >= 0) {
+    loadLog(before);
+  }
+  if (st.pending && st.sentVersion !== null && v > st.sentVersion) {
+    st.pending = false;
+    st.sentVersion = null;
+  }
+  st.legal = [];
+  st.legalVersion = -1;
+  renderAll();
+  refreshLegal();
+}
+
+let legalSeq = 0;
+async function refreshLegal() {
+  const seq = ++legalSeq;
+  if (!ownsDecision()) {
+    st.legal = [];
+    st.legalVersion = st.version;
+    renderBar();
+    return;
+  }
+  try {
+    const res = await api.legal(st.id);
+    if (seq !== legalSeq) return;
+    const actions = Array.isArray(res) ? res : (res.actions || []);
+    const version = typeof res.version === "number" ? res.version : st.version;
+    if (version > st.version) { resync(); return; }
+    if (version < st.version) return; // a newer version is on its way; its own request follows
+    st.legal = actions;
+    st.legalVersion = version;
+  } catch (err) {
+    if (seq !== legalSeq) return;
+    st.legal = [];
+    st.legalVersion = st.version;
+    if (!(err instanceof ApiError && (err.status === 403 || err.status === 409))) toast(err.message);
+  }
+  renderBar();
+}
+
+let resyncing = null;
+async function resync() {
+  if (resyncing) return resyncing;
+  resyncing = (async () => {
+    try {
+      const g = await api.game(st.id);
+      takeSummary(g);
+      if (typeof g.version === "number" && g.version >= st.version) {
+        const before = st.version;
+        st.version = -1; // force
+        applyState({ ...g, full: true });
+        if (before >= 0 && g.version > before) loadLog(before);
+      }
+    } catch (err) {
+      toast(err.message);
+    } finally {
+      st.pending = false;
+      st.sentVersion = null;
+      resyncing = null;
+      renderBar();
+    }
+  })();
+  return resyncing;
+}
+
+// ------------------------------------------------------------------ sending answers
+async function send(action) {
+  if (st.pending) return;
+  if (!st.legal.length || st.legalVersion !== st.version) return;
+  st.pending = true;
+  st.sentVersion = st.version;
+  renderBar();
+  try {
+    const res = await api.act(st.id, st.version, action);
+    if (res && typeof res.version === "number" && res.version > st.version) {
+      applyState(res);
+    } else if (st.pending) {
+      // the version came already over the socket
+      st.pending = false;
+      renderBar();
+    }
+  } catch (err) {
+    st.pending = false;
+    st.sentVersion = null;
+    if (err instanceof ApiError && (err.status === 409 || err.status === 403)) {
+      toast(err.status === 409 ? "The game moved on — updated." : err.message);
+      await resync();
+    } else {
+      toast(err.message);
+      refreshLegal();
+    }
+  }
+}
+
+// ------------------------------------------------------------------ log
+function normaliseLog(data) {
+  const list = Array.isArray(data) ? data : (data && (data.log || data.entries || data.versions || data.events)) || [];
+  const out = [];
+  for (const item of list) {
+    if (!item || typeof item !== "object") continue;
+    if (Array.isArray(item.events)) out.push({ version: item.version, events: item.events });
+    else if (item.kind) {
+      const last = out[out.length - 1];
+      if (last && last.version === item.version) last.events.push(item);
+      else out.push({ version: item.version, events: [item] });
+    }
+  }
+  return out;
+}
+
+async function loadLog(after) {
+  try {
+    let from = Math.max(0, after);
+    const entries = [];
+    for (let page = 0; page < 40; page++) {
+      const data = await api.log(st.id, from);
+      const got = normaliseLog(data).filter((e) => typeof e.version !== "number" || e.version > after);
+      entries.push(...got);
+      const last = got.length ? got[got.length - 1].version : null;
+      if (!data || !data.more || typeof last !== "number") break;
+      from = last;
+    }
+    const known = new Set(st.log.map((e) => e.version));
+    for (const e of entries) if (!known.has(e.version)) st.log.push(e);
+    st.log.sort((a, b) => (a.version ?? 0) - (b.version ?? 0));
+    if (ui) ui.renderLog();
+  } catch {
+    /* the log is a nicety */
+  }
+}
+
+// ------------------------------------------------------------------ toasts
+function toast(text) {
+  const host = $("#toasts");
+  const t = h("div", { class: "toast", role: "alert" }, text);
+  host.appendChild(t);
+  setTimeout(() => t.remove(), 5000);
+}
+
+// ------------------------------------------------------------------ header, waiting room
+function renderHeader() {
+  const g = st.summary || {};
+  const title = (st.catalogInfo && st.catalogInfo.title) || g.title || g.game || "Game";
+  els.title.textContent = `${title} · #${st.id}`;
+  document.title = `${title} #${st.id} — Menagerie`;
+  const u = auth.user;
+  clear(els.me).append(u ? h("span", { class: "who" }, `Signed in as ${u.username}`) : h("a", { href: "./" }, "Sign in"),
+    st.seat === null ? h("span", { class: "badge spectator" }, "Spectator") : h("span", { class: "badge" }, "You: ", seatTag(st.seat, { small: true })));
+  const line = [];
+  if (st.status === "open") { line.push("Waiting for players"); setConn("idle", "Not started"); }
+  else if (ui && ui.statusLine) line.push(...ui.statusLine());
+  if (g.turn_deadline && st.status === "running") line.push(h("span", { class: "stat clock", id: "clock", dataset: { deadline: g.turn_deadline } }, "⏱ ", clockText(g.turn_deadline)));
+  clear(els.status).append(...line);
+  const name = encodeURIComponent(st.gameName || g.game || "arknova");
+  for (const a of document.querySelectorAll(".top-links a")) {
+    if (/rules\.html/.test(a.getAttribute("href"))) a.href = `rules.html?game=${name}`;
+    if (/cards\.html/.test(a.getAttribute("href"))) a.href = `cards.html?game=${name}`;
+  }
+}
+
+function clockText(deadline) {
+  const ms = Date.parse(deadline) - Date.now();
+  if (Number.isNaN(ms)) return "";
+  if (ms <= 0) return "time is up";
+  const sec = Math.floor(ms / 1000);
+  const hh = Math.floor(sec / 3600); const mm = Math.floor((sec % 3600) / 60); const ss = sec % 60;
+  return hh ? `${hh} h ${String(mm).padStart(2, "0")} min` : `${mm}:${String(ss).padStart(2, "0")}`;
+}
+
+setInterval(() => {
+  const c = document.getElementById("clock");
+  if (c) c.lastChild.textContent = clockText(c.dataset.deadline);
+}, 1000);
+
+function renderWaitingRoom() {
+  const g = st.summary || {};
+  const seats = Array.isArray(g.seats) ? g.seats : [];
+  const total = g.seat_count || g.seats_total || (typeof g.seats === "number" ? g.seats : seats.length);
+  const me = auth.user;
+  const mine = seats.some((x) => x && me && (x.username === me.username || (x.user && (x.user.username === me.username || x.user === me.username))));
+  const filled = seats.filter((x) => x && (x.user || x.username || x.bot)).length;
+  const rows = [];
+  for (let i = 0; i < Math.max(total, seats.length); i++) {
+    const entry = seats.find((x) => x && x.seat === i) || seats[i];
+    const taken = entry && (entry.user || entry.username || entry.bot);
+    rows.push(h("li", null, seatTag(i), " ", taken ? (entry.bot ? h("em", "bot") : "") : h("em", { class: "muted" }, "free seat")));
+  }
+  const buttons = [];
+  if (!me) buttons.push(h("a", { class: "btn", href: "./" }, "Sign in to join"));
+  else if (!mine) buttons.push(h("button", { class: "btn primary", id: "join-btn", onclick: async (e) => { e.target.disabled = true; try { await api.join(st.id); } catch (err) { toast(err.message); } load(); } }, "Join this game"));
+  const creator = g.created_by && me && (g.created_by.username === me.username || g.created_by.id === me.id);
+  if (mine && !creator) buttons.push(h("p", { class: "muted" }, `${(g.created_by && g.created_by.username) || "The creator"} starts the game once every seat is taken.`));
+  if (mine && creator) buttons.push(h("button", { class: "btn primary", id: "start-btn", disabled: filled < total, onclick: async (e) => { e.target.disabled = true; try { await api.start(st.id); } catch (err) { toast(err.message); } load(); } }, filled < total ? `Start (${filled}/${total} seated)` : "Start the game"));
+  const link = h("input", { readonly: true, value: location.href, "aria-label": "Link to this game", onfocus: (e) => e.target.select() });
+  clear(els.waiting).append(h("h2", "Waiting for players"), h("ul", { class: "seat-list" }, rows),
+    filled < total ? h("p", { class: "invite" }, h("span", "Invite others with this link:"), link) : null,
+    h("div", { class: "row" }, buttons));
+  els.waiting.hidden = false;
+}
+
+function renderAll() {
+  renderHeader();
+  if (st.status === "open" || !st.view) {
+    if (st.status === "open") renderWaitingRoom();
+    renderBar();
+    return;
+  }
+  els.waiting.hidden = true;
+  document.body.classList.add("running");
+  if (ui) ui.render();
+  renderBar();
+}
+
+function renderBar() {
+  if (st.status === "open") {
+    clear(els.bar).append(h("div", { class: "bar-line" }, h("span", { class: "ask" }, "The game has not started yet.")));
+    return;
+  }
+  if (!st.view) {
+    clear(els.bar).append(h("div", { class: "bar-line" }, h("span", { class: "ask" }, st.error || "Loading…")));
+    return;
+  }
+  if (ui) ui.renderBar();
+  document.body.classList.toggle("my-turn", st.legal.length > 0 && !st.pending);
+  document.body.dataset.version = String(st.version);
+}
+
+// ------------------------------------------------------------------ loading
+function takeSummary(g) {
+  const { view, ...rest } = g;
+  st.summary = rest;
+  st.status = g.status || st.status;
+  if (Array.isArray(g.waiting_for)) st.waitingFor = g.waiting_for;
+  if (g.result) st.result = g.result;
+  setSeats(Array.isArray(g.seats) ? g.seats : []);
+  const me = auth.user;
+  if (view && view.private && Number.isInteger(view.private.seat)) st.seat = view.private.seat;
+  else if (Number.isInteger(g.your_seat)) st.seat = g.your_seat;
+  else if (me && Array.isArray(g.seats)) {
+    const found = g.seats.find((x) => x && (x.username === me.username || (x.user && (x.user.username === me.username || x.user === me.username))));
+    st.seat = found && Number.isInteger(found.seat) ? found.seat : null;
+    if (view && !view.private) st.seat = null;
+  }
+}
+
+let pollTimer = null;
+async function load() {
+  if (!st.id) {
+    st.error = "No game id in the address.";
+    renderBar();
+    return;
+  }
+  let g;
+  try {
+    g = await api.game(st.id);
+  } catch (err) {
+    st.error = err.status === 404 ? "There is no such game." : err.message;
+    clear(els.bar).append(h("div", { class: "bar-line" }, h("span", { class: "ask" }, st.error)));
+    return;
+  }
+  takeSummary(g);
+  st.gameName = g.game;
+  if (!st.catalog) {
+    try {
+      const [all, cat] = await Promise.all([api.catalog().catch(() => null), api.gameCatalog(g.game).catch(() => ({}))]);
+      const list = Array.isArray(all) ? all : (all && (all.games || Object.values(all))) || [];
+      st.catalogInfo = list.find((x) => x && x.name === g.game) || null;
+      st.catalog = cat || {};
+      st.byId = indexCatalog(st.catalog);
+    } catch {
+      st.catalog = {};
+    }
+    ui = g.game === "arknova" ? new ArkNovaUI(st, { send, toast }) : new GenericUI(st, { send, toast });
+    window.menagerie.ui = ui;
+  }
+  clearTimeout(pollTimer);
+  if (g.status === "open") {
+    renderAll();
+    pollTimer = setTimeout(load, 2500);
+    return;
+  }
+  const fresh = st.version < 0;
+  if (g.view && (typeof g.version !== "number" || g.version >= st.version)) {
+    st.version = -1;
+    applyState({ ...g, full: !fresh });
+  } else {
+    renderAll();
+  }
+  if (fresh) {
+    loadLog(0);
+    live.connect();
+  }
+}
+
+// ------------------------------------------------------------------ keyboard, misc
+document.addEventListener("keydown", (e) => {
+  if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA" || e.target.isContentEditable)) return;
+  if (ui && ui.onKey && ui.onKey(e)) e.preventDefault();
+});
+
+els.conn.addEventListener("click", () => live.now());
+window.addEventListener("online", () => live.now());
+
+// hooks for tests and the curious
+window.menagerie = { state: st, live, send, resync, refreshLegal, ui: null };
+
+load();
+export { st, send, toast };

@@ -1,0 +1,310 @@
+// The lobby: sign in or register in place, the game lists, and the "New game" form.
+import { api, auth, asList, ApiError } from "./api.js";
+import { h, clear, $, cap, timeAgo } from "./dom.js";
+import { injectSprite } from "./icons.js";
+import { seatColour } from "./seats.js";
+
+injectSprite();
+
+const state = { catalog: [], bots: [], busy: false };
+
+function seatBadge(seat) {
+  const c = seatColour(seat);
+  return h("span", { class: "seat-chip small", style: { background: c.fill, color: c.ink } }, String(seat + 1));
+}
+
+function toast(text) {
+  const t = h("div", { class: "toast", role: "alert" }, text);
+  $("#toasts").appendChild(t);
+  setTimeout(() => t.remove(), 5000);
+}
+
+// ------------------------------------------------------------------ auth
+function renderAuth() {
+  const host = $("#auth");
+  const user = auth.user;
+  if (user && auth.token) {
+    clear(host).append(
+      h("span", { class: "who" }, `Signed in as ${user.username}`),
+      h("button", { class: "btn small", type: "button", id: "logout", onclick: logout }, "Log out"));
+    return;
+  }
+  const err = h("span", { class: "form-error", id: "auth-error", role: "alert" });
+  const name = h("input", { id: "auth-user", name: "username", autocomplete: "username", placeholder: "Name", required: true, "aria-label": "User name", maxlength: 32 });
+  const pass = h("input", { id: "auth-pass", name: "password", type: "password", autocomplete: "current-password", placeholder: "Password", required: true, "aria-label": "Password" });
+  const submit = async (mode) => {
+    err.textContent = "";
+    if (!name.value || !pass.value) { err.textContent = "Enter a name and a password."; return; }
+    try {
+      const res = mode === "register" ? await api.register(name.value.trim(), pass.value) : await api.login(name.value.trim(), pass.value);
+      const u = res.user || { username: name.value.trim() };
+      auth.save(typeof u === "string" ? { username: u } : u, res.token);
+      renderAuth();
+      refresh();
+    } catch (e) {
+      err.textContent = e.message || "That did not work.";
+    }
+  };
+  const form = h("form", { class: "auth", id: "auth-form", onsubmit: (e) => { e.preventDefault(); submit("login"); } },
+    name, pass,
+    h("button", { class: "btn primary small", type: "submit", id: "login-btn" }, "Log in"),
+    h("button", { class: "btn small", type: "button", id: "register-btn", onclick: () => submit("register") }, "Register"),
+    err);
+  clear(host).append(form);
+}
+
+async function logout() {
+  try { await api.logout(); } catch { /* the token is forgotten anyway */ }
+  auth.clear();
+  renderAuth();
+  refresh();
+}
+
+// ------------------------------------------------------------------ game summaries
+function seatEntries(g) {
+  const seats = Array.isArray(g.seats) ? g.seats : [];
+  const total = g.seat_count || g.seats_total || (typeof g.seats === "number" ? g.seats : seats.length);
+  const out = [];
+  for (let i = 0; i < Math.max(total, seats.length); i++) {
+    const e = seats.find((x) => x && x.seat === i) || seats[i] || null;
+    let name = null; let bot = false;
+    if (e) {
+      const u = e.user;
+      name = e.username || e.name || (u && typeof u === "object" ? u.username : (typeof u === "string" ? u : null));
+      if (e.bot) { bot = true; name = name || `${typeof e.bot === "string" ? e.bot + " " : ""}bot`; }
+    }
+    out.push({ seat: i, name, bot });
+  }
+  return out;
+}
+
+function isMine(g) {
+  const u = auth.user;
+  if (g.mine || g.your_seat !== undefined && g.your_seat !== null) return true;
+  if (!u) return false;
+  return seatEntries(g).some((e) => e.name === u.username && !e.bot);
+}
+
+function titleOf(name) {
+  const d = state.catalog.find((x) => x.name === name);
+  return d ? d.title : cap(name || "game");
+}
+
+function gameItem(g, kind) {
+  const seats = seatEntries(g);
+  const filled = seats.filter((x) => x.name).length;
+  const waiting = Array.isArray(g.waiting_for) ? g.waiting_for : [];
+  const href = `game.html?id=${encodeURIComponent(g.id)}`;
+  const actions = [];
+  if (kind === "open") {
+    actions.push(h("button", { class: "btn primary small", type: "button", dataset: { join: g.id }, disabled: !auth.token, title: auth.token ? "" : "Sign in to join", onclick: () => join(g) }, "Join"));
+    actions.push(h("a", { class: "btn small", href }, "View"));
+  } else if (kind === "turn") {
+    actions.push(h("a", { class: "btn primary small", href }, "Play"));
+  } else if (kind === "mine") {
+    const creator = g.created_by && auth.user && (g.created_by.username === auth.user.username || g.created_by.id === auth.user.id);
+    if (g.status === "open" && creator) {
+      actions.push(h("button", { class: "btn primary small", type: "button", dataset: { start: g.id }, disabled: filled < seats.length, onclick: () => start(g) }, filled < seats.length ? `Start (${filled}/${seats.length})` : "Start"));
+    }
+    actions.push(h("a", { class: "btn small", href }, g.status === "finished" ? "Results" : "Open"));
+  } else if (kind === "watch") {
+    actions.push(h("a", { class: "btn small", href }, "Watch"));
+  } else {
+    actions.push(h("a", { class: "btn small", href }, "Results"));
+  }
+  let extra = null;
+  if (g.status === "finished" && g.result && g.result.scores) {
+    const scores = g.result.scores;
+    const best = (g.result.ranking || [])[0];
+    extra = h("span", { class: "small" }, "Scores: ", seats.map((e) => `${e.name || "Seat " + (e.seat + 1)} ${scores[e.seat] ?? scores[String(e.seat)] ?? "?"}`).join(" · "),
+      best !== undefined ? ` — won by ${(seats[best] && seats[best].name) || "seat " + (Number(best) + 1)}` : "");
+  } else if (g.status === "open") {
+    extra = h("span", { class: "small muted" }, `${filled}/${seats.length} seated`);
+  } else if (waiting.length) {
+    extra = h("span", { class: "small muted" }, "to play: ", waiting.map((q) => (seats[q] && seats[q].name) || `seat ${q + 1}`).join(", "));
+  }
+  return h("li", { class: ["game-item", kind === "turn" && "your-turn"], dataset: { game: g.id } },
+    h("a", { class: "gi-title", href }, `${titleOf(g.game)} #${g.id}`),
+    kind === "turn" ? h("span", { class: "badge turn" }, "Your turn") : null,
+    h("span", { class: "gi-seats" }, seats.map((e) => h("span", { class: "seat-tag" },
+      seatBadge(e.seat),
+      h("span", { class: e.name ? "" : "muted" }, e.name || "free")))),
+    extra,
+    g.updated_at || g.created_at ? h("span", { class: "small muted" }, timeAgo(g.updated_at || g.created_at)) : null,
+    h("span", { class: "gi-actions" }, actions));
+}
+
+function fill(id, items, empty) {
+  const host = $(id);
+  clear(host).append(...(items.length ? items : [h("li", { class: "empty-note" }, empty)]));
+}
+
+async function join(g) {
+  try {
+    await api.join(g.id);
+    location.href = `game.html?id=${encodeURIComponent(g.id)}`;
+  } catch (e) {
+    toast(e.message);
+    refresh();
+  }
+}
+
+async function start(g) {
+  try {
+    await api.start(g.id);
+    location.href = `game.html?id=${encodeURIComponent(g.id)}`;
+  } catch (e) {
+    toast(e.message);
+    refresh();
+  }
+}
+
+let refreshing = false;
+async function refresh() {
+  if (refreshing) return;
+  refreshing = true;
+  try {
+    const signedIn = !!auth.token;
+    const [mine, open, running, finished] = await Promise.all([
+      signedIn ? api.games({ mine: 1 }).then((d) => asList(d)).catch((e) => { if (!(e instanceof ApiError)) throw e; return []; }) : Promise.resolve([]),
+      api.games({ status: "open" }).then((d) => asList(d)).catch(() => []),
+      api.games({ status: "running" }).then((d) => asList(d)).catch(() => []),
+      api.games({ status: "finished" }).then((d) => asList(d)).catch(() => []),
+    ]);
+    const mineIds = new Set(mine.map((g) => g.id));
+    for (const g of [...open, ...running, ...finished]) if (isMine(g)) mineIds.add(g.id);
+    const turn = mine.filter((g) => g.your_turn && g.status !== "finished");
+    const other = mine.filter((g) => !g.your_turn && g.status !== "finished");
+    for (const g of [...open, ...running]) {
+      if (isMine(g) && !mine.some((m) => m.id === g.id)) other.push(g);
+    }
+    fill("#list-turn", turn.map((g) => gameItem(g, "turn")), signedIn ? "Nothing waits for you." : "Sign in to see your games.");
+    fill("#list-mine", other.map((g) => gameItem(g, "mine")), signedIn ? "No other games. Start one!" : "Sign in to play.");
+    fill("#list-open", open.filter((g) => !mineIds.has(g.id)).map((g) => gameItem(g, "open")), "No open games right now.");
+    fill("#list-watch", running.filter((g) => !mineIds.has(g.id)).map((g) => gameItem(g, "watch")), "No running games to watch.");
+    fill("#list-done", finished.slice(0, 30).map((g) => gameItem(g, "done")), "No finished games yet.");
+    const badge = $("#turn-count");
+    badge.textContent = String(turn.length);
+    badge.classList.toggle("zero", turn.length === 0);
+    document.title = turn.length ? `(${turn.length}) Menagerie` : "Menagerie — zoo-building games online";
+  } catch (e) {
+    toast(e.message || "Could not load the games.");
+  } finally {
+    refreshing = false;
+  }
+}
+
+// ------------------------------------------------------------------ new game form
+function renderNewGame() {
+  const host = $("#new-game");
+  if (!state.catalog.length) { clear(host).append(h("p", "No games on offer.")); return; }
+  const gameSel = h("select", { id: "ng-game", name: "game", "aria-label": "Game" },
+    state.catalog.map((d) => h("option", { value: d.name }, d.title || d.name)));
+  const body = h("div", { class: "ng-body" });
+  const err = h("p", { class: "form-error", role: "alert" });
+  const draw = () => {
+    const d = state.catalog.find((x) => x.name === gameSel.value) || state.catalog[0];
+    const min = (d.seats && d.seats.min) || 2; const max = (d.seats && d.seats.max) || min;
+    const seatsSel = h("select", { id: "ng-seats", name: "seats" });
+    for (let n = min; n <= max; n++) seatsSel.appendChild(h("option", { value: n }, `${n} players`));
+    const opts = (d.options || []).map((o) => {
+      let input;
+      if (o.type === "bool" || typeof o.default === "boolean") {
+        input = h("input", { type: "checkbox", name: `opt-${o.name}`, dataset: { option: o.name, kind: "bool" }, checked: !!o.default });
+      } else if (Array.isArray(o.choices) && o.choices.length) {
+        input = h("select", { name: `opt-${o.name}`, dataset: { option: o.name } }, o.choices.map((c) => h("option", { value: JSON.stringify(c), selected: c === o.default }, cap(String(c)))));
+      } else if (typeof o.default === "number") {
+        input = h("input", { type: "number", name: `opt-${o.name}`, dataset: { option: o.name, kind: "number" }, value: o.default });
+      } else {
+        input = h("input", { name: `opt-${o.name}`, dataset: { option: o.name, kind: "text" }, value: o.default ?? "" });
+      }
+      return h("label", null, cap(o.name), input, o.description ? h("span", { class: "option-help" }, o.description) : null);
+    });
+    const bots = h("fieldset", { id: "ng-bots" }, h("legend", "Bots"));
+    const drawBots = () => {
+      clear(bots).append(h("legend", "Seats"));
+      const n = Number(seatsSel.value);
+      bots.appendChild(h("span", { class: "seat-you" }, seatBadge(0), " you"));
+      for (let s = 1; s < n; s++) {
+        bots.appendChild(h("label", null, h("input", { type: "checkbox", name: "bot", value: s, dataset: { botSeat: s } }), seatBadge(s), " bot"));
+      }
+      if (state.bots.length) {
+        const pref = state.bots.includes("greedy") ? "greedy" : state.bots[0];
+        bots.appendChild(h("label", null, "Bots play", h("select", { id: "ng-bot", name: "bot-kind" },
+          state.bots.map((b) => h("option", { value: b, selected: b === pref }, cap(b))))));
+      }
+      bots.appendChild(h("p", { class: "option-help" }, "Unticked seats are open for other players to join."));
+    };
+    seatsSel.addEventListener("change", drawBots);
+    drawBots();
+    clear(body).append(
+      h("fieldset", null, h("legend", "Table"), h("label", null, "Players", seatsSel), ...opts),
+      bots);
+  };
+  gameSel.addEventListener("change", draw);
+  draw();
+  const form = h("form", {
+    onsubmit: async (e) => {
+      e.preventDefault();
+      err.textContent = "";
+      if (!auth.token) { err.textContent = "Sign in first (top right)."; return; }
+      const options = {};
+      for (const el of form.querySelectorAll("[data-option]")) {
+        const name = el.dataset.option;
+        if (el.dataset.kind === "bool") options[name] = el.checked;
+        else if (el.dataset.kind === "number") options[name] = Number(el.value);
+        else if (el.dataset.kind === "text") options[name] = el.value;
+        else options[name] = JSON.parse(el.value);
+      }
+      const bots = [...form.querySelectorAll("input[name=bot]:checked")].map((x) => Number(x.value));
+      try {
+        const body = { game: gameSel.value, seats: Number(form.querySelector("#ng-seats").value), options, bots };
+        const kind = form.querySelector("#ng-bot");
+        if (kind && bots.length) body.bot = kind.value;
+        const g = await api.createGame(body);
+        const id = g.id ?? (g.game && g.game.id);
+        location.href = `game.html?id=${encodeURIComponent(id)}`;
+      } catch (e2) {
+        err.textContent = e2.message;
+      }
+    },
+  },
+  state.catalog.length > 1 ? h("label", null, "Game", gameSel) : h("p", h("strong", state.catalog[0].title || state.catalog[0].name)),
+  body,
+  h("div", { class: "row" }, h("button", { class: "btn primary", type: "submit", id: "create-game" }, "Create game"),
+    h("button", { class: "btn ghost", type: "button", onclick: () => toggleNew(false) }, "Cancel")),
+  err);
+  if (state.catalog.length <= 1) form.appendChild(h("input", { type: "hidden", value: state.catalog[0].name }));
+  clear(host).append(h("h2", "New game"), form);
+}
+
+function toggleNew(show) {
+  const host = $("#new-game");
+  const btn = $("#new-game-btn");
+  const open = show ?? host.hidden;
+  host.hidden = !open;
+  btn.setAttribute("aria-expanded", String(open));
+  if (open) renderNewGame();
+}
+
+async function init() {
+  renderAuth();
+  $("#new-game-btn").addEventListener("click", () => toggleNew());
+  try {
+    const cat = await api.catalog();
+    state.catalog = asList(cat, "games", "catalog");
+    if (!state.catalog.length && cat && typeof cat === "object") state.catalog = Object.values(cat).filter((x) => x && x.name);
+  } catch (e) {
+    toast(e.message);
+  }
+  try {
+    const bots = await api.get("/api/bots");
+    state.bots = Array.isArray(bots) ? bots.map((b) => (typeof b === "string" ? b : b.name)).filter(Boolean) : [];
+  } catch { state.bots = []; }
+  refresh();
+  setInterval(() => { if (!document.hidden) refresh(); }, 8000);
+  window.addEventListener("focus", refresh);
+  window.addEventListener("menagerie:auth", renderAuth);
+}
+
+init();

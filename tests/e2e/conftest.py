@@ -1,0 +1,212 @@
+"""Browser tests: a real server in a subprocess, system Chromium driven by Playwright (sync API).
+
+These tests run in their own pytest process (``pytest tests/e2e``; ``make test`` does that after
+the rest of the suite). When a run collects other tests too, the browser tests are deselected:
+the sync Playwright API and the async tests of the app must not share an event loop.
+
+Chromium: ``/usr/bin/chromium``. Locally the tests skip without it; under CI (``CI=true``) they
+fail instead, so a missing browser can never pass as green.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+E2E_DIR = Path(__file__).resolve().parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+DESKTOP = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+# --------------------------------------------------------------------------- collection
+def pytest_configure(config):
+    config.addinivalue_line("markers", "browser: needs Chromium")
+    config.addinivalue_line("markers", "e2e: end-to-end browser test (own pytest process)")
+
+
+def _is_e2e(item) -> bool:
+    try:
+        return E2E_DIR in Path(str(item.fspath)).resolve().parents
+    except OSError:  # pragma: no cover
+        return False
+
+
+def pytest_collection_modifyitems(config, items):
+    mine = [i for i in items if _is_e2e(i)]
+    for item in mine:
+        item.add_marker(pytest.mark.browser)
+        item.add_marker(pytest.mark.e2e)
+    others = [i for i in items if not _is_e2e(i)]
+    if mine and others:
+        # mixed run: the browser tests belong to their own process (pytest tests/e2e)
+        config.hook.pytest_deselected(items=mine)
+        items[:] = others
+
+
+def require_chromium() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    if in_ci():
+        pytest.fail(f"{CHROMIUM} is missing, and CI must run the browser tests")
+    pytest.skip(f"{CHROMIUM} is missing (browser tests skipped)")
+
+
+# --------------------------------------------------------------------------- the server
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, base: str, proc: subprocess.Popen, log: Path) -> None:
+        self.base = base
+        self.proc = proc
+        self.log = log
+
+    def url(self, path: str = "/") -> str:
+        return self.base + path
+
+    def api(self, method: str, path: str, body=None, token: str | None = None):
+        data = json.dumps(body).encode() if body is not None else None
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        with urllib.request.urlopen(req, timeout=15) as res:
+            raw = res.read()
+        return json.loads(raw) if raw else None
+
+    def tail(self, n: int = 60) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
+        except OSError:
+            return ""
+
+
+def _server_command(port: int) -> list[str]:
+    exe = Path(sys.executable).with_name("menagerie")
+    if not exe.exists():
+        found = shutil.which("menagerie")
+        exe = Path(found) if found else None
+    if exe is not None:
+        return [str(exe), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    return [sys.executable, "-c", "import sys; from app.cli import main; sys.argv[0] = 'menagerie'; main()",
+            "serve", "--host", "127.0.0.1", "--port", str(port)]
+
+
+@pytest.fixture(scope="session")
+def server():
+    require_chromium()
+    tmp = Path(tempfile.mkdtemp(prefix="menagerie-e2e-"))
+    port = _free_port()
+    env = dict(os.environ)
+    env.update({
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'e2e.db'}",
+        "MENAGERIE_ARGON2_TIME_COST": "1",
+        "MENAGERIE_ARGON2_MEMORY_KIB": "1024",
+        "MENAGERIE_ACCESS_LOG": "false",
+        "MENAGERIE_BOT_DELAY": "0",
+        "MENAGERIE_SQLITE_SYNCHRONOUS": "NORMAL",
+        "MENAGERIE_STATIC_DIR": str(ROOT / "static"),
+        "PYTHONUNBUFFERED": "1",
+    })
+    env.pop("MENAGERIE_DATABASE_URL", None)
+    log = tmp / "server.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(_server_command(port), cwd=ROOT, env=env, stdout=out,
+                                stderr=subprocess.STDOUT)
+    srv = Server(f"http://127.0.0.1:{port}", proc, log)
+    deadline = time.monotonic() + 60
+    while True:
+        if proc.poll() is not None:
+            pytest.fail(f"the server exited with {proc.returncode}:\n{srv.tail()}")
+        try:
+            with urllib.request.urlopen(srv.url("/healthz"), timeout=2) as res:
+                if res.status == 200:
+                    break
+        except (urllib.error.URLError, ConnectionError, OSError):
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"the server did not come up in 60 s:\n{srv.tail()}")
+        time.sleep(0.2)
+    yield srv
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:  # pragma: no cover
+        proc.kill()
+        proc.wait(timeout=5)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- the browser
+@pytest.fixture(scope="module")
+def browser():
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    pw = sync_playwright().start()
+    try:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    except Exception as exc:  # pragma: no cover - a broken browser install
+        pw.stop()
+        if in_ci():
+            pytest.fail(f"Chromium does not start: {exc}")
+        pytest.skip(f"Chromium does not start: {exc}")
+    yield b
+    b.close()
+    pw.stop()
+
+
+class ConsoleWatch:
+    """Collects console errors and uncaught exceptions of every page it watches."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, page, label: str):
+        page.on("console", lambda m: self.errors.append(f"[{label}] console.{m.type}: {m.text}")
+                if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"[{label}] uncaught: {e}"))
+        return page
+
+    def check(self) -> None:
+        assert not self.errors, "browser console errors:\n" + "\n".join(self.errors)
+
+
+@pytest.fixture
+def console():
+    """Every test that opens pages through this fails on any browser console error."""
+    watch = ConsoleWatch()
+    yield watch
+    watch.check()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,269 @@
+"""Two players and a spectator at one table, everything through the pages.
+
+Register two players in two browser contexts, create a 2-player game, the second joins, start;
+keep the opening cards, build (placing the building on the map) and play an animal when one is
+legal, while a third, anonymous context watches every move arrive; a reload restores the same
+state and a dropped WebSocket recovers.
+"""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, ConsoleWatch
+from .helpers import (after_click, create_game, decision_kind, join_from_lobby, keep_cards, legal,
+                      log_text, my_turn, place_on_map, register, settled, start_from_table, unique,
+                      use_action, version, view, wait_my_turn, wait_running, wait_settled,
+                      wait_version, click_any_legal)
+
+
+@pytest.fixture(scope="module")
+def watch():
+    return ConsoleWatch()
+
+
+@pytest.fixture(autouse=True)
+def _no_console_errors(watch):
+    yield
+    errors, watch.errors[:] = list(watch.errors), []
+    assert not errors, "browser console errors:\n" + "\n".join(errors)
+
+
+@pytest.fixture(scope="module")
+def catalog(server):
+    cat = server.api("GET", "/api/catalog/arknova")
+    out = {}
+    for group in cat["cards"].values():
+        if isinstance(group, list):
+            for c in group:
+                out[c["id"]] = c
+    return out
+
+
+@pytest.fixture(scope="module")
+def table(server, browser, watch):
+    contexts = []
+
+    def page(label, viewport):
+        ctx = browser.new_context(viewport=viewport)
+        contexts.append(ctx)
+        p = ctx.new_page()
+        p.set_default_timeout(20_000)
+        return watch.watch(p, label)
+
+    ana, ben = page("ana", DESKTOP), page("ben", {"width": 1280, "height": 900})
+    spy = page("spectator", PHONE)
+    names = unique("ana"), unique("ben")
+    register(ana, server, names[0])
+    register(ben, server, names[1])
+    gid = create_game(ana, seats=2)
+    ana.wait_for_selector("#waiting-room:not([hidden]) h2")
+    assert "Waiting for players" in ana.inner_text("#waiting-room")
+    join_from_lobby(ben, server, gid)
+    start_from_table(ana)
+    wait_running(ben)
+    spy.goto(server.url(f"/game.html?id={gid}"))
+    wait_running(spy)
+    t = SimpleNamespace(server=server, gid=gid, ana=ana, ben=ben, spy=spy, names=names,
+                        players=[ana, ben], built=False, animal=False)
+    yield t
+    for ctx in contexts:
+        ctx.close()
+
+
+def mover(t):
+    """The seated page whose turn it is (waits until one of them owes the decision)."""
+    for _ in range(200):
+        for p in t.players:
+            if my_turn(p):
+                return p
+        t.ana.wait_for_timeout(100)
+    raise AssertionError("nobody's turn")
+
+
+def spectator_follows(t, v: int) -> None:
+    wait_version(t.spy, v)
+    assert t.spy.evaluate("window.menagerie.state.seat") is None
+    assert t.spy.evaluate("window.menagerie.state.view.private") is None
+
+
+def test_table_is_set(table):
+    t = table
+    for p in (t.ana, t.ben, t.spy):
+        assert p.evaluate("window.menagerie.state.status") == "running"
+    assert t.ana.evaluate("window.menagerie.state.seat") == 0
+    assert t.ben.evaluate("window.menagerie.state.seat") == 1
+    # the spectator sees public facts only, and a tab per zoo
+    assert t.spy.locator("#zoo-tabs .zoo-tab").count() == 2
+    assert "Spectator" in t.spy.inner_text("#me")
+
+
+def test_opening_keep_four(table, catalog):
+    t = table
+    for p in t.players:
+        wait_my_turn(p)
+        assert decision_kind(p) == "keep"
+    # the simultaneous decision: each sees who else it waits for
+    assert "waiting for" in t.ana.inner_text("#decision")
+    kept = keep_cards(t.ana, catalog)
+    assert len(kept) == 4
+    wait_settled(t.ana)
+    assert not my_turn(t.ana)
+    keep_cards(t.ben, catalog)
+    for p in t.players:
+        wait_settled(p)
+    v = version(t.ana)
+    spectator_follows(t, v)
+    assert sorted(t.ana.evaluate("window.menagerie.state.view.private.hand")) == sorted(kept)
+    assert "kept 4 starting cards" in log_text(t.spy)
+
+
+def build_turn(t, catalog):
+    p = mover(t)
+    if decision_kind(p) != "turn":  # a follow-up (a bonus, an upgrade...): answer it first
+        click_any_legal(p, random.Random(5))
+        return False
+    before = version(p)
+    use_action(p, "build")
+    wait_version(p, before + 1)
+    wait_settled(p)
+    if decision_kind(p) != "build":  # strength 0 or nothing affordable: the turn just ended
+        return False
+    buildings = [a for a in legal(p) if a["type"] == "building"]
+    assert buildings, "the Build action offers no building"
+    enclosures = [a for a in buildings if a["building"].startswith("enclosure")] or buildings
+    best = max(enclosures, key=lambda a: a["building"])
+    before = version(p)
+    p.click(f'#decision .answer.building[data-answer*=\'"{best["building"]}"\']')
+    wait_version(p, before + 1)
+    wait_settled(p)
+    assert decision_kind(p) == "place"
+    # the map shows where it may go; hovering shows a ghost; R turns it; a click places it
+    assert p.locator("#zoo-map .legal-cell").count() > 0
+    shot = t.server and getattr(t, "artifacts", None)
+    cells = place_on_map(p, screenshot=(shot / "placement-ghost.png") if shot and not t.built else None)
+    wait_settled(p)
+    seat = p.evaluate("window.menagerie.state.seat")
+    zoo = view(p)["public"]["players"][seat]
+    assert any(sorted(map(tuple, b["cells"])) == sorted(map(tuple, cells)) for b in zoo["buildings"])
+    assert "built a size-" in log_text(p) or "built " in log_text(p)
+    spectator_follows(t, version(p))
+    assert t.spy.locator("#log .ev-built").count() >= 1
+    return True
+
+
+def test_build_and_place_on_the_map(table, catalog, artifacts):
+    t = table
+    t.artifacts = artifacts
+    built = 0
+    for _ in range(4):
+        if build_turn(t, catalog):
+            built += 1
+        if built >= 2:
+            break
+    assert built >= 1
+    t.built = True
+    t.ana.screenshot(path=str(artifacts / "table-1920x1080.png"))
+
+
+def test_animal_when_one_is_legal(table, catalog, artifacts):
+    """Use the Animals action; when an animal is playable, pick it and click its enclosure."""
+    t = table
+    played = False
+    for _ in range(8):
+        p = mover(t)
+        if decision_kind(p) != "turn":
+            click_any_legal(p, random.Random(1))
+            continue
+        before = version(p)
+        use_action(p, "animals")
+        after_click(p, before)
+        if decision_kind(p) != "animals":
+            continue
+        if p.query_selector("#decision .tray-card[data-animal]"):
+            card = p.query_selector("#decision .tray-card[data-animal]")
+            card.click()
+            # the map highlights the enclosures the animal may live in
+            p.wait_for_selector("#zoo-map .building.target")
+            p.screenshot(path=str(artifacts / "animal-enclosures.png"))
+            bid = p.get_attribute("#zoo-map .building.target", "data-id")
+            seat = p.evaluate("window.menagerie.state.seat")
+            b = next(b for b in view(p)["public"]["players"][seat]["buildings"] if str(b["id"]) == bid)
+            x, y = b["cells"][0]
+            v = version(p)
+            p.click(f'#zoo-map .hits polygon[data-x="{x}"][data-y="{y}"]')
+            wait_version(p, v + 1)
+            wait_settled(p)
+            assert " played " in log_text(p)
+            spectator_follows(t, version(p))
+            assert t.spy.locator("#zoo-map .animal-chip, #log .ev-animal").count() >= 1
+            played = True
+            # finish the action if more animals are allowed
+            if decision_kind(p) == "animals" and my_turn(p):
+                v = version(p)
+                p.click("#decision .finish-done")
+                wait_version(p, v + 1)
+            break
+        v = version(p)
+        p.click("#decision .finish-done")
+        wait_version(p, v + 1)
+        # no animal fits yet: build another enclosure next time
+        build_turn(t, catalog)
+    t.animal = played
+    t.spy.screenshot(path=str(artifacts / "table-spectator-390x844.png"))
+    if not played:
+        pytest.xfail("no animal became legal with these cards (random deal)")
+
+
+def test_reload_restores_the_same_state(table):
+    t = table
+    for p in t.players:
+        wait_settled(p)
+    p = t.ana
+    before = p.evaluate("({v: window.menagerie.state.version, view: window.menagerie.state.view,"
+                        " ask: document.querySelector('#ask') && document.querySelector('#ask').textContent})")
+    p.reload()
+    wait_running(p)
+    wait_settled(p)
+    after = p.evaluate("({v: window.menagerie.state.version, view: window.menagerie.state.view,"
+                       " ask: document.querySelector('#ask') && document.querySelector('#ask').textContent})")
+    assert after["v"] == before["v"]
+    assert after["view"] == before["view"]
+    assert after["ask"] == before["ask"]
+    # the log is rebuilt from the server
+    p.wait_for_selector("#log .ev-built")
+
+
+def test_dropped_socket_recovers(table):
+    t = table
+    p = mover(t)
+    others = [q for q in (t.ana, t.ben, t.spy) if q is not p]
+    for q in others:
+        q.evaluate("window.menagerie.live.drop(1500)")
+    for q in others:
+        q.wait_for_selector("#conn[data-state='down']", timeout=3000)
+        assert q.evaluate("document.body.classList.contains('disconnected')")
+    v = version(p)
+    click_any_legal(p, random.Random(7))
+    target = version(p)
+    assert target > v
+    for q in others:
+        wait_version(q, target, timeout=15_000)
+        q.wait_for_selector("#conn[data-state='live']", timeout=15_000)
+        assert q.evaluate("window.menagerie.state.view.public") == p.evaluate("window.menagerie.state.view.public")
+
+
+def test_a_few_more_turns_stay_in_step(table):
+    t = table
+    rng = random.Random(3)
+    for _ in range(6):
+        p = mover(t)
+        click_any_legal(p, rng)
+        v = version(p)
+        spectator_follows(t, v)
+        other = t.ben if p is t.ana else t.ana
+        wait_version(other, v)
+    assert settled(t.ana) and settled(t.ben)
