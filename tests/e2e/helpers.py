@@ -56,7 +56,7 @@ def start_from_table(page) -> None:
 
 
 def wait_running(page, timeout: float = 20_000) -> None:
-    page.wait_for_function(f"{STATE} && window.menagerie.state.version >= 0 && !!window.menagerie.state.view",
+    page.wait_for_function(f"() => {STATE} && window.menagerie.state.version >= 0 && !!window.menagerie.state.view",
                            timeout=timeout)
 
 
@@ -74,7 +74,7 @@ def legal(page) -> list[dict]:
 
 
 def wait_version(page, v: int, timeout: float = 15_000) -> None:
-    page.wait_for_function(f"window.menagerie.state.version >= {int(v)}", timeout=timeout)
+    page.wait_for_function(f"() => window.menagerie.state.version >= {int(v)}", timeout=timeout)
 
 
 def settled(page) -> bool:

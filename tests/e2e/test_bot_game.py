@@ -48,7 +48,7 @@ def test_play_against_a_bot_until_breaks(server, browser, bot_table, console, ar
             page.focus(".skip-link")
             page.keyboard.press("Enter")
             page.keyboard.press("Tab")
-            page.wait_for_function("document.activeElement && document.activeElement.closest('#decision .bar-controls')")
+            page.wait_for_function("() => document.activeElement && document.activeElement.closest('#decision .bar-controls')")
             before = version(page)
             page.keyboard.press("Enter")
             wait_version(page, before + 1)

@@ -24,7 +24,7 @@ def test_lobby_register_logout_login_and_lists(server, browser, console, artifac
         page.goto(server.url("/"))
         bot_gid = create_game(page, seats=2, bots=(1,))
         page.click("#start-btn")
-        page.wait_for_function("window.menagerie.state.version >= 0")
+        page.wait_for_function("() => window.menagerie.state.version >= 0")
         page.goto(server.url("/"))
         page.wait_for_selector(f'#list-turn [data-game="{bot_gid}"]')
         page.wait_for_selector(f'#list-mine [data-game="{gid}"]')
@@ -89,7 +89,7 @@ def test_card_gallery_filters_and_search(server, browser, console, artifacts, ca
         # text search
         some = catalog["cards"]["animals"][0]
         page.fill("#q", some["name"])
-        page.wait_for_function(f"document.querySelectorAll('#cards .card').length < {total}")
+        page.wait_for_function(f"() => document.querySelectorAll('#cards .card').length < {total}")
         ids = page.eval_on_selector_all("#cards .card", "els => els.map(e => e.dataset.id)")
         assert some["id"] in ids
         page.click("#clear")
