@@ -12,6 +12,7 @@ COPY engine ./engine
 COPY app ./app
 COPY migrations ./migrations
 COPY static ./static
+COPY docs ./docs
 RUN pip install . \
     && useradd --system --uid 10001 --home-dir /srv/menagerie menagerie
 

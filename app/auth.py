@@ -4,14 +4,27 @@ Passwords are hashed with argon2id (argon2-cffi). A login token is 256 random bi
 :mod:`secrets`; only its SHA-256 digest is stored, so a leaked database reveals no usable token.
 Logout deletes the token row. Clients send the token as ``Authorization: Bearer <token>`` or,
 in the browser, as the HttpOnly cookie ``menagerie_token``.
+
+A token found valid is remembered in memory for ``MENAGERIE_TOKEN_CACHE_SECONDS`` (no database
+round trip per request). Logout forgets it here and, on PostgreSQL, announces the revocation to
+every other process (``NOTIFY``); a process whose LISTEN connection was lost forgets every cached
+token when it reconnects, since it may have missed a revocation.
+
+Cookie-authenticated requests that change something (POST, PUT, PATCH, DELETE) must carry the
+``X-CSRF-Token`` header equal to the ``menagerie_csrf`` cookie (double submit); its value is
+derived from the login token (HMAC), so a cookie planted by another site cannot match. Requests
+with a Bearer token are exempt: a browser never adds that header by itself.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import hmac
 import re
 import secrets
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -27,6 +40,10 @@ from .models import Token, User, utcnow
 from .settings import Settings
 
 COOKIE = "menagerie_token"
+CSRF_COOKIE = "menagerie_csrf"
+CSRF_HEADER = "x-csrf-token"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+TOKEN_CACHE_MAX = 20_000
 USERNAME_RE = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 
@@ -44,6 +61,21 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def _is_text(value: str) -> bool:
+    """False for strings that are not valid Unicode (lone surrogates from ``"\\ud800"``)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def csrf_for(token: str) -> str:
+    """The CSRF value that goes with a login token (readable cookie, echoed in a header)."""
+    return hmac.new(token.encode("utf-8", "surrogatepass"), b"menagerie-csrf",
+                    hashlib.sha256).hexdigest()[:43]
+
+
 def aware(dt: datetime) -> datetime:
     """SQLite hands back naive datetimes; every stored time is UTC."""
     return dt if dt.tzinfo is not None else dt.replace(tzinfo=timezone.utc)
@@ -57,6 +89,10 @@ class AuthService:
                                      memory_cost=settings.argon2_memory_kib, parallelism=1)
         # verified against when the user does not exist, so timing does not reveal names
         self._dummy_hash = self.hasher.hash(secrets.token_hex(16))
+        #: token digest -> (user, expires_at, cached at (monotonic))
+        self._cache: OrderedDict[str, tuple[UserInfo, datetime, float]] = OrderedDict()
+        #: set by the service container: announce a revoked token digest to other processes
+        self.announce_revoke = None
 
     @staticmethod
     def check_credentials(username: str, password: str) -> None:
@@ -66,6 +102,8 @@ class AuthService:
         if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
             raise ApiError(422, "bad_password",
                            f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters long.")
+        if not _is_text(password):
+            raise ApiError(422, "bad_password", "A password is text (valid Unicode).")
 
     async def register(self, username: str, password: str) -> tuple[UserInfo, str]:
         self.check_credentials(username, password)
@@ -88,9 +126,13 @@ class AuthService:
 
     async def login(self, username: str, password: str) -> tuple[UserInfo, str]:
         key = username.lower()
-        async with self.db.read() as s:
-            user = (await s.execute(select(User).where(User.username_key == key))
-                    ).scalar_one_or_none()
+        user = None
+        if USERNAME_RE.match(username) and _is_text(password) and len(password) <= PASSWORD_MAX:
+            async with self.db.read() as s:
+                user = (await s.execute(select(User).where(User.username_key == key))
+                        ).scalar_one_or_none()
+        else:
+            password = "-"  # no such account can exist; verify a dummy all the same
         stored = user.password_hash if user is not None else self._dummy_hash
         ok = await asyncio.to_thread(self._verify, stored, password)
         if user is None or not ok:
@@ -121,22 +163,50 @@ class AuthService:
                      expires_at=now + timedelta(days=self.settings.token_ttl_days))
 
     async def logout(self, token: str) -> bool:
+        digest = hash_token(token)
         async with self.db.write() as s:
-            result = await s.execute(delete(Token).where(Token.token_hash == hash_token(token)))
+            result = await s.execute(delete(Token).where(Token.token_hash == digest))
+            if self.announce_revoke is not None:
+                await self.announce_revoke(s, digest)  # delivered on commit
             await s.commit()
-            return bool(result.rowcount)
+        self.forget(digest)
+        return bool(result.rowcount)
+
+    def forget(self, digest: str) -> None:
+        self._cache.pop(digest, None)
+
+    def forget_all(self) -> None:
+        self._cache.clear()
+
+    def cached_tokens(self) -> int:
+        return len(self._cache)
 
     async def user_for_token(self, token: str) -> UserInfo | None:
         if not token or len(token) > 256:
             return None
+        digest = hash_token(token)
+        ttl = self.settings.token_cache_seconds
+        hit = self._cache.get(digest)
+        if hit is not None and time.monotonic() - hit[2] < ttl:
+            if aware(hit[1]) <= utcnow():
+                self.forget(digest)
+                return None
+            return hit[0]
         async with self.db.read() as s:
             row = (await s.execute(
                 select(User.id, User.username, Token.expires_at)
                 .join(Token, Token.user_id == User.id)
-                .where(Token.token_hash == hash_token(token)))).first()
+                .where(Token.token_hash == digest))).first()
         if row is None or aware(row.expires_at) <= utcnow():
+            self.forget(digest)
             return None
-        return UserInfo(row.id, row.username)
+        user = UserInfo(row.id, row.username)
+        if ttl > 0:
+            self._cache[digest] = (user, row.expires_at, time.monotonic())
+            self._cache.move_to_end(digest)
+            while len(self._cache) > TOKEN_CACHE_MAX:
+                self._cache.popitem(last=False)
+        return user
 
 
 # ------------------------------------------------------------------ request dependencies
@@ -163,6 +233,8 @@ async def viewer(request: Request) -> UserInfo | None:
                                        request.cookies.get(COOKIE))
     if token is None:
         return None
+    if source == "cookie" and request.method not in SAFE_METHODS:
+        check_csrf(request, token)
     user = await request.app.state.services.auth.user_for_token(token)
     if user is None:
         if source == "bearer":
@@ -170,6 +242,19 @@ async def viewer(request: Request) -> UserInfo | None:
         return None
     request.state.token = token
     return user
+
+
+def check_csrf(request: Request, token: str) -> None:
+    """A cookie-authenticated unsafe request must echo the CSRF cookie in ``X-CSRF-Token``."""
+    sent = request.headers.get(CSRF_HEADER, "")
+    # signed double submit: the cookie carries the value to the page's script; the header must
+    # hold the value derived from this very login token
+    if not (sent and hmac.compare_digest(sent.encode("utf-8", "surrogatepass"),
+                                         csrf_for(token).encode())):
+        raise ApiError(403, "csrf_failed",
+                       "Cookie-authenticated requests that change something need the "
+                       "X-CSRF-Token header (the value of the menagerie_csrf cookie); "
+                       "or send Authorization: Bearer <token>.")
 
 
 async def require_user(user: UserInfo | None = Depends(viewer)) -> UserInfo:

@@ -17,23 +17,39 @@ cli = typer.Typer(help="Menagerie: a multiplayer server for board games.", no_ar
 @cli.command()
 def serve(host: str = typer.Option(None, help="Interface to listen on [MENAGERIE_HOST]"),
           port: int = typer.Option(None, help="TCP port [MENAGERIE_PORT]"),
+          workers: int = typer.Option(None, min=1, max=64,
+                                      help="Worker processes sharing the port "
+                                           "[MENAGERIE_WORKERS] (PostgreSQL only above 1)"),
           migrate_first: bool = typer.Option(True, "--migrate/--no-migrate",
                                              help="Upgrade the database schema first")) -> None:
     """Migrate the database to the newest schema, then run the server."""
     import uvicorn
 
     from . import logs
-    from .main import create_app
     from .migrate import upgrade
 
     settings = Settings()
     logs.configure(settings.log_level)
+    workers = workers or settings.workers
+    if workers > 1 and not settings.is_postgres:
+        typer.echo("--workers above 1 needs PostgreSQL (DATABASE_URL=postgresql+asyncpg://...): "
+                   "with SQLite the live updates stay inside one process", err=True)
+        raise typer.Exit(2)
     if migrate_first:
         asyncio.run(upgrade(settings.database_url))
-    app = create_app(settings)
-    uvicorn.run(app, host=host or settings.host, port=port if port is not None else settings.port,
-                log_config=None, access_log=False, ws_max_size=settings.max_body_bytes,
-                proxy_headers=True, server_header=False)
+    options = dict(host=host or settings.host,
+                   port=port if port is not None else settings.port,
+                   log_config=None, access_log=False, ws_max_size=settings.max_body_bytes,
+                   ws_per_message_deflate=settings.ws_compression, proxy_headers=True,
+                   server_header=False, timeout_graceful_shutdown=10)
+    if workers > 1:
+        # each worker builds its app from the environment (app.main.app_from_env); they share
+        # the port, and uvicorn restarts a worker that dies
+        uvicorn.run("app.main:app_from_env", factory=True, workers=workers, **options)
+    else:
+        from .main import create_app
+
+        uvicorn.run(create_app(settings), **options)
 
 
 @cli.command()
@@ -76,6 +92,15 @@ def replay(game_id: int = typer.Argument(..., help="Game id")) -> None:
         raise typer.Exit(1)
     typer.echo(f"matches the stored state at version {out['version']} "
                f"({out['actions']} actions)")
+
+
+def _register_simulate() -> None:
+    from .simulate import register
+
+    register(cli)
+
+
+_register_simulate()
 
 
 def main() -> None:  # console script entry point

@@ -1,21 +1,32 @@
 """The database engine and transactions.
 
-Reads use an ordinary transaction. Writes use :meth:`Database.write`, which serializes writers
+Reads use an ordinary transaction on SQLite; on PostgreSQL they run in autocommit mode (each
+statement is its own transaction: the same guarantees as a READ COMMITTED transaction, without
+the BEGIN and ROLLBACK round trips). Writes use :meth:`Database.write`, which serializes writers
 where the database needs it: on SQLite every write transaction starts with ``BEGIN IMMEDIATE``
 (one writer at a time, the others wait on the busy timeout) and writers of one process queue on
-an asyncio lock first; on PostgreSQL the game service locks the game row with
-``SELECT ... FOR UPDATE``.
+an asyncio lock first; on PostgreSQL the game service locks the game row (``SELECT ... FOR
+UPDATE`` in the lobby, a conditional ``UPDATE ... WHERE version = v`` for moves, see
+``app/games.py``). :meth:`Database.autocommit` hands out a connection whose every statement
+commits on its own: a move on PostgreSQL is one such statement.
+
+The pool does not ping a connection before lending it (a round trip per request); a connection
+that died (PostgreSQL restarted) fails its first statement, SQLAlchemy then discards every
+pooled connection of that generation, and the request gets 503 ``database_unavailable``
+(``app/errors.py``); the next requests use fresh connections.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -41,11 +52,19 @@ class Database:
             kwargs["connect_args"] = {"timeout": 30}
         else:
             kwargs.update(pool_size=settings.pool_size, max_overflow=settings.pool_max_overflow,
-                          pool_pre_ping=True, pool_recycle=1800)
+                          pool_pre_ping=settings.pool_pre_ping, pool_recycle=1800,
+                          pool_timeout=settings.pool_timeout)
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
         if self.is_sqlite:
             _sqlite_hooks(self.engine, settings.sqlite_synchronous)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        if self.is_postgres:
+            self.autocommit_engine = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            self.read_sessions = async_sessionmaker(self.autocommit_engine,
+                                                    expire_on_commit=False)
+        else:
+            self.autocommit_engine = self.engine
+            self.read_sessions = self.sessions
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
 
     @property
@@ -62,8 +81,60 @@ class Database:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
-        async with self.sessions() as session:
+        async with self.read_sessions() as session:
             yield session
+
+    @asynccontextmanager
+    async def read_conn(self) -> AsyncIterator[AsyncConnection]:
+        """A Core connection for reads (no ORM session: less work per query on hot paths);
+        autocommit on PostgreSQL."""
+        async with self.autocommit_engine.connect() as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def driver(self):
+        """PostgreSQL: the pooled asyncpg connection itself, in autocommit, for the few hot
+        statements (a move, the game's current version) where SQLAlchemy's execution layer
+        costs more than the query. A connection that fails is invalidated (not reused)."""
+        assert self.is_postgres, "driver connections are for PostgreSQL"
+        for attempt in range(3):
+            conn = await self.autocommit_engine.connect().start()
+            driver = (await conn.get_raw_connection()).driver_connection
+            if driver is not None and not driver.is_closed():
+                break
+            # closed by the server (a restart): drop it; the pool opens a fresh one
+            with contextlib.suppress(Exception):
+                await conn.invalidate()
+            await conn.close()
+        else:
+            raise ConnectionError("no usable database connection")
+        try:
+            yield driver
+        except BaseException as exc:
+            if not _statement_error(exc):
+                # the connection's state is unknown (lost, shut down, cancelled midway): never
+                # hand it out again
+                with contextlib.suppress(Exception):
+                    await conn.invalidate()
+            raise
+        finally:
+            await conn.close()
+
+    @asynccontextmanager
+    async def autocommit(self) -> AsyncIterator[AsyncConnection]:
+        """PostgreSQL: a connection whose every statement is a transaction of its own."""
+        assert self.is_postgres, "autocommit connections are for PostgreSQL"
+        async with self.autocommit_engine.connect() as conn:
+            yield conn
+
+    def pool_status(self) -> dict:
+        pool = self.engine.pool
+        out = {}
+        for name in ("size", "checkedout", "overflow", "checkedin"):
+            fn = getattr(pool, name, None)
+            if callable(fn):
+                out[name] = max(0, fn())
+        return out
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:
@@ -89,6 +160,14 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+
+
+def _statement_error(exc: BaseException) -> bool:
+    """An error of the statement itself (a constraint, bad data, a conflict), after which the
+    connection is fine; anything else (connection lost, server shutting down, cancelled)
+    leaves the connection unusable."""
+    sqlstate = getattr(exc, "sqlstate", None) or ""
+    return sqlstate[:2] in ("22", "23", "40", "42", "P0")
 
 
 def migration_engine(url: str) -> AsyncEngine:

@@ -12,7 +12,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.responses import Response
+from starlette.responses import JSONResponse as StarletteJSONResponse
 
 from . import jsonutil
 
@@ -33,6 +33,17 @@ class ApiError(Exception):
         return {"error": {"code": self.code, "message": self.message, **self.extra}}
 
 
+def _scrub(data: Any) -> Any:
+    """Replace what cannot be encoded as UTF-8 (lone surrogates) by U+FFFD."""
+    if isinstance(data, str):
+        return data.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(data, dict):
+        return {_scrub(k): _scrub(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_scrub(v) for v in data]
+    return data
+
+
 def not_found(what: str = "resource") -> ApiError:
     return ApiError(404, "not_found", f"No such {what}.")
 
@@ -44,13 +55,47 @@ class BodyTooLarge(StarletteHTTPException):
         super().__init__(status_code=413, detail=f"The request body is larger than {limit} bytes.")
 
 
-class JSONResponse(Response):
-    """JSON via orjson (int dict keys allowed, e.g. result scores by seat)."""
+class JSONResponse(StarletteJSONResponse):
+    """JSON via orjson (int dict keys allowed, e.g. result scores by seat).
+
+    A subclass of Starlette's JSONResponse, so the OpenAPI description says the routes answer
+    JSON (not a string)."""
 
     media_type = "application/json"
 
     def render(self, content: Any) -> bytes:
-        return jsonutil.dumps(content)
+        try:
+            return jsonutil.dumps(content)
+        except TypeError:
+            # text that is not valid Unicode (a lone surrogate echoed from the request)
+            return jsonutil.dumps(_scrub(content))
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """True for errors meaning "the database cannot be reached now" (down, restarting,
+    connection lost, pool exhausted), as opposed to a bug in a query."""
+    from sqlalchemy import exc as sa
+
+    if isinstance(exc, (OSError, ConnectionError, sa.TimeoutError, sa.InterfaceError,
+                        sa.OperationalError)):
+        return True
+    if isinstance(exc, sa.DBAPIError) and exc.connection_invalidated:
+        return True
+    orig = getattr(exc, "orig", None) or exc
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover
+        return False
+    names = {c.__name__ for c in type(orig).__mro__}
+    if isinstance(orig, (asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
+                         asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError,
+                         asyncpg.CrashShutdownError, asyncpg.InternalClientError)):
+        return True
+    # wrapped by SQLAlchemy's adapter: look at the asyncpg exception behind it
+    cause = getattr(orig, "__cause__", None)
+    if cause is not None and cause is not orig:
+        return database_unavailable(cause)
+    return "ConnectionDoesNotExistError" in names
 
 
 def error_response(status: int, code: str, message: str, headers: dict | None = None,
@@ -81,7 +126,43 @@ def _describe_validation(errors: list[dict]) -> tuple[str, str, list[dict]]:
 def install(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError):
-        return JSONResponse(exc.body(), status_code=exc.status)
+        from .i18n import localize  # the sentence in the caller's language; the code stays
+
+        return JSONResponse(localize(exc.body(), _request), status_code=exc.status,
+                            headers=getattr(exc, "headers", None))
+
+    async def _database(request: Request, exc: Exception):
+        if not database_unavailable(exc):
+            log.error("database error on %s %s", request.method, request.url.path,
+                      exc_info=exc)
+            return error_response(500, "internal", "Something went wrong on our side.")
+        from . import metrics
+
+        metrics.DB_UNAVAILABLE.inc()
+        log.warning("database unavailable on %s %s: %s", request.method, request.url.path,
+                    exc.__class__.__name__)
+        return error_response(503, "database_unavailable",
+                              "The database cannot be reached right now; try again shortly.",
+                              headers={"Retry-After": "1"})
+
+    @app.exception_handler(UnicodeError)
+    async def _bad_text(request: Request, exc: UnicodeError):
+        # a JSON string with a lone surrogate ("\ud800") is valid JSON but not text
+        log.info("refused invalid text on %s %s", request.method, request.url.path)
+        return error_response(400, "bad_text", "The request holds text that is not valid "
+                                               "Unicode.")
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    app.add_exception_handler(SQLAlchemyError, _database)
+    app.add_exception_handler(OSError, _database)
+    try:
+        import asyncpg
+
+        app.add_exception_handler(asyncpg.PostgresError, _database)
+        app.add_exception_handler(asyncpg.InterfaceError, _database)
+    except ImportError:  # pragma: no cover
+        pass
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError):
@@ -103,3 +184,34 @@ def install(app: FastAPI) -> None:
             message = code.replace("_", " ").capitalize() + "."
         headers = dict(exc.headers) if exc.headers else None
         return error_response(status, code, message, headers=headers)
+
+
+ERROR_SCHEMA = {
+    "title": "Error",
+    "type": "object",
+    "required": ["error"],
+    "properties": {"error": {
+        "type": "object",
+        "required": ["code", "message"],
+        "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+        "additionalProperties": True,
+    }},
+    "additionalProperties": False,
+}
+
+
+def document_errors(schema: dict) -> dict:
+    """Describe the error bodies as they are: ``{"error": {"code", "message", ...}}`` for
+    every 4xx (FastAPI's default describes a 422 ``{"detail": [...]}`` we never send)."""
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    components.pop("HTTPValidationError", None)
+    components.pop("ValidationError", None)
+    components["Error"] = ERROR_SCHEMA
+    ref = {"$ref": "#/components/schemas/Error"}
+    for ops in schema.get("paths", {}).values():
+        for op in ops.values():
+            responses = op.setdefault("responses", {})
+            responses.pop("422", None)
+            responses["4XX"] = {"description": "Refused; ``error.code`` says why.",
+                                "content": {"application/json": {"schema": ref}}}
+    return schema

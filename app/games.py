@@ -1,21 +1,38 @@
 """The game service: lobby (create, join, start), moves, bot turns, views and the log.
 
-One accepted action is one transaction: lock the game (``SELECT ... FOR UPDATE`` on PostgreSQL,
-``BEGIN IMMEDIATE`` on SQLite), check the version, apply the action with the engine, append the
-action row (``UNIQUE(game_id, version)``), store the new state and version in the game row (a
-snapshot every N versions), commit, then publish. A submission for any other version than the
-current one gets 409 ``stale_version``, so of several concurrent submissions exactly one wins.
+One accepted action is one transaction: check the version, apply the action with the engine,
+append the action row (``UNIQUE(game_id, version)``), store the new state and version in the
+game row (a snapshot every N versions), commit, then publish. A submission for any other version
+than the current one gets 409 ``stale_version``, so of several concurrent submissions exactly
+one wins.
+
+How the row lock works: the game row is written with ``UPDATE games ... WHERE id = G AND
+version = V``. PostgreSQL locks the row for that update; a concurrent writer of the same game
+(in this process or another) waits for the lock, then finds ``version = V`` no longer true,
+updates nothing and gets 409. On PostgreSQL the update, the action row, the snapshot and the
+``pg_notify`` are one statement in autocommit mode: one round trip, all or nothing, durable
+when it returns. On SQLite the same steps run in a ``BEGIN IMMEDIATE`` transaction. Within one
+process, writers of one game also queue on an asyncio lock first (the wait is measured: the
+``menagerie_game_lock_wait_seconds`` metric), so they do not race the engine work.
+
+The current state of recently used games is kept in memory (:class:`GameCache`, by game and
+version: the state at a version never changes). A move whose version matches the cached one
+reads nothing from the database; otherwise one read refreshes the cache. Seats are cached once
+a game has started (they never change after that).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
-from dataclasses import dataclass
-from typing import Any
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
 
-from sqlalchemy import select, update
+from sqlalchemy import case, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
@@ -28,8 +45,9 @@ from . import jsonutil
 from .auth import UserInfo
 from .db import Database
 from .errors import ApiError, not_found
+from . import metrics
 from .models import ActionRecord, Game, Seat, Snapshot, User, utcnow
-from .realtime import Frame, Hub, LocalBus
+from .realtime import CHANNEL, Frame, Hub, LocalBus, move_payload
 from .settings import Settings
 
 try:  # the helper that also hands searching bots their sampler of possible worlds
@@ -53,6 +71,130 @@ class Accepted:
     state: dict
     events: list
     frame: Frame
+
+
+@dataclass
+class Cached:
+    """A game as last read or written by this process, at one version."""
+
+    id: int
+    name: str
+    game: Any  # engine.core.Game
+    seat_count: int
+    seed: str
+    status: str
+    version: int
+    #: the engine state at ``version`` (never mutated: the engine copies before applying)
+    state: dict | None
+    waiting: list
+    #: user id -> seat and seat -> bot kind; None while the game is open (seats still change)
+    users: dict[int, int] | None = None
+    bots: dict[int, str] = field(default_factory=dict)
+    #: the frame of ``version`` once built (its encoded views are shared)
+    frame: Frame | None = None
+
+
+class GameCache:
+    """The most recently used games of this process (LRU)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._items: OrderedDict[int, Cached] = OrderedDict()
+
+    def get(self, game_id: int) -> Cached | None:
+        item = self._items.get(game_id)
+        if item is not None:
+            self._items.move_to_end(game_id)
+        return item
+
+    def put(self, item: Cached) -> None:
+        old = self._items.get(item.id)
+        if old is not None and old.version > item.version and old.state is not None:
+            return  # never go back in time (a slower reader finishing after a writer)
+        self._items[item.id] = item
+        self._items.move_to_end(item.id)
+        while len(self._items) > self.capacity:
+            self._items.popitem(last=False)
+
+    def drop(self, game_id: int) -> None:
+        self._items.pop(game_id, None)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class GameLocks:
+    """One asyncio lock per game with waiters, dropped when nobody holds or awaits it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, list] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, game_id: int):
+        entry = self._locks.get(game_id)
+        if entry is None:
+            entry = self._locks[game_id] = [asyncio.Lock(), 0]
+        entry[1] += 1
+        started = time.perf_counter()
+        try:
+            async with entry[0]:
+                metrics.LOCK_WAIT.observe(time.perf_counter() - started)
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                self._locks.pop(game_id, None)
+
+
+# the move as one statement (PostgreSQL): nothing is written unless the version still matches
+_PG_MOVE = f"""
+WITH upd AS (
+    UPDATE games SET version = $3, state = $4::json, waiting_for = $5::json,
+           status = $6::varchar, result = $7::json, updated_at = $8::timestamptz
+    WHERE id = $1 AND version = $2
+    RETURNING id, state
+), ins AS (
+    INSERT INTO actions (game_id, version, seat, action, events, created_at)
+    SELECT id, $3, $9::integer, $10::json, $11::json, $8::timestamptz FROM upd
+), snap AS (
+    INSERT INTO snapshots (game_id, version, state, created_at)
+    SELECT id, $3, state, $8::timestamptz FROM upd WHERE $12::boolean
+)
+SELECT pg_notify('{CHANNEL}', $13::text) FROM upd
+"""
+_PG_CURRENT = """
+SELECT game, seat_count, seed, status, version, waiting_for,
+       CASE WHEN version = $2 THEN NULL ELSE state END AS state
+FROM games WHERE id = $1
+"""
+_PG_SEATS = "SELECT seat, user_id, bot FROM seats WHERE game_id = $1"
+_PG_LOG_AFTER = """
+SELECT version, seat, action, events FROM actions
+WHERE game_id = $1 AND version > $2 AND version <= $3 ORDER BY version
+"""
+
+
+class _Row(NamedTuple):
+    game: str
+    seat_count: int
+    seed: str
+    status: str
+    version: int
+    waiting_for: Any
+    state: Any
+
+
+class _Log(NamedTuple):
+    version: int
+    seat: int
+    action: Any
+    events: Any
+
+
+def _seat_maps(rows) -> tuple[dict[int, int], dict[int, str]]:
+    users = {r["user_id"]: r["seat"] for r in rows if r["user_id"] is not None}
+    bots = {r["seat"]: r["bot"] for r in rows if r["bot"] is not None}
+    return users, bots
 
 
 def iso(dt) -> str | None:
@@ -82,6 +224,35 @@ class GameService:
         self.hub = hub
         self.bus = bus or LocalBus()
         self.bots = BotDriver(self, settings)
+        self.cache = GameCache(settings.game_cache)
+        self.locks = GameLocks()
+        self._background: set[asyncio.Task] = set()
+        hub.on_remote_move = self.remote_move
+
+    def remote_move(self, game_id: int, version: int, seat: int, action: Any) -> bool:
+        """Another process stored ``version`` (that seat's action): when sockets of this
+        process watch the game and it holds the version before, apply the action here (the
+        engine is deterministic: the same state results) instead of reading it back from the
+        database. True when the new frame was published."""
+        if not self.hub.watched(game_id):
+            return False  # no socket here: read the state back only if someone asks for it
+        c = self.cache.get(game_id)
+        if c is None or c.state is None or c.version != version - 1 or c.users is None:
+            return False
+        try:
+            new, events = c.game.apply(c.state, seat, action)
+        except Exception:  # pragma: no cover - would mean a different state: read it back
+            log.warning("game %s: could not replay announced version %s", game_id, version,
+                        exc_info=True)
+            self.cache.drop(game_id)
+            return False
+        result = c.game.result(new)
+        frame = Frame(c.game, version, new, events)
+        self.cache.put(replace(c, version=version, state=new, frame=frame,
+                               status="finished" if result is not None else "running",
+                               waiting=sorted(c.game.waiting_for(new))))
+        self.hub.publish_local(frame, game_id)
+        return True
 
     # ------------------------------------------------------------------ lobby
 
@@ -153,6 +324,7 @@ class GameService:
             if result.rowcount != 1:  # pragma: no cover - the row lock prevents it
                 raise ApiError(409, "seat_taken", f"Seat {seat} is taken.")
             row.updated_at = utcnow()
+            self.cache.drop(game_id)
             try:
                 await s.commit()
             except IntegrityError:  # pragma: no cover - same user joining twice at once
@@ -187,6 +359,7 @@ class GameService:
             bot_seats = set((await s.execute(select(Seat.seat).where(
                 Seat.game_id == game_id, Seat.bot.is_not(None)))).scalars().all())
             await self.bus.before_commit(s, game_id, 0)
+            self.cache.drop(game_id)
             await s.commit()
             waiting = list(row.waiting_for)
         self.hub.publish_local(Frame(game, 0, state, []), game_id)
@@ -201,27 +374,26 @@ class GameService:
         """Apply one action for the caller's seat (or for a bot seat) at ``version``."""
         if _depth(action) > MAX_JSON_DEPTH:
             raise ApiError(422, "malformed", "The action is nested too deeply.")
-        async with self.db.write() as s:
-            row = await self._locked(s, game_id)
-            seat_rows = (await s.execute(select(Seat.seat, Seat.user_id, Seat.bot)
-                                         .where(Seat.game_id == game_id))).all()
-            bot_seats = {r.seat for r in seat_rows if r.bot is not None}
+        started = time.perf_counter()
+        async with self.locks.hold(game_id):
+            c = self.cache.get(game_id)
+            if c is None or c.state is None or c.users is None or c.version < version:
+                c = await self.current(game_id)
             if user is not None:
-                seat = next((r.seat for r in seat_rows if r.user_id == user.id), None)
+                seat = c.users.get(user.id) if c.users is not None else None
                 if seat is None:
                     raise ApiError(403, "no_seat", "You have no seat in this game.")
             else:
                 seat = bot_seat
-                if seat not in bot_seats:
+                if seat not in c.bots:
                     raise ApiError(403, "no_seat", "That seat is not played by a bot.")
-            if row.status == "open":
+            if c.status == "open" or c.state is None:
                 raise ApiError(409, "not_started", "The game has not started yet.")
-            if version != row.version:
+            if version != c.version:
                 raise ApiError(409, "stale_version",
-                               f"The game is at version {row.version}; reload and try again.",
-                               version=row.version)
-            game = engine_game(row.game)
-            state = game.load(row.state)
+                               f"The game is at version {c.version}; reload and try again.",
+                               version=c.version)
+            game, state = c.game, c.state
             try:
                 _refuse_lookalikes(game, state, seat, action)
                 new, events = game.apply(state, seat, action)
@@ -232,61 +404,122 @@ class GameService:
             except Exception:
                 # an engine bug: refuse the action (nothing is stored) rather than fail
                 log.exception("game %s v%s: the engine failed on seat %s's action %r",
-                              game_id, row.version, seat, action)
+                              game_id, c.version, seat, action)
                 raise ApiError(422, "rejected",
                                "The game could not apply this action.") from None
-            new_version = row.version + 1
-            dumped = game.dump(new)
+            new_version = c.version + 1
             result = game.result(new)
             waiting = sorted(game.waiting_for(new))
-            now = utcnow()
-            s.add(ActionRecord(game_id=game_id, version=new_version, seat=seat, action=action,
-                               events=events, created_at=now))
-            row.version = new_version
-            row.state = dumped
-            row.waiting_for = waiting
-            row.updated_at = now
-            if result is not None:
-                row.status = "finished"
-                row.result = result
-            if result is not None or new_version % self.settings.snapshot_every == 0:
-                s.add(Snapshot(game_id=game_id, version=new_version, state=dumped, created_at=now))
-            await self.bus.before_commit(s, game_id, new_version)
+            status = "finished" if result is not None else "running"
+            snapshot = result is not None or new_version % self.settings.snapshot_every == 0
+            self.hub.expect(game_id, new_version)
             try:
-                await s.commit()
-            except IntegrityError:
-                # the log already has this version: another submission won
+                written = await self._write_move(c, seat, action, events, new_version,
+                                                 _dumped(game, new), waiting, status, result,
+                                                 snapshot)
+            except BaseException:
+                # unknown outcome (the connection died around the commit?): if it committed,
+                # its announcement may have been skipped as ours; look again once we can
+                self.hub.unexpect(game_id, new_version)
+                self.cache.drop(game_id)
+                self._resync_soon(game_id)
+                raise
+            if not written:
+                # another writer (another process) took this version first; its announcement
+                # may have been skipped as ours: wake the sockets for the real current version
+                self.hub.unexpect(game_id, new_version)
+                self.cache.drop(game_id)
+                metrics.WRITE_CONFLICTS.inc()
+                current = await self.current(game_id)
+                self.hub.notify(game_id, current.version)
                 raise ApiError(409, "stale_version",
-                               "Another action was accepted first; reload and try again.") from None
-        frame = Frame(game, new_version, new, events)
+                               "Another action was accepted first; reload and try again.",
+                               version=current.version)
+            frame = Frame(game, new_version, new, events)
+            self.cache.put(replace(c, version=new_version, state=new, status=status,
+                                   waiting=waiting, frame=frame))
+        metrics.ACTION_SECONDS.observe(time.perf_counter() - started)
         self.hub.publish_local(frame, game_id)
-        if bot_seats.intersection(waiting):
+        if set(c.bots).intersection(waiting):
             self.bots.kick(game_id)
         return Accepted(game_id, new_version, seat, new, events, frame)
 
+    def _resync_soon(self, game_id: int) -> None:
+        async def resync():
+            for delay in (0.2, 1.0, 3.0, 10.0):
+                await asyncio.sleep(delay)
+                try:
+                    version = await self.current_version(game_id)
+                except Exception:
+                    continue
+                if version is not None:
+                    self.hub.notify(game_id, version)
+                return
+
+        task = asyncio.get_running_loop().create_task(resync())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _write_move(self, c: Cached, seat: int, action: Any, events: list,
+                          new_version: int, dumped: dict, waiting: list, status: str,
+                          result: dict | None, snapshot: bool) -> bool:
+        """Store one move if the game is still at ``c.version``; False if it is not."""
+        now = utcnow()
+        if self.db.is_postgres:
+            import asyncpg
+
+            dumps = jsonutil.dumps_str
+            action_json = dumps(action)
+            try:
+                async with self.db.driver() as conn:
+                    rows = await conn.fetch(
+                        _PG_MOVE, c.id, c.version, new_version, dumps(dumped), dumps(waiting),
+                        status, None if result is None else dumps(result), now, seat,
+                        action_json, dumps(events), snapshot,
+                        move_payload(c.id, new_version, seat, action_json))
+            except asyncpg.UniqueViolationError:
+                return False  # the log already has this version
+            return len(rows) == 1
+        async with self.db.write() as s:
+            done = await s.execute(
+                update(Game).where(Game.id == c.id, Game.version == c.version)
+                .values(version=new_version, state=dumped, waiting_for=waiting, status=status,
+                        result=result, updated_at=now))
+            if done.rowcount != 1:
+                return False
+            await s.execute(insert(ActionRecord).values(
+                game_id=c.id, version=new_version, seat=seat, action=action, events=events,
+                created_at=now))
+            if snapshot:
+                await s.execute(insert(Snapshot).values(game_id=c.id, version=new_version,
+                                                        state=dumped, created_at=now))
+            try:
+                await s.commit()
+            except IntegrityError:
+                return False
+        return True
+
     async def bot_step(self, game_id: int) -> bool:
         """Play one bot move if a bot seat owes a decision. True if it should be called again."""
-        async with self.db.read() as s:
-            row = await s.get(Game, game_id)
-            if row is None or row.status != "running":
-                return False
-            bots = dict((await s.execute(select(Seat.seat, Seat.bot).where(
-                Seat.game_id == game_id, Seat.bot.is_not(None)))).all())
-        seats = [seat for seat in row.waiting_for if seat in bots]
+        try:
+            c = await self.current(game_id)
+        except ApiError:
+            return False
+        if c.status != "running" or c.state is None:
+            return False
+        seats = [seat for seat in c.waiting if seat in c.bots]
         if not seats:
             return False
         seat = seats[0]
-        game = engine_game(row.game)
+        game, state, version = c.game, c.state, c.version
         try:
-            bot = get_bot(bots[seat])
+            bot = get_bot(c.bots[seat])
         except KeyError:
-            log.error("game %s: seat %s has unknown bot %r", game_id, seat, bots[seat])
+            log.error("game %s: seat %s has unknown bot %r", game_id, seat, c.bots[seat])
             return False
-        version = row.version
-        holder = {"rng": engine_rng.seed_to_int(f"{row.seed}:{version}:{seat}")}
+        holder = {"rng": engine_rng.seed_to_int(f"{c.seed}:{version}:{seat}")}
 
         def choose():
-            state = game.load(row.state)
             if _decide is not None:  # builds the view, the legal answers and the sampler
                 return _decide(bot, game, state, seat, holder)
             legal = game.legal_actions(state, seat)
@@ -295,7 +528,8 @@ class GameService:
         try:
             action = await asyncio.to_thread(choose)
         except Exception:
-            log.exception("game %s: bot %s in seat %s failed to choose", game_id, bots[seat], seat)
+            log.exception("game %s: bot %s in seat %s failed to choose", game_id, c.bots[seat],
+                          seat)
             return False
         try:
             await self.act(game_id, version, action, bot_seat=seat)
@@ -315,6 +549,54 @@ class GameService:
         return sorted({r.id for r in rows if r.seat in (r.waiting_for or [])})
 
     # ------------------------------------------------------------------ reads
+
+    async def current(self, game_id: int) -> Cached:
+        """The game at its current version, from the cache when it is up to date.
+
+        One read: the row's version and status, and its state only when the cached version is
+        not the current one (plus the seats, once, when they are not cached).
+        """
+        c = self.cache.get(game_id)
+        known = c.version if c is not None and c.state is not None else -1
+        users, bots = (c.users, c.bots) if c is not None else (None, {})
+        if self.db.is_postgres:
+            async with self.db.driver() as conn:
+                row = await conn.fetchrow(_PG_CURRENT, game_id, known)
+                if row is not None and (users is None or row["status"] == "open"):
+                    seat_rows = await conn.fetch(_PG_SEATS, game_id)
+                    users, bots = _seat_maps(seat_rows)
+            if row is not None:
+                row = _Row(row["game"], row["seat_count"], row["seed"], row["status"],
+                           row["version"], row["waiting_for"], row["state"])
+        else:
+            async with self.db.read_conn() as s:
+                row = (await s.execute(
+                    select(Game.game, Game.seat_count, Game.seed, Game.status, Game.version,
+                           Game.waiting_for,
+                           case((Game.version == known, None), else_=Game.state).label("state"))
+                    .where(Game.id == game_id))).first()
+                if row is not None and (users is None or row.status == "open"):
+                    seat_rows = (await s.execute(select(Seat.seat, Seat.user_id, Seat.bot)
+                                                 .where(Seat.game_id == game_id))).all()
+                    users, bots = _seat_maps([r._mapping for r in seat_rows])
+        if row is None:
+            self.cache.drop(game_id)
+            raise not_found("game")
+        if c is not None and row.version == known and row.status == c.status and \
+                c.users is not None:
+            return c
+        game = engine_game(row.game)
+        state = c.state if row.version == known and c is not None else (
+            game.load(row.state) if row.state is not None else None)
+        fresh = Cached(game_id, row.game, game, row.seat_count, row.seed, row.status,
+                       row.version, state, list(row.waiting_for or []),
+                       users, bots, c.frame if c is not None and row.version == known else None)
+        if row.status == "open":
+            self.cache.put(replace(fresh, users=None))
+            fresh.users = users
+            return fresh
+        self.cache.put(fresh)
+        return fresh
 
     async def _locked(self, s, game_id: int) -> Game:
         row = (await s.execute(select(Game).where(Game.id == game_id).with_for_update())
@@ -408,18 +690,14 @@ class GameService:
         return out
 
     async def legal(self, game_id: int, user: UserInfo) -> dict:
-        async with self.db.read() as s:
-            row = await s.get(Game, game_id)
-            if row is None:
-                raise not_found("game")
-            seat = await self.seat_of(s, game_id, user)
+        c = await self.current(game_id)
+        seat = c.users.get(user.id) if c.users is not None else None
         if seat is None:
             raise ApiError(403, "no_seat", "You have no seat in this game.")
-        if row.state is None:
+        if c.state is None:
             raise ApiError(409, "not_started", "The game has not started yet.")
-        game = engine_game(row.game)
-        state = game.load(row.state)
-        return {"version": row.version, "seat": seat, "actions": game.legal_actions(state, seat)}
+        return {"version": c.version, "seat": seat,
+                "actions": c.game.legal_actions(c.state, seat)}
 
     async def log_after(self, game_id: int, user: UserInfo | None, after: int,
                         limit: int) -> dict:
@@ -479,26 +757,34 @@ class GameService:
         return row.version
 
     async def socket_info(self, game_id: int, user: UserInfo | None) -> dict:
-        async with self.db.read() as s:
-            row = (await s.execute(select(Game.version, Game.status)
-                                   .where(Game.id == game_id))).first()
-            if row is None:
-                raise not_found("game")
-            seat = await self.seat_of(s, game_id, user)
-        return {"version": row.version, "status": row.status, "seat": seat}
+        c = await self.current(game_id)
+        seat = c.users.get(user.id) if user is not None and c.users is not None else None
+        return {"version": c.version, "status": c.status, "seat": seat}
 
     async def load_frames(self, game_id: int, after: int, upto: int) -> list[Frame]:
         """Frames for versions ``after+1 .. upto`` rebuilt from the database.
 
-        The current version comes straight from the game row; older ones from the nearest
-        snapshot at or before them plus the logged actions.
+        From this process's cached state when it is at or before ``after`` (the usual case: a
+        version announced by another process; one query for the new log rows, one engine step
+        per version, and the cache moves forward); otherwise from the game row (the current
+        version) or the nearest snapshot plus the logged actions.
         """
+        start = max(after + 1, 0)
+        if start > upto:
+            return []
+        c = self.cache.get(game_id)
+        if c is not None and c.state is not None:
+            if start == upto == c.version and c.frame is not None:
+                return [c.frame]
+            if c.version == start - 1 and upto > c.version:
+                return await self._frames_from_cache(c, start, upto)
+            if c.version == start and c.frame is not None and upto > c.version:
+                return [c.frame] + await self._frames_from_cache(c, start + 1, upto)
         async with self.db.read() as s:
             row = await s.get(Game, game_id)
             if row is None or row.state is None:
                 return []
             upto = min(upto, row.version)
-            start = max(after + 1, 0)
             if start > upto:
                 return []
             game = engine_game(row.game)
@@ -534,6 +820,38 @@ class GameService:
                 frames.append(Frame(game, r.version, state, r.events))
         return frames
 
+    async def _frames_from_cache(self, c: Cached, start: int, upto: int) -> list[Frame]:
+        """Replay the logged actions after the cached version, up to ``upto``."""
+        if self.db.is_postgres:
+            async with self.db.driver() as conn:
+                records = [_Log(r["version"], r["seat"], r["action"], r["events"])
+                           for r in await conn.fetch(_PG_LOG_AFTER, c.id, c.version, upto)]
+        else:
+            async with self.db.read_conn() as s:
+                records = (await s.execute(
+                    select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
+                           ActionRecord.events)
+                    .where(ActionRecord.game_id == c.id, ActionRecord.version > c.version,
+                           ActionRecord.version <= upto)
+                    .order_by(ActionRecord.version))).all()
+        frames: list[Frame] = []
+        state, version, frame = c.state, c.version, c.frame
+        for r in records:
+            if r.version != version + 1:
+                break  # pragma: no cover - the log has no holes
+            state, _ = c.game.apply(state, r.seat, r.action)
+            version = r.version
+            frame = Frame(c.game, version, state, r.events)
+            if version >= start:
+                frames.append(frame)
+        if version > c.version:
+            # the cache follows (waiting/status as of that state)
+            result = c.game.result(state)
+            self.cache.put(replace(c, version=version, state=state, frame=frame,
+                                   status="finished" if result is not None else "running",
+                                   waiting=sorted(c.game.waiting_for(state))))
+        return frames
+
     async def replay(self, game_id: int) -> dict:
         """Rebuild a game from its seed and its log; compare with the stored state."""
         async with self.db.read() as s:
@@ -553,6 +871,16 @@ class GameService:
         return {"id": game_id, "game": row.game, "version": row.version, "actions": len(records),
                 "state_hash": replayed, "stored_hash": stored, "match": replayed == stored,
                 "result": game.result(final)}
+
+
+def _dumped(game, state: dict) -> dict:
+    """``game.dump(state)``, without the deep copy when the game keeps the base ``dump`` (a copy
+    of the state): the result is only encoded to JSON, never changed."""
+    from engine.core import Game as _Base
+
+    if type(game).dump is _Base.dump:
+        return state
+    return game.dump(state)
 
 
 def _has_bool_or_float(data: Any) -> bool:

@@ -11,11 +11,12 @@ from starlette.routing import Match
 from . import errors
 from .errors import JSONResponse
 from .logs import request_id
-from .middleware import BodyLimitMiddleware, RequestContextMiddleware
+from .middleware import BodyLimitMiddleware, RequestContextMiddleware, content_security_policy
 from .routes import auth, catalog, games, system, ws
 from .services import Services
 from .settings import Settings, get_settings
 from .static import ClientFiles
+from starlette.staticfiles import StaticFiles
 
 log = logging.getLogger("menagerie.app")
 
@@ -43,6 +44,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     errors.install(app)
 
+    def openapi() -> dict:
+        if app.openapi_schema is None:
+            from fastapi.openapi.utils import get_openapi
+
+            app.openapi_schema = errors.document_errors(get_openapi(
+                title=app.title, version=app.version, summary=app.summary, routes=app.routes))
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception):  # pragma: no cover - a real bug
         log.exception("unhandled error on %s %s", request.method, request.url.path)
@@ -51,7 +62,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                      headers={"X-Request-ID": rid} if rid else None)
 
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
-    app.add_middleware(RequestContextMiddleware, log_requests=settings.access_log)
+    app.add_middleware(RequestContextMiddleware, log_requests=settings.access_log,
+                       csp=content_security_policy(settings.static_dir),
+                       hsts=settings.cookie_secure)
 
     for module in (system, auth, catalog, games, ws):
         app.include_router(module.router)
@@ -72,6 +85,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise errors.ApiError(405, "method_not_allowed", "Method not allowed here.")
         raise errors.not_found("API route")
 
+    rules = settings.static_dir.parent / "docs" / "rules"
+    if rules.is_dir():  # the rules pages (Markdown, in every language) the client renders
+        app.mount("/rules", StaticFiles(directory=rules), name="rules")
     if settings.static_dir.is_dir():
         app.mount("/", ClientFiles(directory=settings.static_dir, html=True), name="static")
     return app
+
+
+def app_from_env() -> FastAPI:
+    """The application configured from the environment, logging set up (uvicorn workers)."""
+    from . import logs
+
+    settings = get_settings()
+    logs.configure(settings.log_level)
+    return create_app(settings)

@@ -1,13 +1,17 @@
-"""Small ASGI middlewares: request ids with an access log line, and the request body limit."""
+"""Small ASGI middlewares: request ids with an access log line, metrics and security headers;
+and the request body limit."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import logging
 import re
 import time
 import uuid
+from pathlib import Path
 
-from . import jsonutil
+from . import jsonutil, metrics
 from .errors import BodyTooLarge
 from .logs import request_id
 
@@ -15,12 +19,105 @@ access_log = logging.getLogger("menagerie.access")
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
 
-class RequestContextMiddleware:
-    """Give every request an id (``X-Request-ID``, echoed back) and log one line per request."""
+_INLINE_HANDLER = re.compile(r"""\son[a-z]+\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
+_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc\s*=)[^>]*>(.*?)</script>", re.I | re.S)
 
-    def __init__(self, app, *, log_requests: bool = True) -> None:
+
+def _sha256(source: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(source.encode()).digest()).decode() + "'"
+
+
+def inline_script_hashes(static_dir: Path | None) -> tuple[list[str], list[str]]:
+    """CSP hashes of the inline event handlers and inline scripts of the client's pages.
+
+    The client loads its code as same-origin ES modules; whatever inline code its pages still
+    carry (an ``onclick="..."`` attribute) is allowed by its exact hash, not by
+    ``'unsafe-inline'``.
+    """
+    handlers: set[str] = set()
+    scripts: set[str] = set()
+    if static_dir is not None and static_dir.is_dir():
+        for page in sorted(static_dir.glob("*.html")):
+            try:
+                html = page.read_text(encoding="utf-8", errors="replace")
+            except OSError:  # pragma: no cover
+                continue
+            for m in _INLINE_HANDLER.finditer(html):
+                handlers.add(_sha256(m.group(1) if m.group(1) is not None else m.group(2)))
+            for m in _INLINE_SCRIPT.finditer(html):
+                if m.group(1).strip():
+                    scripts.add(_sha256(m.group(1)))
+    return sorted(handlers), sorted(scripts)
+
+
+def content_security_policy(static_dir: Path | None) -> str:
+    handlers, scripts = inline_script_hashes(static_dir)
+    script_src = ["'self'", *scripts]
+    if handlers:
+        script_src += ["'unsafe-hashes'", *handlers]
+    return "; ".join([
+        "default-src 'self'",
+        "script-src " + " ".join(script_src),
+        # style attributes (style="...", inline SVG) are used by the client; no inline script
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        # 'self' covers the same-origin ws:/wss: game sockets (CSP level 3)
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ])
+
+
+#: the interactive API pages (/docs, /redoc) load Swagger UI / ReDoc from their CDN
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+            "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: "
+            "https://fastapi.tiangolo.com https://cdn.redoc.ly; worker-src 'self' blob:; "
+            "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+
+
+def security_headers(csp: str, *, hsts: bool) -> list[tuple[bytes, bytes]]:
+    headers = [
+        (b"content-security-policy", csp.encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"x-frame-options", b"DENY"),
+        (b"referrer-policy", b"same-origin"),
+        (b"cross-origin-opener-policy", b"same-origin"),
+        (b"cross-origin-resource-policy", b"same-origin"),
+        (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
+    ]
+    if hsts:
+        headers.append((b"strict-transport-security", b"max-age=31536000"))
+    return headers
+
+
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+def route_label(scope) -> str:
+    """The route template of a served request (bounded label values for the metrics)."""
+    route = scope.get("route")
+    if route is None:
+        return "unmatched"
+    path = getattr(route, "path", None)
+    if path is None or path == "":
+        return "static"
+    return path
+
+
+class RequestContextMiddleware:
+    """Give every request an id (``X-Request-ID``, echoed back), log one line per request,
+    count it in the metrics, and add the security headers to every HTTP response."""
+
+    def __init__(self, app, *, log_requests: bool = True, csp: str = "default-src 'self'",
+                 hsts: bool = False) -> None:
         self.app = app
         self.log_requests = log_requests
+        self.headers = security_headers(csp, hsts=hsts)
+        self.docs_headers = security_headers(DOCS_CSP, hsts=hsts)
+        self.api_headers = self.headers + [(b"cache-control", b"no-store")]
 
     async def __call__(self, scope, receive, send):
         if scope["type"] not in ("http", "websocket"):
@@ -40,12 +137,21 @@ class RequestContextMiddleware:
 
         status = 500
         started = time.perf_counter()
+        path = scope.get("path", "")
+        if path.startswith("/api/"):
+            extra_headers = self.api_headers
+        elif path in ("/docs", "/redoc", "/docs/oauth2-redirect"):
+            extra_headers = self.docs_headers
+        else:
+            extra_headers = self.headers
 
         async def send_with_id(message):
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
                 headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                headers.extend(h for h in extra_headers if h[0] not in present)
                 headers.append((b"x-request-id", rid.encode()))
                 message = {**message, "headers": headers}
             await send(message)
@@ -53,12 +159,18 @@ class RequestContextMiddleware:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
+            elapsed = time.perf_counter() - started
+            method = scope.get("method", "")
+            if method not in _METHODS:
+                method = "OTHER"
+            route = route_label(scope)
+            metrics.REQUESTS.labels(method, route, str(status)).inc()
+            metrics.REQUEST_SECONDS.labels(method, route).observe(elapsed)
             if self.log_requests:
                 access_log.info(
-                    "%s %s %s", scope.get("method"), scope.get("path"), status,
-                    extra={"method": scope.get("method"), "path": scope.get("path"),
-                           "status": status,
-                           "duration_ms": round((time.perf_counter() - started) * 1000, 2)})
+                    "%s %s %s", method, path, status,
+                    extra={"method": method, "path": path, "route": route,
+                           "status": status, "duration_ms": round(elapsed * 1000, 2)})
 
 
 class BodyLimitMiddleware:

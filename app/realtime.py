@@ -11,7 +11,14 @@ has not yet seen, in order, one ``state`` message per version.
 
 A :class:`Frame` is one version of one game. Its public view is encoded once; the message for
 each viewer (seat, or None for spectators) is encoded once and cached, so every spectator gets
-the same bytes.
+the same bytes (and the answer to the move reuses the same encoded public view).
+
+Where a frame comes from: the process that stored the move built it and publishes it
+(:meth:`Hub.publish_local`); its own announcement, which may arrive first, is skipped
+(:meth:`Hub.expect`). Another process gets the move itself in the announcement (``G:V:S:action``)
+and, when sockets of its own watch that game and it holds version V-1, applies it (the engine is
+deterministic); otherwise its sockets' pumps load the missing versions from the database, once
+per version per process (:meth:`Channel.frames`).
 """
 
 from __future__ import annotations
@@ -25,13 +32,24 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from engine.core import events_for
 
-from . import jsonutil
+from . import jsonutil, metrics
 
 if TYPE_CHECKING:  # pragma: no cover
     from starlette.websockets import WebSocket
 
 log = logging.getLogger("menagerie.realtime")
 CHANNEL = "menagerie_games"
+#: revoked login tokens (their SHA-256), so every process forgets them at once
+AUTH_CHANNEL = "menagerie_auth"
+#: NOTIFY payloads are limited to 8000 bytes
+MAX_PAYLOAD = 7900
+
+
+def move_payload(game_id: int, version: int, seat: int, action_json: str) -> str:
+    """``G:V:S:action`` (the move, so that other processes can apply it without reading the
+    database), or ``G:V`` when the action is too large for a notification."""
+    payload = f"{game_id}:{version}:{seat}:{action_json}"
+    return payload if len(payload.encode()) <= MAX_PAYLOAD else f"{game_id}:{version}"
 SEND_TIMEOUT = 15.0
 
 
@@ -58,24 +76,50 @@ class Frame:
             })
         return self._public, self._meta  # type: ignore[return-value]
 
+    def _private(self, seat: int | None) -> bytes:
+        if seat is None:
+            return b"null"
+        key = ("private", seat)
+        cached = self._encoded.get(key)
+        if cached is None:
+            cached = self._encoded[key] = jsonutil.dumps(
+                self.game.private_view(self.state, seat))
+        return cached
+
+    def _events(self, seat: int | None) -> bytes:
+        key = ("events", seat)
+        cached = self._encoded.get(key)
+        if cached is None:
+            cached = self._encoded[key] = jsonutil.dumps(events_for(self.events, seat))
+        return cached
+
     def message(self, seat: int | None, *, full: bool = False) -> str:
-        """The ``state`` message for ``seat`` (None = spectator)."""
+        """The ``state`` message for ``seat`` (None = spectator), encoded once per viewer."""
         key = (seat, full)
         cached = self._encoded.get(key)
         if cached is not None:
             return cached
         public, meta = self._parts()
-        private = b"null" if seat is None else jsonutil.dumps(
-            self.game.private_view(self.state, seat))
-        events = b"[]" if full else jsonutil.dumps(events_for(self.events, seat))
+        events = b"[]" if full else self._events(seat)
         head = b'{"type":"state","version":%d,' % self.version
         if full:
             head += b'"full":true,'
-        body = (head + b'"view":{"public":' + public + b',"private":' + private +
+        body = (head + b'"view":{"public":' + public + b',"private":' + self._private(seat) +
                 b'},"events":' + events + b"," + meta[1:])
         text = body.decode()
         self._encoded[key] = text
+        metrics.FRAMES_ENCODED.labels("spectator" if seat is None else "seat").inc()
         return text
+
+    def reply(self, seat: int, kind: bytes | None = None) -> bytes:
+        """The answer to the seat that made this version: ``{version, events, view, status,
+        waiting_for, result}`` (with ``"type"`` first for a WebSocket ``ack``), sharing the
+        encoded public view with the fan-out."""
+        public, meta = self._parts()
+        head = b"{" if kind is None else b'{"type":"' + kind + b'",'
+        return (head + b'"version":%d,"events":' % self.version + self._events(seat) +
+                b',"view":{"public":' + public + b',"private":' + self._private(seat) + b"}," +
+                meta[1:])
 
 
 FrameLoader = Callable[[int, int, int], Awaitable[list[Frame]]]
@@ -96,21 +140,32 @@ class Connection:
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.closed = False
+        #: the login token the socket was opened with (rate limits of its actions)
+        self.token: str | None = None
 
     async def send_text(self, text: str) -> None:
         """Send one message (the caller holds ``self.lock``)."""
         if self.closed:
             return
         try:
-            await asyncio.wait_for(self.ws.send_text(text), SEND_TIMEOUT)
+            # asyncio.timeout, not wait_for: no extra task per message
+            async with asyncio.timeout(SEND_TIMEOUT):
+                await self.ws.send_text(text)
+            metrics.WS_SENT.inc()
         except Exception:
             self.closed = True
             self.wake.set()
             raise
 
     async def send(self, data: dict) -> None:
+        try:
+            text = jsonutil.dumps_str(data)
+        except TypeError:  # a lone surrogate echoed back from the client's message
+            from .errors import _scrub
+
+            text = jsonutil.dumps_str(_scrub(data))
         async with self.lock:
-            await self.send_text(jsonutil.dumps_str(data))
+            await self.send_text(text)
 
     def poke(self, version: int) -> None:
         if version > self.target:
@@ -215,6 +270,12 @@ class Hub:
         self.sync_window = sync_window
         self.frame_cache = max(frame_cache, 2)
         self._channels: dict[int, Channel] = {}
+        #: set by the game service: apply a move announced by another process, if it can
+        self.on_remote_move = None
+        #: (game, version) being written by this process: its own announcement of that version
+        #: (LISTEN/NOTIFY, which may arrive before the writer resumes) is left to the writer,
+        #: which publishes the frame it built instead of every socket reloading it
+        self._expected: set[tuple[int, int]] = set()
 
     def channel(self, game_id: int) -> Channel:
         ch = self._channels.get(game_id)
@@ -237,13 +298,37 @@ class Hub:
     def connection_count(self) -> int:
         return sum(len(ch.conns) for ch in self._channels.values())
 
+    def channel_count(self) -> int:
+        return len(self._channels)
+
+    def watched(self, game_id: int) -> bool:
+        """Whether a socket of this process watches the game."""
+        return game_id in self._channels
+
+    def expect(self, game_id: int, version: int) -> None:
+        """This process is about to commit ``version`` of ``game_id``."""
+        self._expected.add((game_id, version))
+
+    def unexpect(self, game_id: int, version: int) -> None:
+        self._expected.discard((game_id, version))
+
     def publish_local(self, frame: Frame, game_id: int) -> None:
         """A move committed in this process: keep its frame and wake the game's sockets."""
+        self._expected.discard((game_id, frame.version))
         ch = self._channels.get(game_id)
         if ch is None:
             return
         ch.add_frame(frame)
         self.notify(game_id, frame.version)
+
+    def announced(self, game_id: int, version: int, move: tuple[int, Any] | None = None) -> None:
+        """An announcement from the bus (any process, this one included)."""
+        if (game_id, version) in self._expected:
+            return  # our own move: publish_local follows with the frame
+        if move is not None and self.on_remote_move is not None and \
+                self.on_remote_move(game_id, version, *move):
+            return  # applied here from the announced move, and published
+        self.notify(game_id, version)
 
     def notify(self, game_id: int, version: int) -> None:
         """Game ``game_id`` is at ``version`` (from this process or another)."""
@@ -276,6 +361,9 @@ class LocalBus:
     async def before_commit(self, session, game_id: int, version: int) -> None:
         return None
 
+    async def announce_revoke(self, session, digest: str) -> None:
+        return None
+
     async def start(self) -> None:
         return None
 
@@ -286,9 +374,14 @@ class LocalBus:
 class PgBus:
     """PostgreSQL LISTEN/NOTIFY between app processes sharing one database."""
 
-    def __init__(self, dsn: str, hub: Hub, *, keepalive: float = 10.0) -> None:
+    def __init__(self, dsn: str, hub: Hub, *, keepalive: float = 10.0, on_revoke=None,
+                 on_reconnect=None) -> None:
         self.dsn = dsn
         self.hub = hub
+        #: called with a revoked token's digest; and (no argument) whenever LISTEN (re)starts,
+        #: since announcements may have been missed meanwhile
+        self.on_revoke = on_revoke
+        self.on_reconnect = on_reconnect
         self.keepalive = keepalive
         self._task: asyncio.Task | None = None
         self._stopping = False
@@ -302,6 +395,16 @@ class PgBus:
         # NOTIFY is transactional: it is delivered on commit, never for a rolled back move
         await session.execute(text("SELECT pg_notify(:channel, :payload)"),
                               {"channel": CHANNEL, "payload": f"{game_id}:{version}"})
+
+    async def announce_revoke(self, session, digest: str) -> None:
+        from sqlalchemy import text
+
+        await session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                              {"channel": AUTH_CHANNEL, "payload": digest})
+
+    def _on_revoke(self, _conn, _pid, _channel, payload: str) -> None:
+        if self.on_revoke is not None:
+            self.on_revoke(payload)
 
     async def start(self) -> None:
         self._stopping = False
@@ -321,11 +424,13 @@ class PgBus:
 
     def _on_notify(self, _conn, _pid, _channel, payload: str) -> None:
         try:
-            game_id, version = (int(p) for p in payload.split(":", 1))
-        except ValueError:
-            log.warning("ignored notification %r", payload)
+            parts = payload.split(":", 3)
+            game_id, version = int(parts[0]), int(parts[1])
+            move = (int(parts[2]), jsonutil.loads(parts[3])) if len(parts) == 4 else None
+        except (ValueError, IndexError):
+            log.warning("ignored notification %r", payload[:200])
             return
-        self.hub.notify(game_id, version)
+        self.hub.announced(game_id, version, move)
 
     async def _run(self) -> None:
         import asyncpg
@@ -341,6 +446,9 @@ class PgBus:
                 lost = asyncio.Event()
                 conn.add_termination_listener(lambda _c, ev=lost: ev.set())
                 await conn.add_listener(CHANNEL, self._on_notify)
+                await conn.add_listener(AUTH_CHANNEL, self._on_revoke)
+                if self.on_reconnect is not None:
+                    self.on_reconnect()
                 self.listening = True
                 self.connected.set()
                 backoff = 0.2

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 
 from .auth import AuthService
 from .db import Database
 from .games import GameService
+from .ratelimit import RateLimits
 from .realtime import Hub, LocalBus, PgBus
 from .settings import Settings
 
@@ -21,10 +23,13 @@ class Services:
         self.hub = Hub(self._load_frames, self._current_version,
                        sync_window=settings.sync_window, frame_cache=settings.frame_cache)
         if self.db.is_postgres:
-            self.bus = PgBus(self.db.asyncpg_dsn(), self.hub)
+            self.bus = PgBus(self.db.asyncpg_dsn(), self.hub, on_revoke=self.auth.forget,
+                             on_reconnect=self.auth.forget_all)
         else:
             self.bus = LocalBus()
+        self.auth.announce_revoke = self.bus.announce_revoke
         self.games = GameService(self.db, settings, self.hub, self.bus)
+        self.limits = RateLimits(settings)
 
     async def _load_frames(self, game_id: int, after: int, upto: int):
         return await self.games.load_frames(game_id, after, upto)
@@ -33,6 +38,13 @@ class Services:
         return await self.games.current_version(game_id)
 
     async def start(self) -> None:
+        from . import metrics
+
+        metrics.attach(self)
+        # everything loaded so far (modules, the games' card data) lives as long as the
+        # process: keep it out of the collector's full passes, which then stay short
+        gc.collect()
+        gc.freeze()
         await self.bus.start()
         await self.games.bots.resume()
         log.info("menagerie started", extra={"database": self.db.backend})

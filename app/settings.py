@@ -51,14 +51,44 @@ class Settings(BaseSettings):
     bot_max_moves: int = Field(100_000, ge=1)
     #: SQLite durability: FULL survives power loss, NORMAL survives process crashes only
     sqlite_synchronous: str = "FULL"
-    #: connection pool size (PostgreSQL)
-    pool_size: int = Field(10, ge=1)
-    pool_max_overflow: int = Field(20, ge=0)
+    #: connection pool size (PostgreSQL), per process. Requests beyond it wait for a free
+    #: connection (up to pool_timeout); overflow connections are opened and closed again per
+    #: request, which costs PostgreSQL a new backend process each time: none by default
+    pool_size: int = Field(30, ge=1)
+    pool_max_overflow: int = Field(0, ge=0)
+    #: seconds a request waits for a free pooled connection before 503
+    pool_timeout: float = Field(10.0, gt=0)
+    #: ping each pooled connection before use (one more round trip per request); off: a dead
+    #: connection is noticed on its first statement and the whole pool is refreshed
+    pool_pre_ping: bool = False
+    #: games whose current state is kept in memory (per process), so a move or a legal-moves
+    #: request reads no state from the database
+    game_cache: int = Field(2000, ge=1)
+    #: seconds a login token stays cached in memory (logout clears it in every process)
+    token_cache_seconds: float = Field(30.0, ge=0)
     #: the browser client served at / (skipped when the folder does not exist)
     static_dir: Path = Field(default_factory=lambda: _default_static())
+    #: rate limits (token buckets, per process); tests and load runs raise or lower them
+    rate_limits: bool = True
+    #: register and login attempts per client address (each its own bucket)
+    rate_auth_per_minute: float = Field(10.0, gt=0)
+    rate_auth_burst: int = Field(20, ge=1)
+    #: actions (HTTP and WebSocket) per login token
+    rate_actions_per_second: float = Field(5.0, gt=0)
+    rate_actions_burst: int = Field(30, ge=1)
+    #: actions per client address (all its tokens together)
+    rate_address_actions_per_second: float = Field(50.0, gt=0)
+    rate_address_actions_burst: int = Field(200, ge=1)
+    #: when set, GET /metrics needs "Authorization: Bearer <this>"
+    metrics_token: str | None = None
     log_level: str = "INFO"
     #: log one JSON line per HTTP request
     access_log: bool = True
+    #: worker processes of ``menagerie serve`` (more than 1 needs PostgreSQL)
+    workers: int = Field(1, ge=1, le=64)
+    #: permessage-deflate on WebSockets: off by default, since a compressed message is
+    #: compressed again for every socket, while an uncompressed one is encoded once per version
+    ws_compression: bool = False
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=0, le=65535)
 

@@ -91,6 +91,30 @@ class ToyGame(Game):
     def _private_view(self, state, seat):
         return {"hand": list(state["hands"][seat]), "chosen": state["chosen"][seat]}
 
+    def determinize(self, state, seat, rng):
+        """Deal other seats' hands and the deck again from the cards hidden from ``seat``;
+        other seats' secret choices are drawn from the cards ``seat`` has not seen."""
+        from engine.core.state import clone
+
+        s = clone(state)
+        holder = {"rng": _rng.next_u64(rng)}
+        others = [o for o in range(s["seats"]) if o != seat]
+        pool = sorted(s["deck"] + [c for o in others for c in s["hands"][o]])
+        _rng.shuffle(holder, pool)
+        for o in others:
+            n = len(s["hands"][o])
+            s["hands"][o], pool = sorted(pool[:n]), pool[n:]
+        s["deck"] = pool
+        seen = set(s["deck"]) | {c for h in s["hands"] for c in h} | set(s["last"] or ())
+        seen.add(s["chosen"][seat])
+        unseen = [c for c in range(1, 21) if c not in seen]
+        _rng.shuffle(holder, unseen)
+        for o in others:
+            if s["chosen"][o] is not None:
+                s["chosen"][o] = unseen.pop()
+        s["rng"] = _rng.next_u64(holder)
+        return s
+
     def _result(self, state):
         if state["phase"] != "over":
             return None

@@ -5,8 +5,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, StrictStr
 
-from ..auth import COOKIE, UserInfo, require_user
+from ..auth import COOKIE, CSRF_COOKIE, UserInfo, csrf_for, require_user
 from ..errors import JSONResponse
+from ..ratelimit import client_address
 from .common import services
 
 router = APIRouter(prefix="/api", tags=["auth"])
@@ -27,21 +28,31 @@ class AuthOut(BaseModel):
 def _with_cookie(request: Request, body: dict, status: int, token: str) -> JSONResponse:
     settings = services(request).settings
     response = JSONResponse(body, status_code=status)
-    response.set_cookie(COOKIE, token, max_age=settings.token_ttl_days * 86400, httponly=True,
-                        samesite="lax", secure=settings.cookie_secure, path="/")
+    age = settings.token_ttl_days * 86400
+    # SameSite=Strict: no cross-site request carries the login; the CSRF value is readable by
+    # the page's script, which echoes it in X-CSRF-Token for cookie-authenticated writes
+    response.set_cookie(COOKIE, token, max_age=age, httponly=True, samesite="strict",
+                        secure=settings.cookie_secure, path="/")
+    response.set_cookie(CSRF_COOKIE, csrf_for(token), max_age=age, httponly=False,
+                        samesite="strict", secure=settings.cookie_secure, path="/")
     return response
 
 
 @router.post("/auth/register", status_code=201, response_model=AuthOut)
 async def register(body: Credentials, request: Request):
     """Create an account; answers with the user and a login token (also set as a cookie)."""
-    user, token = await services(request).auth.register(body.username, body.password)
+    svc = services(request)
+    svc.limits.check(svc.limits.register, client_address(request))
+    user, token = await svc.auth.register(body.username, body.password)
     return _with_cookie(request, {"user": user.as_dict(), "token": token}, 201, token)
 
 
 @router.post("/auth/login", response_model=AuthOut)
 async def login(body: Credentials, request: Request):
-    user, token = await services(request).auth.login(body.username, body.password)
+    """Sign in; answers with the user and a new login token (also set as a cookie)."""
+    svc = services(request)
+    svc.limits.check(svc.limits.login, client_address(request))
+    user, token = await svc.auth.login(body.username, body.password)
     return _with_cookie(request, {"user": user.as_dict(), "token": token}, 200, token)
 
 
@@ -50,7 +61,8 @@ async def logout(request: Request, user: UserInfo = Depends(require_user)):
     """Revoke the token this request was made with."""
     await services(request).auth.logout(request.state.token)
     response = JSONResponse({"ok": True})
-    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+    response.delete_cookie(CSRF_COOKIE, path="/", samesite="strict")
     return response
 
 

@@ -7,6 +7,7 @@ from fastapi import APIRouter
 import engine
 from engine.bots import bot_kinds
 
+from .. import i18n
 from ..errors import not_found
 
 router = APIRouter(prefix="/api", tags=["catalog"])
@@ -23,7 +24,7 @@ async def game_catalog(game: str):
     """Every card, tile and map of one game."""
     if game not in engine.game_names():
         raise not_found("game")
-    return engine.get_game(game).catalog()
+    return {**engine.get_game(game).catalog(), "i18n": i18n.data_translations(game)}
 
 
 @router.get("/bots")

@@ -7,8 +7,11 @@ from typing import Any, Literal
 from fastapi import APIRouter, Body, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from starlette.responses import Response
+
 from ..auth import UserInfo, require_user, viewer
-from ..errors import ApiError
+from ..errors import ApiError, JSONResponse
+from ..ratelimit import client_address
 from .common import parse_game_id, services
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -49,20 +52,21 @@ async def list_games(request: Request,
     """Game summaries, newest first; ``mine=1``: your games, those waiting for you first."""
     if mine and user is None:
         raise ApiError(401, "unauthorized", "Sign in to list your games.")
-    return await services(request).games.list_games(user, status, mine, limit, offset)
+    return JSONResponse(await services(request).games.list_games(user, status, mine, limit,
+                                                                  offset))
 
 
 @router.post("", status_code=201)
 async def create_game(body: CreateGame, request: Request, user: UserInfo = Depends(require_user)):
     """Open a new game; the creator sits in seat 0, ``bots`` seats are played by the server."""
-    return await services(request).games.create(user, body.game, body.seats, body.options,
-                                                body.bots, body.bot)
+    return JSONResponse(await services(request).games.create(
+        user, body.game, body.seats, body.options, body.bots, body.bot), status_code=201)
 
 
 @router.get("/{game_id}")
 async def get_game(game_id: str, request: Request, user: UserInfo | None = Depends(viewer)):
     """The game with the view of the caller's seat (spectator view without a seat)."""
-    return await services(request).games.detail(parse_game_id(game_id), user)
+    return JSONResponse(await services(request).games.detail(parse_game_id(game_id), user))
 
 
 @router.post("/{game_id}/join")
@@ -71,18 +75,19 @@ async def join_game(game_id: str, request: Request, body: JoinGame | None = Body
     """Take a free seat (the lowest, or ``{"seat": n}``)."""
     seat, summary = await services(request).games.join(
         user, parse_game_id(game_id), body.seat if body else None)
-    return {"seat": seat, "game": summary}
+    return JSONResponse({"seat": seat, "game": summary})
 
 
 @router.post("/{game_id}/start")
 async def start_game(game_id: str, request: Request, user: UserInfo = Depends(require_user)):
     """Deal the game (creator only, every seat filled); bots then play their decisions."""
-    return await services(request).games.start(user, parse_game_id(game_id))
+    return JSONResponse(await services(request).games.start(user, parse_game_id(game_id)))
 
 
 @router.get("/{game_id}/legal")
 async def legal_actions(game_id: str, request: Request, user: UserInfo = Depends(require_user)):
-    return await services(request).games.legal(parse_game_id(game_id), user)
+    # encoded here at once (FastAPI's generic encoder walks every action: ~1 ms)
+    return JSONResponse(await services(request).games.legal(parse_game_id(game_id), user))
 
 
 @router.post("/{game_id}/actions")
@@ -90,24 +95,15 @@ async def post_action(game_id: str, body: PostAction, request: Request,
                       user: UserInfo = Depends(require_user)):
     """Answer your seat's current decision at ``version`` (409 if the game moved on)."""
     svc = services(request)
-    done = await svc.games.act(parse_game_id(game_id), body.version, body.action, user=user)
-    return action_reply(done)
+    gid = parse_game_id(game_id)
+    svc.limits.action(client_address(request), getattr(request.state, "token", None))
+    done = await svc.games.act(gid, body.version, body.action, user=user)
+    return Response(done.frame.reply(done.seat), media_type="application/json")  # pre-encoded
 
 
-def action_reply(done) -> dict:
-    from engine.core import events_for
-
-    frame = done.frame
-    game = frame.game
-    result = game.result(done.state)
-    return {
-        "version": done.version,
-        "events": events_for(done.events, done.seat),
-        "view": game.view(done.state, done.seat),
-        "status": "finished" if result is not None else "running",
-        "waiting_for": sorted(game.waiting_for(done.state)),
-        "result": result,
-    }
+def action_reply(done, kind: bytes | None = None) -> bytes:
+    """``{version, events, view, status, waiting_for, result}`` for the seat that moved."""
+    return done.frame.reply(done.seat, kind)
 
 
 @router.get("/{game_id}/log")
@@ -116,4 +112,5 @@ async def game_log(game_id: str, request: Request,
                    limit: int = Query(500, ge=1, le=1000),
                    user: UserInfo | None = Depends(viewer)):
     """Events of the versions after ``after``, as the caller may see them."""
-    return await services(request).games.log_after(parse_game_id(game_id), user, after, limit)
+    return JSONResponse(await services(request).games.log_after(parse_game_id(game_id), user,
+                                                                 after, limit))

@@ -1,10 +1,15 @@
-"""Health check."""
+"""Health check and metrics."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+import hmac
+import os
 
-from ..errors import JSONResponse
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from .. import metrics
+from ..errors import ApiError, JSONResponse
 from .common import services
 
 router = APIRouter(tags=["system"])
@@ -23,5 +28,19 @@ async def healthz(request: Request):
         checks["realtime"] = "reconnecting"
     healthy = all(v == "ok" for v in checks.values())
     body = {"status": "ok" if healthy else "degraded", **checks,
-            "backend": svc.db.backend, "sockets": svc.hub.connection_count()}
+            "backend": svc.db.backend, "sockets": svc.hub.connection_count(),
+            "pid": os.getpid()}
     return JSONResponse(body, status_code=200 if healthy else 503)
+
+
+@router.get("/metrics", include_in_schema=False)
+async def prometheus_metrics(request: Request):
+    """Prometheus metrics of this process (text exposition format)."""
+    wanted = services(request).settings.metrics_token
+    if wanted:
+        sent = request.headers.get("authorization", "")
+        if not hmac.compare_digest(sent.encode("utf-8", "surrogatepass"),
+                                   f"Bearer {wanted}".encode()):
+            raise ApiError(401, "unauthorized", "Metrics need the metrics token.")
+    body, content_type = metrics.render()
+    return Response(body, media_type=content_type)

@@ -25,7 +25,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import jsonutil
 from ..auth import COOKIE, UserInfo
-from ..errors import ApiError
+from ..errors import ApiError, database_unavailable
+from ..ratelimit import client_address
 from ..realtime import Connection
 from .common import parse_game_id
 from .games import action_reply
@@ -45,17 +46,21 @@ def _same_origin(ws: WebSocket) -> bool:
     return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
 
 
-async def _authenticate(ws: WebSocket) -> tuple[UserInfo | None, str | None]:
+async def _authenticate(ws: WebSocket) -> tuple[UserInfo | None, str | None, str | None]:
+    """(user, problem, token): a bad ``?token=`` is refused; a cookie counts from this site."""
     auth = ws.app.state.services.auth
     token = ws.query_params.get("token")
     if token:
         user = await auth.user_for_token(token)
-        return (user, None) if user else (None, "The token is invalid, expired or revoked.")
+        if user is None:
+            return None, "The token is invalid, expired or revoked.", None
+        return user, None, token
     cookie = ws.cookies.get(COOKIE)
     # a cookie only counts from pages of this site (no cross-site socket hijacking)
     if cookie and _same_origin(ws):
-        return await auth.user_for_token(cookie), None
-    return None, None
+        user = await auth.user_for_token(cookie)
+        return user, None, cookie if user else None
+    return None, None, None
 
 
 def _int(value, low: int) -> int | None:
@@ -70,21 +75,31 @@ async def game_socket(ws: WebSocket, game_id: str):
     await ws.accept()
     try:
         gid = parse_game_id(game_id)
-        user, problem = await _authenticate(ws)
+        user, problem, token = await _authenticate(ws)
         if problem:
             await ws.send_text(jsonutil.dumps_str(_error("bad_token", problem)))
             await ws.close(code=4401)
             return
         conn = Connection(ws, gid, None, services.hub)
+        conn.token = token
         services.hub.subscribe(conn)  # before reading the version: no announcement is missed
         try:
             info = await services.games.socket_info(gid, user)
-        except ApiError:
+        except Exception:
             services.hub.unsubscribe(conn)
             raise
     except ApiError as exc:
         await ws.send_text(jsonutil.dumps_str(_error(exc.code, exc.message)))
         await ws.close(code=4404 if exc.status == 404 else 4400)
+        return
+    except Exception as exc:
+        if not database_unavailable(exc):
+            raise
+        # the database is restarting: 1013 "try again later"; the client reconnects
+        with contextlib.suppress(Exception):
+            await ws.send_text(jsonutil.dumps_str(_error(
+                "database_unavailable", "The database cannot be reached right now.")))
+            await ws.close(code=1013)
         return
 
     conn.seat = info["seat"]
@@ -114,7 +129,18 @@ async def game_socket(ws: WebSocket, game_id: str):
                 await conn.send(_error("too_large", f"Messages are at most {limit} bytes."))
                 await ws.close(code=1009)
                 break
-            await _handle(services, conn, user, data)
+            try:
+                await _handle(services, conn, user, data)
+            except Exception as exc:
+                if isinstance(exc, (WebSocketDisconnect, ConnectionError, RuntimeError)):
+                    raise
+                if database_unavailable(exc):
+                    await conn.send(_error("database_unavailable",
+                                           "The database cannot be reached right now; "
+                                           "try again shortly."))
+                else:
+                    log.exception("game socket %s: message failed", gid)
+                    await conn.send(_error("internal", "Something went wrong on our side."))
     except (WebSocketDisconnect, RuntimeError, ConnectionError, asyncio.TimeoutError):
         pass
     finally:
@@ -158,12 +184,14 @@ async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes
             await conn.send(_error("unauthorized", "Sign in to play (token or login cookie)."))
             return
         try:
+            services.limits.action(client_address(conn.ws), conn.token)
             done = await services.games.act(conn.game_id, version, action, user=user)
         except ApiError as exc:
             await conn.send({"type": "error", "error": {"code": exc.code, "message": exc.message,
                                                         **exc.extra}})
             return
-        await conn.send({"type": "ack", **action_reply(done)})
+        async with conn.lock:
+            await conn.send_text(action_reply(done, b"ack").decode())
     else:
         await conn.send(_error("bad_message", f"Unknown message type {kind!r}."))
 

@@ -177,6 +177,10 @@ class ArkNova(Game):
     def _result(self, state):
         return _result(state)
 
+    def determinize(self, state, seat, rng):
+        from .determinize import determinize
+        return determinize(state, seat, rng)
+
     def catalog(self):
         content = load_content()
         return {"cards": content.as_catalog(),

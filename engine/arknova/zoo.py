@@ -74,9 +74,24 @@ def has_building(player: dict, btype: str) -> bool:
     return any(b["type"] == btype for b in player["buildings"])
 
 
+#: Memo of :func:`placements` (a pure function of map, building, Build II and the zoo's cells).
+_PLACEMENTS: dict = {}
+_PLACEMENTS_MAX = 50_000
+
+
 def placements(player: dict, btype: str, build_upgraded: bool) -> list:
-    return placement.legal_placements(zoo_map(player), building_spec(btype), occupied_cells(player),
-                                      kiosk_cells(player), build_upgraded)
+    """Every legal position of ``btype`` in the zoo (sorted cell tuples; do not mutate)."""
+    occupied = frozenset(tuple(c) for b in player["buildings"] for c in b["cells"])
+    kiosks = frozenset(tuple(c) for b in player["buildings"] if b["kind"] == "kiosk"
+                       for c in b["cells"])
+    key = (player["map"], btype, bool(build_upgraded), occupied, kiosks)
+    found = _PLACEMENTS.get(key)
+    if found is None:
+        if len(_PLACEMENTS) >= _PLACEMENTS_MAX:
+            _PLACEMENTS.clear()
+        found = _PLACEMENTS[key] = placement.legal_placements(
+            zoo_map(player), building_spec(btype), occupied, kiosks, build_upgraded)
+    return found
 
 
 def touching(player: dict, building: dict, terrain: str) -> int:

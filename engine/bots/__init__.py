@@ -1,13 +1,28 @@
 """Bots that play any registered game through the core contract.
 
-A bot sees only what its seat may see: the seat's ``view`` and the list of legal actions.
-It never receives the state. ``get_bot(kind)`` returns a bot; ``bot.choose(game, view, legal,
-rng)`` returns one of ``legal``, where ``rng`` is a dict holding a seeded generator (see
-:mod:`engine.core.rng`) so bot play is reproducible.
+A bot sees only what its seat may see: the seat's ``view``, the list of legal actions and, for
+the searching bots, a ``sample`` callable that returns determinizations of the state for that
+seat (possible worlds consistent with the view; see :meth:`engine.core.game.Game.determinize`).
+It never receives the state. ``get_bot(kind)`` returns a bot;
+``bot.choose(game, view, legal, rng, sample=None)`` returns one of ``legal``, where ``rng`` is a
+dict holding a seeded generator (see :mod:`engine.core.rng`) so bot play is reproducible.
+:func:`decide` builds the view, the legal actions and the sampler for a caller that holds the
+state.
+
+Kinds: ``random`` (uniform), ``greedy`` (one-ply greedy with the game's evaluation, looking
+through the seat's own chained decisions), ``mcts`` (determinized Monte-Carlo search with greedy
+rollouts, bounded by playouts and by a time budget).
 """
 
 from __future__ import annotations
 
-from .base import Bot, RandomBot, bot_kinds, get_bot, register_bot
+from .base import Bot, RandomBot, Sampler, bot_kinds, decide, get_bot, make_bot, register_bot
+from .evaluation import Evaluator, evaluator_for, register_evaluator
+from .greedy import GreedyBot
+from .mcts import MctsBot
 
-__all__ = ["Bot", "RandomBot", "bot_kinds", "get_bot", "register_bot"]
+register_bot(GreedyBot())
+register_bot(MctsBot())
+
+__all__ = ["Bot", "Evaluator", "GreedyBot", "MctsBot", "RandomBot", "Sampler", "bot_kinds",
+           "decide", "evaluator_for", "get_bot", "make_bot", "register_bot", "register_evaluator"]

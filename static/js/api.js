@@ -1,5 +1,7 @@
 // The HTTP side of the contract (see the architecture spec): JSON in, JSON out, a Bearer token.
-// Errors are thrown as ApiError with the server's code and sentence.
+// Errors are thrown as ApiError with the server's code and sentence (in the page's language:
+// every request says Accept-Language; the codes stay the same in every language).
+import { lang, t } from "./i18n.js";
 
 const TOKEN_KEY = "menagerie.token";
 const USER_KEY = "menagerie.user";
@@ -34,7 +36,7 @@ export const auth = {
 
 /** One JSON request. `opts.auth === false` sends no token. */
 export async function request(method, path, body, opts = {}) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": lang };
   const token = auth.token;
   if (token && opts.auth !== false) headers.Authorization = `Bearer ${token}`;
   const init = { method, headers, credentials: "same-origin" };
@@ -46,7 +48,7 @@ export async function request(method, path, body, opts = {}) {
   try {
     res = await fetch(path, init);
   } catch (err) {
-    throw new ApiError(0, "network", "The server cannot be reached.");
+    throw new ApiError(0, "network", t("error.network"));
   }
   let data = null;
   const text = await res.text();

@@ -1,4 +1,5 @@
 // Small DOM helpers: build elements from plain data, no framework.
+import { listing as listInLang, relativeTime } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -69,15 +70,14 @@ export function cap(word) {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
+/** English only: translated text uses t() with plural forms (i18n.js). */
 export function plural(n, one, many) {
   return `${n} ${n === 1 ? one : (many || one + "s")}`;
 }
 
-/** "a, b and c" */
+/** "a, b and c" (in the page's language) */
 export function listing(items) {
-  const a = items.filter((x) => x !== "" && x != null);
-  if (a.length <= 1) return a.join("");
-  return `${a.slice(0, -1).join(", ")} and ${a[a.length - 1]}`;
+  return listInLang(items);
 }
 
 export function stableKey(obj) {
@@ -92,9 +92,5 @@ export function timeAgo(iso) {
   if (!iso) return "";
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return "";
-  const d = Math.max(0, (Date.now() - t) / 1000);
-  if (d < 60) return "just now";
-  if (d < 3600) return `${Math.floor(d / 60)} min ago`;
-  if (d < 86400) return `${Math.floor(d / 3600)} h ago`;
-  return `${Math.floor(d / 86400)} d ago`;
+  return relativeTime(Math.max(0, (Date.now() - t) / 1000));
 }

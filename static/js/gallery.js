@@ -3,9 +3,11 @@
 import { api } from "./api.js";
 import { h, clear, $, cap } from "./dom.js";
 import { icon, injectSprite, iconLabel } from "./icons.js";
-import { indexCatalog, renderCard, searchText, CONTINENTS, CLASSES, TYPE_LABEL } from "./arknova/cards.js";
+import { indexCatalog, renderCard, searchText, abilityName, CONTINENTS, CLASSES, TYPE_LABEL } from "./arknova/cards.js";
+import { t, tOr, setupPage } from "./i18n.js";
 
 injectSprite();
+setupPage();
 
 const params = new URLSearchParams(location.search);
 const game = params.get("game") || "arknova";
@@ -13,17 +15,17 @@ const game = params.get("game") || "arknova";
 const typeOf = (c) => (c.type === "project" && c.base ? "base" : c.type);
 
 const GROUPS = [
-  { key: "type", label: "Type", values: ["animal", "sponsor", "project", "base", "final", "tile"],
+  { key: "type", label: t("gallery.group.type"), values: ["animal", "sponsor", "project", "base", "final", "tile"],
     test: (c, v) => typeOf(c) === v, chip: (v) => [TYPE_LABEL[v] || cap(v)] },
-  { key: "continent", label: "Continent", values: [...CONTINENTS, "none"],
+  { key: "continent", label: t("gallery.group.continent"), values: [...CONTINENTS, "none"],
     test: (c, v) => (v === "none" ? c.type === "animal" && !c.continent : (c.continent === v || (c.icons || []).includes(v) || (c.requires && c.requires.partner === v))),
-    chip: (v) => (v === "none" ? ["No continent"] : [icon(v, { size: 20 }), iconLabel(v)]) },
-  { key: "class", label: "Animal class", values: CLASSES,
+    chip: (v) => (v === "none" ? [t("gallery.no_continent")] : [icon(v, { size: 20 }), iconLabel(v)]) },
+  { key: "class", label: t("gallery.group.class"), values: CLASSES,
     test: (c, v) => (c.classes || []).includes(v) || (c.type !== "animal" && (c.icons || []).includes(v)),
     chip: (v) => [icon(v, { size: 20 }), iconLabel(v)] },
-  { key: "size", label: "Size", values: ["1", "2", "3", "4", "5"],
+  { key: "size", label: t("gallery.group.size"), values: ["1", "2", "3", "4", "5"],
     test: (c, v) => c.type === "animal" && String(c.size) === v, chip: (v) => [icon("size", { size: 20, value: v, valueFill: "#3b2a0c" })] },
-  { key: "needs", label: "Needs", values: ["water", "rock", "science", "partner", "icons", "none"],
+  { key: "needs", label: t("gallery.group.needs"), values: ["water", "rock", "science", "partner", "icons", "none"],
     test: (c, v) => {
       const r = c.requires || {};
       if (v === "none") return c.type === "animal" && Object.keys(r).length === 0;
@@ -31,9 +33,9 @@ const GROUPS = [
       if (v === "icons") return !!r.icons && Object.keys(r.icons).length > 0;
       return !!r[v];
     },
-    chip: (v) => (v === "none" ? ["Nothing"] : v === "icons" ? ["Icons in the zoo"] : [icon(v === "partner" ? "partner" : v, { size: 20 }), v === "partner" ? "Partner zoo" : iconLabel(v)]) },
-  { key: "ability", label: "Ability", values: [], select: true,
-    test: (c, v) => [...(c.abilities || []), ...(c.effects || [])].some((a) => a.keyword === v), chip: (v) => [cap(v)] },
+    chip: (v) => (v === "none" ? [t("gallery.nothing")] : v === "icons" ? [t("gallery.icons_in_zoo")] : [icon(v === "partner" ? "partner" : v, { size: 20 }), iconLabel(v)]) },
+  { key: "ability", label: t("gallery.group.ability"), values: [], select: true,
+    test: (c, v) => [...(c.abilities || []), ...(c.effects || [])].some((a) => a.keyword === v), chip: (v) => [abilityName(v)] },
 ];
 
 const state = { cards: [], active: new Map(GROUPS.map((g) => [g.key, new Set()])), q: "" };
@@ -84,10 +86,10 @@ function renderFilters() {
     const base = state.cards.filter((c) => matches(c, g.key));
     if (g.select) {
       const sel = h("select", { id: `f-${g.key}`, "aria-label": g.label, onchange: (e) => { state.active.get(g.key).clear(); if (e.target.value) state.active.get(g.key).add(e.target.value); update(); } },
-        h("option", { value: "" }, "Any ability"),
+        h("option", { value: "" }, t("gallery.any_ability")),
         g.values.map((v) => {
           const n = base.filter((c) => g.test(c, v)).length;
-          return h("option", { value: v, selected: state.active.get(g.key).has(v) }, `${cap(v)} (${n})`);
+          return h("option", { value: v, selected: state.active.get(g.key).has(v) }, `${abilityName(v)} (${n})`);
         }));
       return h("fieldset", null, h("legend", g.label), sel);
     }
@@ -96,7 +98,7 @@ function renderFilters() {
       const n = base.filter((c) => g.test(c, v)).length;
       return h("button", {
         class: ["chip", !on && n === 0 && "zero"], type: "button", "aria-pressed": String(on), dataset: { group: g.key, value: v },
-        title: `${n} card${n === 1 ? "" : "s"}`, onclick: () => toggle(g.key, v),
+        title: t("gallery.n_cards", { count: n }), onclick: () => toggle(g.key, v),
       }, ...g.chip(v), h("span", { class: "chip-count num" }, String(n)));
     }));
   });
@@ -105,12 +107,12 @@ function renderFilters() {
 
 function renderCards() {
   const list = state.cards.filter((c) => matches(c));
-  $("#count").textContent = `${list.length} of ${state.cards.length} cards`;
+  $("#count").textContent = t("gallery.count", { n: list.length, count: state.cards.length });
   const host = $("#cards");
   const frag = document.createDocumentFragment();
   for (const c of list) frag.appendChild(renderCard(c, { size: "full" }));
   clear(host).appendChild(frag);
-  if (!list.length) host.appendChild(h("p", { class: "muted" }, "No card matches. Remove a filter or change the search."));
+  if (!list.length) host.appendChild(h("p", { class: "muted" }, t("gallery.no_match")));
 }
 
 function update() {
@@ -134,11 +136,15 @@ async function init() {
   for (const c of state.cards) c._text = searchText(c);
   const keywords = new Set();
   for (const c of state.cards) for (const a of [...(c.abilities || []), ...(c.effects || [])]) keywords.add(a.keyword);
-  GROUPS.find((g) => g.key === "ability").values = [...keywords].sort();
+  GROUPS.find((g) => g.key === "ability").values = [...keywords].sort((a, b) => abilityName(a).localeCompare(abilityName(b)));
   try {
     const all = await api.catalog();
     const d = (Array.isArray(all) ? all : []).find((x) => x.name === game);
-    if (d) { $("#gallery-title").textContent = `${d.title}: cards`; document.title = `${d.title} cards — Menagerie`; }
+    if (d) {
+      const title = tOr(`game.${d.name}.title`, d.title);
+      $("#gallery-title").textContent = t("gallery.title_of", { title });
+      document.title = t("gallery.doc_title", { title });
+    }
   } catch { /* the title is a nicety */ }
   readUrl();
   let timer = null;

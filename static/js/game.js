@@ -6,9 +6,12 @@ import { injectSprite } from "./icons.js";
 import { setSeats, seatTag } from "./seats.js";
 import { indexCatalog } from "./arknova/cards.js";
 import { ArkNovaUI } from "./arknova/ui.js";
+import { ZoocracyUI } from "./zoocracy/ui.js";
 import { GenericUI } from "./generic.js";
+import { t, tOr, setupPage } from "./i18n.js";
 
 injectSprite();
+setupPage();
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get("id");
@@ -47,7 +50,7 @@ let ui = null;
 // ------------------------------------------------------------------ connection indicator
 function setConn(state, text) {
   els.conn.dataset.state = state;
-  const label = { live: "Live", connecting: "Connecting…", down: "Disconnected", idle: "Offline" }[state] || state;
+  const label = { live: t("conn.live"), connecting: t("conn.connecting"), down: t("conn.down"), idle: t("conn.idle") }[state] || state;
   els.conn.querySelector(".conn-text").textContent = text || label;
   els.conn.title = text || label;
   document.body.classList.toggle("disconnected", state === "down");
@@ -89,7 +92,7 @@ class Live {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      if (ev.code === 4404) { this.stopped = true; setConn("down", "This game does not exist"); return; }
+      if (ev.code === 4404) { this.stopped = true; setConn("down", t("conn.no_such_game")); return; }
       this.schedule();
     };
     ws.onerror = () => { /* onclose follows */ };
@@ -100,7 +103,7 @@ class Live {
     const hold = Math.max(0, (this.holdUntil || 0) - Date.now());
     const delay = Math.max(hold, Math.min(10000, 400 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5));
     this.attempt += 1;
-    setConn("down", `Disconnected — reconnecting in ${Math.ceil(delay / 1000)} s`);
+    setConn("down", t("conn.reconnecting", { s: Math.ceil(delay / 1000) }));
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), delay);
   }
@@ -129,11 +132,11 @@ function onMessage(msg) {
     if (e.code === "bad_token") {
       // the sign-in expired or was revoked: go on watching as a spectator
       auth.clear();
-      toast("Your sign-in has expired — you are watching as a spectator. Sign in again in the lobby.");
+      toast(t("game.sign_in_expired"));
       st.seat = null;
       resync();
     } else if (e.code === "stale_version" || e.code === "conflict") resync();
-    else toast(e.message || e.code || "The server refused that.");
+    else toast(e.message || e.code || t("game.refused"));
   }
 }
 
@@ -176,8 +179,10 @@ function applyState(msg, opts = {}) {
   meta();
   if (st.view && st.view.private && Number.isInteger(st.view.private.seat)) st.seat = st.view.private.seat;
   if (st.view && st.view.public && st.view.public.over && st.status !== "finished") st.status = "finished";
-  if (Array.isArray(msg.events) && msg.events.length && !msg.full) {
-    st.log.push({ version: v, events: msg.events });
+  if (Array.isArray(msg.events) && !msg.full) {
+    // each version's events once; a jump past versions we never saw fetches them from /log
+    if (msg.events.length && !st.log.some((e) => e.version === v)) st.log.push({ version: v, events: msg.events });
+    if (before >= 0 && v > before + 1) loadLog(before);
   } else if (msg.full && before >= 0) {
     loadLog(before);
   }
@@ -263,7 +268,7 @@ async function send(action) {
     st.pending = false;
     st.sentVersion = null;
     if (err instanceof ApiError && (err.status === 409 || err.status === 403)) {
-      toast(err.status === 409 ? "The game moved on — updated." : err.message);
+      toast(err.status === 409 ? t("game.moved_on") : err.message);
       await resync();
     } else {
       toast(err.message);
@@ -320,14 +325,14 @@ function toast(text) {
 // ------------------------------------------------------------------ header, waiting room
 function renderHeader() {
   const g = st.summary || {};
-  const title = (st.catalogInfo && st.catalogInfo.title) || g.title || g.game || "Game";
+  const title = tOr(`game.${st.gameName || g.game}.title`, (st.catalogInfo && st.catalogInfo.title) || g.title || g.game || t("game.game"));
   els.title.textContent = `${title} · #${st.id}`;
-  document.title = `${title} #${st.id} — Menagerie`;
+  document.title = t("game.doc_title", { title, id: st.id });
   const u = auth.user;
-  clear(els.me).append(u ? h("span", { class: "who" }, `Signed in as ${u.username}`) : h("a", { href: "./" }, "Sign in"),
-    st.seat === null ? h("span", { class: "badge spectator" }, "Spectator") : h("span", { class: "badge" }, "You: ", seatTag(st.seat, { small: true })));
+  clear(els.me).append(u ? h("span", { class: "who" }, t("auth.signed_in_as", { name: u.username })) : h("a", { href: "./" }, t("game.sign_in")),
+    st.seat === null ? h("span", { class: "badge spectator" }, t("game.spectator")) : h("span", { class: "badge" }, t("game.you_are"), " ", seatTag(st.seat, { small: true })));
   const line = [];
-  if (st.status === "open") { line.push("Waiting for players"); setConn("idle", "Not started"); }
+  if (st.status === "open") { line.push(t("game.waiting_for_players")); setConn("idle", t("conn.not_started")); }
   else if (ui && ui.statusLine) line.push(...ui.statusLine());
   if (g.turn_deadline && st.status === "running") line.push(h("span", { class: "stat clock", id: "clock", dataset: { deadline: g.turn_deadline } }, "⏱ ", clockText(g.turn_deadline)));
   clear(els.status).append(...line);
@@ -341,10 +346,10 @@ function renderHeader() {
 function clockText(deadline) {
   const ms = Date.parse(deadline) - Date.now();
   if (Number.isNaN(ms)) return "";
-  if (ms <= 0) return "time is up";
+  if (ms <= 0) return t("clock.time_is_up");
   const sec = Math.floor(ms / 1000);
   const hh = Math.floor(sec / 3600); const mm = Math.floor((sec % 3600) / 60); const ss = sec % 60;
-  return hh ? `${hh} h ${String(mm).padStart(2, "0")} min` : `${mm}:${String(ss).padStart(2, "0")}`;
+  return hh ? t("clock.hours", { h: hh, m: String(mm).padStart(2, "0") }) : `${mm}:${String(ss).padStart(2, "0")}`;
 }
 
 setInterval(() => {
@@ -363,17 +368,17 @@ function renderWaitingRoom() {
   for (let i = 0; i < Math.max(total, seats.length); i++) {
     const entry = seats.find((x) => x && x.seat === i) || seats[i];
     const taken = entry && (entry.user || entry.username || entry.bot);
-    rows.push(h("li", null, seatTag(i), " ", taken ? (entry.bot ? h("em", "bot") : "") : h("em", { class: "muted" }, "free seat")));
+    rows.push(h("li", null, seatTag(i), " ", taken ? (entry.bot ? h("em", t("seat.bot")) : "") : h("em", { class: "muted" }, t("game.free_seat"))));
   }
   const buttons = [];
-  if (!me) buttons.push(h("a", { class: "btn", href: "./" }, "Sign in to join"));
-  else if (!mine) buttons.push(h("button", { class: "btn primary", id: "join-btn", onclick: async (e) => { e.target.disabled = true; try { await api.join(st.id); } catch (err) { toast(err.message); } load(); } }, "Join this game"));
+  if (!me) buttons.push(h("a", { class: "btn", href: "./" }, t("lobby.sign_in_to_join")));
+  else if (!mine) buttons.push(h("button", { class: "btn primary", id: "join-btn", onclick: async (e) => { e.target.disabled = true; try { await api.join(st.id); } catch (err) { toast(err.message); } load(); } }, t("game.join_this_game")));
   const creator = g.created_by && me && (g.created_by.username === me.username || g.created_by.id === me.id);
-  if (mine && !creator) buttons.push(h("p", { class: "muted" }, `${(g.created_by && g.created_by.username) || "The creator"} starts the game once every seat is taken.`));
-  if (mine && creator) buttons.push(h("button", { class: "btn primary", id: "start-btn", disabled: filled < total, onclick: async (e) => { e.target.disabled = true; try { await api.start(st.id); } catch (err) { toast(err.message); } load(); } }, filled < total ? `Start (${filled}/${total} seated)` : "Start the game"));
-  const link = h("input", { readonly: true, value: location.href, "aria-label": "Link to this game", onfocus: (e) => e.target.select() });
-  clear(els.waiting).append(h("h2", "Waiting for players"), h("ul", { class: "seat-list" }, rows),
-    filled < total ? h("p", { class: "invite" }, h("span", "Invite others with this link:"), link) : null,
+  if (mine && !creator) buttons.push(h("p", { class: "muted" }, (g.created_by && g.created_by.username) ? t("game.creator_starts", { name: g.created_by.username }) : t("game.the_creator_starts")));
+  if (mine && creator) buttons.push(h("button", { class: "btn primary", id: "start-btn", disabled: filled < total, onclick: async (e) => { e.target.disabled = true; try { await api.start(st.id); } catch (err) { toast(err.message); } load(); } }, filled < total ? t("game.start_count", { filled, total }) : t("game.start_the_game")));
+  const link = h("input", { readonly: true, value: location.href, "aria-label": t("game.link_aria"), onfocus: (e) => e.target.select() });
+  clear(els.waiting).append(h("h2", t("game.waiting_for_players")), h("ul", { class: "seat-list" }, rows),
+    filled < total ? h("p", { class: "invite" }, h("span", t("game.invite")), link) : null,
     h("div", { class: "row" }, buttons));
   els.waiting.hidden = false;
 }
@@ -393,11 +398,11 @@ function renderAll() {
 
 function renderBar() {
   if (st.status === "open") {
-    clear(els.bar).append(h("div", { class: "bar-line" }, h("span", { class: "ask" }, "The game has not started yet.")));
+    clear(els.bar).append(h("div", { class: "bar-line" }, h("span", { class: "ask" }, t("game.not_started_yet"))));
     return;
   }
   if (!st.view) {
-    clear(els.bar).append(h("div", { class: "bar-line" }, h("span", { class: "ask" }, st.error || "Loading…")));
+    clear(els.bar).append(h("div", { class: "bar-line" }, h("span", { class: "ask" }, st.error || t("common.loading"))));
     return;
   }
   if (ui) ui.renderBar();
@@ -426,7 +431,7 @@ function takeSummary(g) {
 let pollTimer = null;
 async function load() {
   if (!st.id) {
-    st.error = "No game id in the address.";
+    st.error = t("game.no_id");
     renderBar();
     return;
   }
@@ -434,7 +439,7 @@ async function load() {
   try {
     g = await api.game(st.id);
   } catch (err) {
-    st.error = err.status === 404 ? "There is no such game." : err.message;
+    st.error = err.status === 404 ? t("game.no_such_game") : err.message;
     clear(els.bar).append(h("div", { class: "bar-line" }, h("span", { class: "ask" }, st.error)));
     return;
   }
@@ -450,7 +455,8 @@ async function load() {
     } catch {
       st.catalog = {};
     }
-    ui = g.game === "arknova" ? new ArkNovaUI(st, { send, toast }) : new GenericUI(st, { send, toast });
+    const Table = { arknova: ArkNovaUI, zoocracy: ZoocracyUI }[g.game] || GenericUI;
+    ui = new Table(st, { send, toast });
     window.menagerie.ui = ui;
   }
   clearTimeout(pollTimer);

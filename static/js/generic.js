@@ -2,11 +2,12 @@
 // readable tree, the legal answers as buttons, the events as sentences.
 import { h, clear, $, cap, stableKey } from "./dom.js";
 import { seatChip, seatName } from "./seats.js";
+import { t } from "./i18n.js";
 
 function tree(value, depth = 0) {
   if (value === null || value === undefined) return h("span", { class: "muted" }, "–");
   if (Array.isArray(value)) {
-    if (!value.length) return h("span", { class: "muted" }, "none");
+    if (!value.length) return h("span", { class: "muted" }, t("generic.none"));
     if (value.every((v) => typeof v !== "object" || v === null)) return h("span", value.join(", "));
     return h("ol", { class: "tree" }, value.map((v) => h("li", tree(v, depth + 1))));
   }
@@ -30,13 +31,13 @@ export class GenericUI {
 
   statusLine() {
     const w = this.st.waitingFor || [];
-    return w.length ? [h("span", { class: "stat" }, "Waiting for ", w.map((q) => [seatChip(q, { small: true }), " "]))] : [];
+    return w.length ? [h("span", { class: "stat" }, t("generic.waiting_for"), " ", w.map((q) => [seatChip(q, { small: true }), " "]))] : [];
   }
 
   render() {
     const v = this.st.view || {};
-    clear($("#board")).append(h("h3", "Table"), tree(v.public));
-    clear($("#player")).append(h("h3", "Yours"), tree(v.private));
+    clear($("#board")).append(h("h3", t("generic.table")), tree(v.public));
+    clear($("#player")).append(h("h3", t("generic.yours")), tree(v.private));
     clear($("#zoo-map"));
     clear($("#zoo-info"));
     clear($("#zoo-tabs"));
@@ -61,9 +62,9 @@ export class GenericUI {
     const legal = st.legalVersion === st.version && !st.pending ? st.legal : [];
     const bar = $("#decision");
     const dec = st.view && st.view.public && st.view.public.decision;
-    const ask = legal.length ? `Your move${dec && dec.kind ? ` (${cap(dec.kind)})` : ""}: choose an answer.`
-      : st.result ? "The game is over." : `Waiting for ${(st.waitingFor || []).map((q) => seatName(q)).join(", ") || "…"}.`;
-    clear(bar).append(h("div", { class: "bar-line" }, h("p", { class: "ask" }, ask), st.pending ? h("span", { class: "sending" }, "Sending…") : null),
+    const ask = legal.length ? (dec && dec.kind ? t("generic.your_move_kind", { kind: cap(dec.kind) }) : t("generic.your_move"))
+      : st.result ? t("bar.game_over") : t("generic.waiting_for_names", { names: (st.waitingFor || []).map((q) => seatName(q)).join(", ") || "…" });
+    clear(bar).append(h("div", { class: "bar-line" }, h("p", { class: "ask" }, ask), st.pending ? h("span", { class: "sending" }, t("bar.sending")) : null),
       h("div", { class: "bar-controls" }, h("div", { class: "bar-row" }, legal.map((a) => h("button", {
         class: ["btn", "answer", ["done", "back", "skip"].includes(a.type) ? "secondary" : "primary"], type: "button",
         dataset: { answer: stableKey(a), type: a.type }, onclick: () => this.send(a),

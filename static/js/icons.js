@@ -1,6 +1,7 @@
 // The icon set, drawn once as an SVG sprite (<symbol>s) and reused with <use>.
 // All glyphs are original, simple geometric drawings on a 24×24 grid.
 import { s } from "./dom.js";
+import { tOr } from "./i18n.js";
 
 const W = "#fff";
 
@@ -95,7 +96,7 @@ let injected = false;
 export function injectSprite() {
   if (injected || document.getElementById("menagerie-sprite")) { injected = true; return; }
   const symbols = Object.entries(ICON_INFO).map(([id, v]) =>
-    `<symbol id="i-${id}" viewBox="0 0 24 24"><title>${v.label}</title>${v.svg}</symbol>`).join("");
+    `<symbol id="i-${id}" viewBox="0 0 24 24"><title>${iconLabel(id).replace(/[<&>]/g, "")}</title>${v.svg}</symbol>`).join("");
   const div = document.createElement("div");
   div.innerHTML = `<svg id="menagerie-sprite" xmlns="http://www.w3.org/2000/svg" style="position:absolute;width:0;height:0;overflow:hidden" aria-hidden="true"><defs>` +
     `<pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="none"/><path d="M0 0v6" stroke="#6b5b3e" stroke-width="1.4" opacity=".45"/></pattern>` +
@@ -105,7 +106,8 @@ export function injectSprite() {
 }
 
 export function iconLabel(name) {
-  return (ICON_INFO[name] && ICON_INFO[name].label) || String(name).replace(/_/g, " ");
+  // the label in the page's language (icon.<name>), the English label as the fallback
+  return tOr(`icon.${name}`, (ICON_INFO[name] && ICON_INFO[name].label) || String(name).replace(/_/g, " "));
 }
 
 /** An HTML-embeddable icon: <svg class="icon"><use href="#i-name"/></svg> */

@@ -2,9 +2,11 @@
 import { api, auth, asList, ApiError } from "./api.js";
 import { h, clear, $, cap, timeAgo } from "./dom.js";
 import { injectSprite } from "./icons.js";
-import { seatColour } from "./seats.js";
+import { seatColour, botLabel } from "./seats.js";
+import { t, tOr, setupPage } from "./i18n.js";
 
 injectSprite();
+setupPage();
 
 const state = { catalog: [], bots: [], busy: false };
 
@@ -25,16 +27,16 @@ function renderAuth() {
   const user = auth.user;
   if (user && auth.token) {
     clear(host).append(
-      h("span", { class: "who" }, `Signed in as ${user.username}`),
-      h("button", { class: "btn small", type: "button", id: "logout", onclick: logout }, "Log out"));
+      h("span", { class: "who" }, t("auth.signed_in_as", { name: user.username })),
+      h("button", { class: "btn small", type: "button", id: "logout", onclick: logout }, t("auth.log_out")));
     return;
   }
   const err = h("span", { class: "form-error", id: "auth-error", role: "alert" });
-  const name = h("input", { id: "auth-user", name: "username", autocomplete: "username", placeholder: "Name", required: true, "aria-label": "User name", maxlength: 32 });
-  const pass = h("input", { id: "auth-pass", name: "password", type: "password", autocomplete: "current-password", placeholder: "Password", required: true, "aria-label": "Password" });
+  const name = h("input", { id: "auth-user", name: "username", autocomplete: "username", placeholder: t("auth.name"), required: true, "aria-label": t("auth.user_name"), maxlength: 32 });
+  const pass = h("input", { id: "auth-pass", name: "password", type: "password", autocomplete: "current-password", placeholder: t("auth.password"), required: true, "aria-label": t("auth.password") });
   const submit = async (mode) => {
     err.textContent = "";
-    if (!name.value || !pass.value) { err.textContent = "Enter a name and a password."; return; }
+    if (!name.value || !pass.value) { err.textContent = t("auth.enter_both"); return; }
     try {
       const res = mode === "register" ? await api.register(name.value.trim(), pass.value) : await api.login(name.value.trim(), pass.value);
       const u = res.user || { username: name.value.trim() };
@@ -42,13 +44,13 @@ function renderAuth() {
       renderAuth();
       refresh();
     } catch (e) {
-      err.textContent = e.message || "That did not work.";
+      err.textContent = e.message || t("auth.failed");
     }
   };
   const form = h("form", { class: "auth", id: "auth-form", onsubmit: (e) => { e.preventDefault(); submit("login"); } },
     name, pass,
-    h("button", { class: "btn primary small", type: "submit", id: "login-btn" }, "Log in"),
-    h("button", { class: "btn small", type: "button", id: "register-btn", onclick: () => submit("register") }, "Register"),
+    h("button", { class: "btn primary small", type: "submit", id: "login-btn" }, t("auth.log_in")),
+    h("button", { class: "btn small", type: "button", id: "register-btn", onclick: () => submit("register") }, t("auth.register")),
     err);
   clear(host).append(form);
 }
@@ -71,7 +73,7 @@ function seatEntries(g) {
     if (e) {
       const u = e.user;
       name = e.username || e.name || (u && typeof u === "object" ? u.username : (typeof u === "string" ? u : null));
-      if (e.bot) { bot = true; name = name || `${typeof e.bot === "string" ? e.bot + " " : ""}bot`; }
+      if (e.bot) { bot = true; name = name || botLabel(e.bot); }
     }
     out.push({ seat: i, name, bot });
   }
@@ -87,7 +89,7 @@ function isMine(g) {
 
 function titleOf(name) {
   const d = state.catalog.find((x) => x.name === name);
-  return d ? d.title : cap(name || "game");
+  return tOr(`game.${name}.title`, d ? d.title : cap(name || "game"));
 }
 
 function gameItem(g, kind) {
@@ -97,38 +99,38 @@ function gameItem(g, kind) {
   const href = `game.html?id=${encodeURIComponent(g.id)}`;
   const actions = [];
   if (kind === "open") {
-    actions.push(h("button", { class: "btn primary small", type: "button", dataset: { join: g.id }, disabled: !auth.token, title: auth.token ? "" : "Sign in to join", onclick: () => join(g) }, "Join"));
-    actions.push(h("a", { class: "btn small", href }, "View"));
+    actions.push(h("button", { class: "btn primary small", type: "button", dataset: { join: g.id }, disabled: !auth.token, title: auth.token ? "" : t("lobby.sign_in_to_join"), onclick: () => join(g) }, t("lobby.join")));
+    actions.push(h("a", { class: "btn small", href }, t("lobby.view")));
   } else if (kind === "turn") {
-    actions.push(h("a", { class: "btn primary small", href }, "Play"));
+    actions.push(h("a", { class: "btn primary small", href }, t("lobby.play")));
   } else if (kind === "mine") {
     const creator = g.created_by && auth.user && (g.created_by.username === auth.user.username || g.created_by.id === auth.user.id);
     if (g.status === "open" && creator) {
-      actions.push(h("button", { class: "btn primary small", type: "button", dataset: { start: g.id }, disabled: filled < seats.length, onclick: () => start(g) }, filled < seats.length ? `Start (${filled}/${seats.length})` : "Start"));
+      actions.push(h("button", { class: "btn primary small", type: "button", dataset: { start: g.id }, disabled: filled < seats.length, onclick: () => start(g) }, filled < seats.length ? t("lobby.start_count", { filled, total: seats.length }) : t("lobby.start")));
     }
-    actions.push(h("a", { class: "btn small", href }, g.status === "finished" ? "Results" : "Open"));
+    actions.push(h("a", { class: "btn small", href }, g.status === "finished" ? t("lobby.results") : t("lobby.open")));
   } else if (kind === "watch") {
-    actions.push(h("a", { class: "btn small", href }, "Watch"));
+    actions.push(h("a", { class: "btn small", href }, t("lobby.watch_game")));
   } else {
-    actions.push(h("a", { class: "btn small", href }, "Results"));
+    actions.push(h("a", { class: "btn small", href }, t("lobby.results")));
   }
   let extra = null;
   if (g.status === "finished" && g.result && g.result.scores) {
     const scores = g.result.scores;
     const best = (g.result.ranking || [])[0];
-    extra = h("span", { class: "small" }, "Scores: ", seats.map((e) => `${e.name || "Seat " + (e.seat + 1)} ${scores[e.seat] ?? scores[String(e.seat)] ?? "?"}`).join(" · "),
-      best !== undefined ? ` — won by ${(seats[best] && seats[best].name) || "seat " + (Number(best) + 1)}` : "");
+    extra = h("span", { class: "small" }, t("lobby.scores"), " ", seats.map((e) => `${e.name || t("seat.name", { n: e.seat + 1 })} ${scores[e.seat] ?? scores[String(e.seat)] ?? "?"}`).join(" · "),
+      best !== undefined ? ` — ${t("lobby.won_by", { name: (seats[best] && seats[best].name) || t("seat.name", { n: Number(best) + 1 }) })}` : "");
   } else if (g.status === "open") {
-    extra = h("span", { class: "small muted" }, `${filled}/${seats.length} seated`);
+    extra = h("span", { class: "small muted" }, t("lobby.seated", { filled, total: seats.length }));
   } else if (waiting.length) {
-    extra = h("span", { class: "small muted" }, "to play: ", waiting.map((q) => (seats[q] && seats[q].name) || `seat ${q + 1}`).join(", "));
+    extra = h("span", { class: "small muted" }, t("lobby.to_play"), " ", waiting.map((q) => (seats[q] && seats[q].name) || t("seat.name", { n: q + 1 })).join(", "));
   }
   return h("li", { class: ["game-item", kind === "turn" && "your-turn"], dataset: { game: g.id } },
     h("a", { class: "gi-title", href }, `${titleOf(g.game)} #${g.id}`),
-    kind === "turn" ? h("span", { class: "badge turn" }, "Your turn") : null,
+    kind === "turn" ? h("span", { class: "badge turn" }, t("lobby.your_turn")) : null,
     h("span", { class: "gi-seats" }, seats.map((e) => h("span", { class: "seat-tag" },
       seatBadge(e.seat),
-      h("span", { class: e.name ? "" : "muted" }, e.name || "free")))),
+      h("span", { class: e.name ? "" : "muted" }, e.name || t("lobby.free"))))),
     extra,
     g.updated_at || g.created_at ? h("span", { class: "small muted" }, timeAgo(g.updated_at || g.created_at)) : null,
     h("span", { class: "gi-actions" }, actions));
@@ -178,17 +180,17 @@ async function refresh() {
     for (const g of [...open, ...running]) {
       if (isMine(g) && !mine.some((m) => m.id === g.id)) other.push(g);
     }
-    fill("#list-turn", turn.map((g) => gameItem(g, "turn")), signedIn ? "Nothing waits for you." : "Sign in to see your games.");
-    fill("#list-mine", other.map((g) => gameItem(g, "mine")), signedIn ? "No other games. Start one!" : "Sign in to play.");
-    fill("#list-open", open.filter((g) => !mineIds.has(g.id)).map((g) => gameItem(g, "open")), "No open games right now.");
-    fill("#list-watch", running.filter((g) => !mineIds.has(g.id)).map((g) => gameItem(g, "watch")), "No running games to watch.");
-    fill("#list-done", finished.slice(0, 30).map((g) => gameItem(g, "done")), "No finished games yet.");
+    fill("#list-turn", turn.map((g) => gameItem(g, "turn")), signedIn ? t("lobby.empty.turn") : t("lobby.empty.turn_guest"));
+    fill("#list-mine", other.map((g) => gameItem(g, "mine")), signedIn ? t("lobby.empty.mine") : t("lobby.empty.mine_guest"));
+    fill("#list-open", open.filter((g) => !mineIds.has(g.id)).map((g) => gameItem(g, "open")), t("lobby.empty.open"));
+    fill("#list-watch", running.filter((g) => !mineIds.has(g.id)).map((g) => gameItem(g, "watch")), t("lobby.empty.watch"));
+    fill("#list-done", finished.slice(0, 30).map((g) => gameItem(g, "done")), t("lobby.empty.done"));
     const badge = $("#turn-count");
     badge.textContent = String(turn.length);
     badge.classList.toggle("zero", turn.length === 0);
-    document.title = turn.length ? `(${turn.length}) Menagerie` : "Menagerie — zoo-building games online";
+    document.title = turn.length ? t("lobby.page_title_turns", { count: turn.length }) : t("lobby.page_title");
   } catch (e) {
-    toast(e.message || "Could not load the games.");
+    toast(e.message || t("lobby.load_failed"));
   } finally {
     refreshing = false;
   }
@@ -197,48 +199,49 @@ async function refresh() {
 // ------------------------------------------------------------------ new game form
 function renderNewGame() {
   const host = $("#new-game");
-  if (!state.catalog.length) { clear(host).append(h("p", "No games on offer.")); return; }
-  const gameSel = h("select", { id: "ng-game", name: "game", "aria-label": "Game" },
-    state.catalog.map((d) => h("option", { value: d.name }, d.title || d.name)));
+  if (!state.catalog.length) { clear(host).append(h("p", t("newgame.no_games"))); return; }
+  const gameSel = h("select", { id: "ng-game", name: "game", "aria-label": t("newgame.game") },
+    state.catalog.map((d) => h("option", { value: d.name }, titleOf(d.name))));
   const body = h("div", { class: "ng-body" });
   const err = h("p", { class: "form-error", role: "alert" });
   const draw = () => {
     const d = state.catalog.find((x) => x.name === gameSel.value) || state.catalog[0];
     const min = (d.seats && d.seats.min) || 2; const max = (d.seats && d.seats.max) || min;
     const seatsSel = h("select", { id: "ng-seats", name: "seats" });
-    for (let n = min; n <= max; n++) seatsSel.appendChild(h("option", { value: n }, `${n} players`));
+    for (let n = min; n <= max; n++) seatsSel.appendChild(h("option", { value: n }, t("newgame.n_players", { count: n })));
     const opts = (d.options || []).map((o) => {
       let input;
       if (o.type === "bool" || typeof o.default === "boolean") {
         input = h("input", { type: "checkbox", name: `opt-${o.name}`, dataset: { option: o.name, kind: "bool" }, checked: !!o.default });
       } else if (Array.isArray(o.choices) && o.choices.length) {
-        input = h("select", { name: `opt-${o.name}`, dataset: { option: o.name } }, o.choices.map((c) => h("option", { value: JSON.stringify(c), selected: c === o.default }, cap(String(c)))));
+        input = h("select", { name: `opt-${o.name}`, dataset: { option: o.name } }, o.choices.map((c) => h("option", { value: JSON.stringify(c), selected: c === o.default }, tOr(`option.${d.name}.${o.name}.${c}`, cap(String(c))))));
       } else if (typeof o.default === "number") {
         input = h("input", { type: "number", name: `opt-${o.name}`, dataset: { option: o.name, kind: "number" }, value: o.default });
       } else {
         input = h("input", { name: `opt-${o.name}`, dataset: { option: o.name, kind: "text" }, value: o.default ?? "" });
       }
-      return h("label", null, cap(o.name), input, o.description ? h("span", { class: "option-help" }, o.description) : null);
+      return h("label", null, tOr(`option.${d.name}.${o.name}`, cap(o.name)), input,
+        o.description ? h("span", { class: "option-help" }, tOr(`option.${d.name}.${o.name}.help`, o.description)) : null);
     });
-    const bots = h("fieldset", { id: "ng-bots" }, h("legend", "Bots"));
+    const bots = h("fieldset", { id: "ng-bots" }, h("legend", t("newgame.bots")));
     const drawBots = () => {
-      clear(bots).append(h("legend", "Seats"));
+      clear(bots).append(h("legend", t("newgame.seats")));
       const n = Number(seatsSel.value);
-      bots.appendChild(h("span", { class: "seat-you" }, seatBadge(0), " you"));
+      bots.appendChild(h("span", { class: "seat-you" }, seatBadge(0), " ", t("newgame.seat_you")));
       for (let s = 1; s < n; s++) {
-        bots.appendChild(h("label", null, h("input", { type: "checkbox", name: "bot", value: s, dataset: { botSeat: s } }), seatBadge(s), " bot"));
+        bots.appendChild(h("label", null, h("input", { type: "checkbox", name: "bot", value: s, dataset: { botSeat: s } }), seatBadge(s), " ", t("seat.bot")));
       }
       if (state.bots.length) {
         const pref = state.bots.includes("greedy") ? "greedy" : state.bots[0];
-        bots.appendChild(h("label", null, "Bots play", h("select", { id: "ng-bot", name: "bot-kind" },
-          state.bots.map((b) => h("option", { value: b, selected: b === pref }, cap(b))))));
+        bots.appendChild(h("label", null, t("newgame.bots_play"), h("select", { id: "ng-bot", name: "bot-kind" },
+          state.bots.map((b) => h("option", { value: b, selected: b === pref }, tOr(`bot.${b}`, cap(b)))))));
       }
-      bots.appendChild(h("p", { class: "option-help" }, "Unticked seats are open for other players to join."));
+      bots.appendChild(h("p", { class: "option-help" }, t("newgame.open_seats_help")));
     };
     seatsSel.addEventListener("change", drawBots);
     drawBots();
     clear(body).append(
-      h("fieldset", null, h("legend", "Table"), h("label", null, "Players", seatsSel), ...opts),
+      h("fieldset", null, h("legend", t("newgame.table")), h("label", null, t("newgame.players"), seatsSel), ...opts),
       bots);
   };
   gameSel.addEventListener("change", draw);
@@ -247,7 +250,7 @@ function renderNewGame() {
     onsubmit: async (e) => {
       e.preventDefault();
       err.textContent = "";
-      if (!auth.token) { err.textContent = "Sign in first (top right)."; return; }
+      if (!auth.token) { err.textContent = t("newgame.sign_in_first"); return; }
       const options = {};
       for (const el of form.querySelectorAll("[data-option]")) {
         const name = el.dataset.option;
@@ -269,13 +272,13 @@ function renderNewGame() {
       }
     },
   },
-  state.catalog.length > 1 ? h("label", null, "Game", gameSel) : h("p", h("strong", state.catalog[0].title || state.catalog[0].name)),
+  state.catalog.length > 1 ? h("label", null, t("newgame.game"), gameSel) : h("p", h("strong", titleOf(state.catalog[0].name))),
   body,
-  h("div", { class: "row" }, h("button", { class: "btn primary", type: "submit", id: "create-game" }, "Create game"),
-    h("button", { class: "btn ghost", type: "button", onclick: () => toggleNew(false) }, "Cancel")),
+  h("div", { class: "row" }, h("button", { class: "btn primary", type: "submit", id: "create-game" }, t("newgame.create")),
+    h("button", { class: "btn ghost", type: "button", onclick: () => toggleNew(false) }, t("common.cancel"))),
   err);
   if (state.catalog.length <= 1) form.appendChild(h("input", { type: "hidden", value: state.catalog[0].name }));
-  clear(host).append(h("h2", "New game"), form);
+  clear(host).append(h("h2", t("lobby.new_game")), form);
 }
 
 function toggleNew(show) {

@@ -1,6 +1,9 @@
 // The rules page of a game: the project's rules text (Markdown), rendered without a library.
 import { api } from "./api.js";
 import { $ } from "./dom.js";
+import { lang, t, tOr, setupPage } from "./i18n.js";
+
+setupPage();
 
 const game = new URLSearchParams(location.search).get("game") || "arknova";
 
@@ -61,16 +64,25 @@ async function init() {
   try {
     const all = await api.catalog();
     const d = (Array.isArray(all) ? all : []).find((x) => x.name === game);
-    if (d) { $("#rules-title").textContent = `${d.title}: rules`; document.title = `${d.title} rules — Menagerie`; }
+    if (d) {
+      const title = tOr(`game.${d.name}.title`, d.title);
+      $("#rules-title").textContent = t("rules.title_of", { title });
+      document.title = t("rules.doc_title", { title });
+    }
   } catch { /* a nicety */ }
+  // the rules in the page's language (rules/<game>.<lang>.md), else the English text
   let text = null;
-  try {
-    const res = await fetch(`rules/${encodeURIComponent(game)}.md`, { headers: { Accept: "text/markdown, text/plain" } });
-    if (res.ok) text = await res.text();
-  } catch { /* below */ }
+  const files = lang === "en" ? [`${game}.md`] : [`${game}.${lang}.md`, `${game}.md`];
+  for (const file of files) {
+    try {
+      const res = await fetch(`rules/${encodeURIComponent(file)}`, { headers: { Accept: "text/markdown, text/plain" } });
+      if (res.ok) { text = await res.text(); break; }
+    } catch { /* the next one */ }
+  }
+  const esc = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   $("#rules").innerHTML = text
     ? markdown(text)
-    : `<h2>Rules</h2><p>The rules text of this game is not served here yet. The card gallery shows every card with its abilities: <a href="cards.html?game=${encodeURIComponent(game)}">open the cards</a>.</p>`;
+    : `<h2>${esc(t("rules.title"))}</h2><p>${esc(t("rules.not_served"))} <a href="cards.html?game=${encodeURIComponent(game)}">${esc(t("rules.open_cards"))}</a>.</p>`;
 }
 
 init();

@@ -1,5 +1,6 @@
 // Seat colours (Okabe–Ito, colour-blind safe), always shown with the seat number.
 import { h, s } from "./dom.js";
+import { t, tOr } from "./i18n.js";
 
 export const SEAT_COLOURS = [
   { fill: "#E69F00", ink: "#1b1400", name: "orange" },
@@ -22,8 +23,13 @@ function nameOf(entry) {
   const u = entry.user;
   const uname = entry.username || entry.name || (u && typeof u === "object" ? u.username || u.name : (typeof u === "string" ? u : null));
   if (uname) return uname;
-  if (entry.bot) return `${typeof entry.bot === "string" ? entry.bot : ""} bot`.trim();
+  if (entry.bot) return botLabel(entry.bot);
   return null;
+}
+
+/** "Greedy bot" for a bot kind (or just "bot"). */
+export function botLabel(kind) {
+  return typeof kind === "string" && kind ? t("seat.bot_kind", { kind: tOr(`bot.${kind}`, kind) }) : t("seat.bot");
 }
 
 export function setSeats(seats) {
@@ -38,7 +44,7 @@ export function setSeats(seats) {
 
 export function seatName(seat) {
   const e = names.get(seat);
-  return e ? e.name : `Seat ${seat + 1}`;
+  return e ? e.name : t("seat.name", { n: seat + 1 });
 }
 
 export function isBot(seat) {
@@ -49,7 +55,7 @@ export function isBot(seat) {
 /** "Seat 2" with the colour chip, for text. */
 export function seatLabel(seat) {
   const e = names.get(seat);
-  return e ? `${e.name} (seat ${seat + 1})` : `Seat ${seat + 1}`;
+  return e ? t("seat.label", { name: e.name, n: seat + 1 }) : t("seat.name", { n: seat + 1 });
 }
 
 /** A coloured disc with the seat number. */
@@ -59,7 +65,7 @@ export function seatChip(seat, opts = {}) {
     class: ["seat-chip", opts.small && "small"],
     style: { background: c.fill, color: c.ink },
     title: seatLabel(seat),
-    "aria-label": `seat ${seat + 1}`,
+    "aria-label": t("seat.aria", { n: seat + 1 }),
   }, String(seat + 1));
 }
 

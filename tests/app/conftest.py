@@ -32,6 +32,12 @@ TABLES = ["snapshots", "actions", "seats", "tokens", "games", "users"]
 PASSWORD = "correct horse"
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "faults: kills server processes or restarts PostgreSQL (bounded; part of "
+                   "the normal run)")
+
+
 @pytest.fixture(autouse=True)
 def toy_game():
     """The test-only toy game is offered during each app test (and only then)."""
@@ -113,7 +119,11 @@ def db_url(request, tmp_path):
 
 def make_settings(url: str, **overrides) -> Settings:
     values = dict(database_url=url, argon2_time_cost=1, argon2_memory_kib=8,
-                  static_dir=Path("/nonexistent-static"), access_log=False, log_level="WARNING")
+                  static_dir=Path("/nonexistent-static"), access_log=False, log_level="WARNING",
+                  # the limits stay on (their code runs) but out of the way; test_ratelimit
+                  # lowers them
+                  rate_auth_burst=10_000, rate_actions_burst=10_000,
+                  rate_address_actions_burst=10_000)
     values.update(overrides)
     return Settings(**values)
 

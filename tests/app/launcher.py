@@ -33,7 +33,8 @@ def main() -> None:
     if args.migrate:
         asyncio.run(upgrade(settings.database_url))
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_config=None,
-                access_log=False, ws_max_size=settings.max_body_bytes)
+                access_log=False, ws_max_size=settings.max_body_bytes,
+                ws_per_message_deflate=settings.ws_compression)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import hashlib
 
 from sqlalchemy import select
 
-from app.auth import COOKIE
+from app.auth import COOKIE, CSRF_COOKIE, csrf_for
 from app.models import Token, User
 
 from .conftest import PASSWORD
@@ -21,7 +21,9 @@ async def test_register_login_me_logout(api):
     token = body["token"]
     assert len(token) >= 32  # 256 random bits, url-safe
     cookie = r.headers["set-cookie"]
-    assert f"{COOKIE}=" in cookie and "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
+    assert f"{COOKIE}=" in cookie and "HttpOnly" in cookie and "samesite=strict" in cookie.lower()
+    # the CSRF value for cookie-authenticated writes, readable by the page's script
+    assert r.cookies.get(CSRF_COOKIE) == csrf_for(token)
 
     r = await c.get("/api/me", headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 200 and r.json()["user"]["username"] == "Ada.L-1"
@@ -81,7 +83,8 @@ async def test_cookie_auth_and_stale_cookie(api):
     c.cookies.clear()
     r = await c.get("/api/me", headers={"Cookie": f"{COOKIE}={token}"})
     assert r.status_code == 200
-    r = await c.post("/api/auth/logout", headers={"Cookie": f"{COOKIE}={token}"})
+    r = await c.post("/api/auth/logout", headers={"Cookie": f"{COOKIE}={token}",
+                                                  "X-CSRF-Token": csrf_for(token)})
     assert r.status_code == 200
     assert COOKIE in r.headers.get("set-cookie", "")  # cleared
     # a revoked cookie is ignored (anonymous), a revoked bearer token is refused

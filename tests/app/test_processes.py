@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -28,7 +29,9 @@ async def server_process(db_url: str, **env_extra: str):
     port = free_port()
     env = {**os.environ, "DATABASE_URL": db_url, "MENAGERIE_ARGON2_TIME_COST": "1",
            "MENAGERIE_ARGON2_MEMORY_KIB": "8", "MENAGERIE_STATIC_DIR": "/nonexistent",
-           "MENAGERIE_LOG_LEVEL": "WARNING", **env_extra}
+           "MENAGERIE_LOG_LEVEL": "WARNING", "MENAGERIE_RATE_AUTH_BURST": "10000",
+           "MENAGERIE_RATE_ACTIONS_BURST": "10000",
+           "MENAGERIE_RATE_ADDRESS_ACTIONS_BURST": "10000", **env_extra}
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen([sys.executable, "-m", "tests.app.launcher", "--port", str(port)],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -209,3 +212,187 @@ async def test_listen_connection_reconnects(pg_url):
         assert (await bob.act(gid, (await bob.legal(gid))["actions"][0], 1)).status_code == 200
         assert [m["version"] for m in await ws.states_until(2)] == [2]
         await ws.close()
+
+
+async def test_reconnect_to_another_process_resyncs(pg_url):
+    """A socket that drops from process 1 and comes back through process 2 gets exactly the
+    versions it missed, then the live ones. And a logout in one process revokes the token in
+    the other at once (it was cached there)."""
+    async with server_process(pg_url) as p1, server_process(pg_url) as p2:
+        async with httpx.AsyncClient(base_url=f"http://{p1.base}") as c1, \
+                httpx.AsyncClient(base_url=f"http://{p2.base}") as c2:
+            one, two = Remote(c1), Remote(c2)
+            ada, bob = await one.user("ada"), await one.user("bob")
+            gid = await one.toy_game(ada, others=[bob])
+            ws = await Socket.open(p1.base, gid, bob.token)
+            assert (await ws.recv())["version"] == 0
+            assert (await ada.act(gid, (await ada.legal(gid))["actions"][0], 0)).status_code == 200
+            assert [m["version"] for m in await ws.states_until(1)] == [1]
+            await ws.close()
+            # two more versions through process 2 while bob is away
+            ada2 = type(ada)(two, ada.name, ada.token, ada.id)
+            bob2 = type(bob)(two, bob.name, bob.token, bob.id)
+            r = await bob2.act(gid, (await bob2.legal(gid))["actions"][0], 1)
+            winner = (ada2, bob2)[r.json()["waiting_for"][0]]
+            assert (await winner.act(gid, {"type": "score"}, 2)).status_code == 200
+            ws = await Socket.open(p2.base, gid, bob.token, query="after=1")
+            hello = await ws.recv()
+            assert hello["version"] == 3 and hello["seat"] == 1
+            synced, missed = await ws.recv_type("synced")
+            assert [m["version"] for m in missed] == [2, 3] and synced["version"] == 3
+            assert all(m["view"]["private"] is not None for m in missed)
+            # live again, from a move made through process 1
+            g = await ada.game(gid)
+            mover = (ada, bob)[g["waiting_for"][0]]
+            mover = type(mover)(one, mover.name, mover.token, mover.id)
+            assert (await mover.act(gid, (await mover.legal(gid))["actions"][0], 3)
+                    ).status_code == 200
+            assert [m["version"] for m in await ws.states_until(4)] == [4]
+            await ws.nothing()
+            await ws.close()
+
+            # process 2 has bob's token cached; bob logs out through process 1
+            assert (await c2.get("/api/me", headers=bob.headers)).status_code == 200
+            assert (await c1.post("/api/auth/logout", headers=bob.headers)).status_code == 200
+
+            async def refused():
+                return (await c2.get("/api/me", headers=bob.headers)).status_code == 401
+
+            await wait_for(refused, timeout=5)
+
+
+async def test_serve_with_workers(pg_url):
+    """``menagerie serve --workers 2``: two worker processes share the port; a game played
+    through both reaches sockets on both, in order; a worker killed with SIGKILL comes back."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": pg_url, "MENAGERIE_ARGON2_TIME_COST": "1",
+           "MENAGERIE_ARGON2_MEMORY_KIB": "8", "MENAGERIE_STATIC_DIR": "/nonexistent",
+           "MENAGERIE_LOG_LEVEL": "WARNING", "MENAGERIE_ACCESS_LOG": "false"}
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
+                             "--port", str(port), "--workers", "2"], cwd=ROOT, env=env,
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+
+    async def pids(n=40) -> set[int]:
+        seen = set()
+        for _ in range(n):  # a new connection each time: the kernel spreads them
+            async with httpx.AsyncClient(base_url=base) as c:
+                with contextlib.suppress(httpx.TransportError):
+                    r = await c.get("/healthz")
+                    if r.status_code == 200:
+                        seen.add(r.json()["pid"])
+        return seen
+
+    try:
+        async def up():
+            if proc.poll() is not None:
+                log.seek(0)
+                raise AssertionError(log.read().decode()[-3000:])
+            return len(await pids(10)) >= 1
+
+        await wait_for(up, timeout=40)
+        workers = await wait_for(lambda: _at_least(pids, 2), timeout=30)
+        assert len(workers) == 2
+        async with httpx.AsyncClient(base_url=base) as c:
+            api = Remote(c)
+            p0, p1 = await api.user("worker_a"), await api.user("worker_b")
+            r = await p0.post("/api/games", json={"game": "arknova", "seats": 2})
+            gid = r.json()["id"]
+            assert (await p1.post(f"/api/games/{gid}/join")).status_code == 200
+            sockets = [await Socket.open(f"127.0.0.1:{port}", gid) for _ in range(4)]
+            for s in sockets:
+                await s.recv()
+            assert (await p0.post(f"/api/games/{gid}/start")).status_code == 200
+            version = 0
+            for i in range(6):
+                # a fresh connection per move: the moves land on both workers
+                async with httpx.AsyncClient(base_url=base) as fresh:
+                    g = (await fresh.get(f"/api/games/{gid}")).json()
+                    seat = g["waiting_for"][0]
+                    who = (p0, p1)[seat]
+                    legal = (await fresh.get(f"/api/games/{gid}/legal",
+                                             headers=who.headers)).json()
+                    assert legal["version"] == version
+                    r = await fresh.post(f"/api/games/{gid}/actions", headers=who.headers,
+                                         json={"version": version,
+                                               "action": legal["actions"][0]})
+                    assert r.status_code == 200, r.text
+                    version = r.json()["version"]
+            for s in sockets:
+                got = await s.states_until(version, timeout=10)
+                assert [m["version"] for m in got] == list(range(0, version + 1))
+                await s.close()
+        # SIGKILL one worker: uvicorn starts a new one, the service goes on
+        victim = next(iter(workers))
+        os.kill(victim, signal.SIGKILL)
+
+        async def replaced():
+            seen = await pids(10)
+            return seen if victim not in seen and len(seen) >= 2 else None
+
+        await wait_for(replaced, timeout=30)
+        async with httpx.AsyncClient(base_url=base) as c:
+            g = (await c.get(f"/api/games/{gid}")).json()
+            assert g["version"] == version
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        log.close()
+
+
+async def _at_least(pids, n):
+    seen = await pids()
+    return seen if len(seen) >= n else None
+
+
+async def test_announced_moves_are_applied_from_the_notification(pg_url):
+    """A process holding a game at version V applies the move another process announces for
+    V+1 (seat and action ride in the NOTIFY payload): same state as stored, no reload."""
+    from app.models import Game
+
+    async with running_app(make_settings(pg_url)) as one, \
+            running_app(make_settings(pg_url)) as two:
+        ada, bob = await one.user("ada"), await one.user("bob")
+        gid = await one.toy_game(ada, others=[bob])
+        bob_two = type(bob)(two, bob.name, bob.token, bob.id)
+        await bob_two.legal(gid)  # process two now holds version 0
+        cache = two.services.games.cache
+        assert cache.get(gid).version == 0
+        # nobody watches the game in process two: the move is not replayed there...
+        assert (await ada.act(gid, (await ada.legal(gid))["actions"][0], 0)).status_code == 200
+        await asyncio.sleep(0.5)
+        assert cache.get(gid).version == 0
+        # ...and the next read there fetches the new state
+        legal = await bob_two.legal(gid)
+        assert legal["version"] == 1 and cache.get(gid).version == 1
+        # a socket watches the game in process two (its channel): the next move is applied
+        two.services.hub.channel(gid)
+        r = await bob_two.act(gid, legal["actions"][0], 1)
+        assert r.status_code == 200
+        waiting = r.json()["waiting_for"]
+        mover = (ada, bob)[waiting[0]]
+        legal = await mover.legal(gid)
+        assert (await mover.act(gid, legal["actions"][0], 2)).status_code == 200
+
+        async def advanced():
+            c = cache.get(gid)
+            return c is not None and c.version == 3 and c.frame is not None
+
+        await wait_for(advanced, timeout=5)
+        game = one.services.games.cache.get(gid).game
+        async with two.services.db.read() as s:
+            stored = (await s.get(Game, gid)).state
+        assert game.state_hash(cache.get(gid).state) == game.state_hash(game.load(stored))
+        # and process two serves the next move from that state
+        g = await bob_two.game(gid)
+        if g["status"] == "running":
+            nxt = type(ada)(two, *(ada.name, ada.token, ada.id)) if 0 in g["waiting_for"] \
+                else bob_two
+            r = await nxt.act(gid, (await nxt.legal(gid))["actions"][0], 3)
+            assert r.status_code == 200 and r.json()["version"] == 4

@@ -169,3 +169,133 @@ async def test_static_client_and_fallbacks(db_url, tmp_path):
         assert_error(await c.get("/api/missing"), 404, "not_found")
         assert_error(await c.post("/"), 405, "method_not_allowed")
         assert (await c.get("/healthz")).json()["status"] == "ok"
+
+
+# --------------------------------------------------------------------------- more bad input
+
+ODD_STRINGS = ["\u0000", "\ud800", "\U0010ffff" * 10, "\u202e\u0301" * 50, "😀" * 1000,
+               "a\nb\rc\td", "%00%ff", "../../etc/passwd", "<script>alert(1)</script>",
+               "'; DROP TABLE users; --", "\ufeff", "\x7f" * 10]
+HUGE_NUMBERS = [10**30, -(10**30), 2**63, -(2**63) - 1, 1e308, -1e308, 1.7976931348623157e308]
+
+
+async def test_odd_unicode_and_huge_numbers_over_http(api):
+    ada = await api.user()
+    gid = await api.toy_game(ada, others=[await api.user()])
+    c = api.client
+    h = {**ada.headers, "content-type": "application/json"}
+    for text in ODD_STRINGS:
+        for url, body in (("/api/auth/register", {"username": text, "password": text}),
+                          ("/api/auth/login", {"username": text, "password": "x" * 8}),
+                          ("/api/games", {"game": text, "seats": 2}),
+                          ("/api/games", {"game": "toy", "seats": 2, "options": {text: text}}),
+                          ("/api/games", {"game": "toy", "seats": 2, "bot": text}),
+                          (f"/api/games/{gid}/actions", {"version": 0,
+                                                         "action": {"type": text}}),
+                          (f"/api/games/{gid}/actions", {"version": 0,
+                                                         "action": {text: 1, "type": "play"}})):
+            import json as _json
+
+            raw = _json.dumps(body, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            r = await c.post(url, content=raw, headers=h)
+            assert 400 <= r.status_code < 500, (url, text, r.status_code, r.text)
+            assert "error" in r.json()
+        from urllib.parse import quote
+
+        q = quote(text.encode("utf-8", "surrogatepass"), safe="")
+        for path in (f"/api/games/{q}", f"/api/catalog/{q}", f"/api/games?status={q}"):
+            r = await c.get(path, headers=ada.headers)
+            assert 400 <= r.status_code < 500, (path, r.status_code)
+    for n in HUGE_NUMBERS:
+        for body in ({"version": n, "action": {"type": "play", "card": 1}},
+                     {"version": 0, "action": {"type": "play", "card": n}},
+                     {"game": "toy", "seats": n}, {"game": "toy", "seats": 2, "bots": [n]},
+                     {"game": "toy", "seats": 2, "options": {"rounds": n}}):
+            url = f"/api/games/{gid}/actions" if "version" in body else "/api/games"
+            r = await c.post(url, json=body, headers=ada.headers)
+            assert 400 <= r.status_code < 500, (body, r.status_code, r.text)
+        r = await c.get(f"/api/games/{gid}/log?after={n}")
+        assert r.status_code == 422
+    # JSON the standard forbids: NaN, Infinity, duplicate keys, a BOM, trailing garbage
+    for raw in (b'{"version": NaN, "action": {}}', b'{"version": Infinity, "action": {}}',
+                b'{"version": 0, "version": 1, "action": {"type": "x"}}',
+                b'\xef\xbb\xbf{"version": 0, "action": {}}', b'{"version": 0, "action": {}} xx',
+                b'{"version": 1e999, "action": {}}', b"\x00" * 100, "ü".encode("latin-1")):
+        r = await c.post(f"/api/games/{gid}/actions", content=raw, headers=h)
+        assert 400 <= r.status_code < 500, (raw, r.status_code, r.text)
+    # wide and deep: many keys, long arrays, deep nesting in options and actions
+    wide = {f"k{i}": i for i in range(3000)}
+    r = await c.post("/api/games", json={"game": "toy", "seats": 2, "options": wide},
+                     headers=ada.headers)
+    assert 400 <= r.status_code < 500
+    deep = []
+    for _ in range(100):
+        deep = [deep]
+    r = await c.post("/api/games", json={"game": "toy", "seats": 2, "options": {"x": deep}},
+                     headers=ada.headers)
+    assert 400 <= r.status_code < 500
+    r = await c.post(f"/api/games/{gid}/actions",
+                     json={"version": 0, "action": {"type": "play", "card": list(range(8000))}},
+                     headers=ada.headers)
+    assert 400 <= r.status_code < 500
+    # headers: absurd content types, a huge header value, a bad Authorization
+    r = await c.post("/api/games", content=b"{}", headers={**ada.headers,
+                                                           "content-type": "application/x-evil"})
+    assert 400 <= r.status_code < 500
+    r = await c.get("/api/me", headers={"Authorization": "Bearer " + "x" * 5000})
+    assert r.status_code == 401
+    r = await c.get("/api/me", headers={"Authorization": "Bearer \u00e9t\u00e9".encode()})
+    assert r.status_code == 401
+    assert (await ada.game(gid))["version"] == 0
+    assert (await c.get("/healthz")).status_code == 200
+
+
+async def test_bad_input_over_the_socket(server):
+    from websockets.exceptions import ConnectionClosed
+
+    from .wsclient import Socket
+
+    host, api = server
+    ada = await api.user()
+    gid = await api.toy_game(ada, others=[await api.user()])
+    ws = await Socket.open(host, gid, ada.token)
+    await ws.recv()
+    deep = "[" * 5000 + "]" * 5000
+    junk = [deep, '{"type": "action", "version": 0, "action": ' + "{\"a\":" * 500 + "1" +
+            "}" * 500 + "}",
+            '{"type": "sync", "after": 1e999}', '{"type": "sync", "after": NaN}',
+            '{"type": "sync", "after": 99999999999999999999999}',
+            '{"type": "action", "version": 99999999999999999999, "action": {"type": "play"}}',
+            '{"type": "action", "version": -5, "action": {"type": "play"}}',
+            '{"type": "\ud800"}'.encode("utf-8", "surrogatepass"), b"\xff\xfe\xfd",
+            '{"type": "' + "\u202e" * 1000 + '"}', '{"type": "ping", "x": ' + "1" * 4000 + "}",
+            '{"type": "action", "version": 0, "action": {"type": "play", "card": 1e308}}',
+            "null", "true", "1", '""', "{}"]
+    for message in junk:
+        await ws.send(message)
+        reply = await ws.recv()
+        assert reply["type"] in ("error", "pong", "synced"), (message[:80], reply)
+    await ws.send({"type": "ping"})
+    assert (await ws.recv_type("pong"))[0]["type"] == "pong"
+    # the token and the game id in the URL
+    for gid_text, token in (("1e3", None), ("%F0%9F%98%80", None), (str(gid), "\u00e9" * 10),
+                            (str(gid), "x" * 5000)):
+        try:
+            s = await Socket.open(host, gid_text, token)
+        except Exception:  # refused at the handshake: fine too
+            continue
+        msg = await s.recv()
+        assert msg["type"] == "error"
+        import pytest as _pytest
+
+        with _pytest.raises(ConnectionClosed):
+            await s.recv()
+    # a binary frame larger than the limit closes the socket cleanly (1009)
+    await ws.send(b"x" * (70 * 1024))
+    import pytest as _pytest
+
+    with _pytest.raises(ConnectionClosed) as closed:
+        for _ in range(3):
+            await ws.recv()
+    assert closed.value.rcvd is None or closed.value.rcvd.code in (1009, 1000, 1006)
+    assert (await api.client.get("/healthz")).status_code == 200

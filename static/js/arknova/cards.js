@@ -1,23 +1,49 @@
 // Cards of the zoo builder, rendered from the catalog (GET /api/catalog/arknova).
 import { h, cap, listing } from "../dom.js";
 import { icon, iconLabel, ICON_INFO } from "../icons.js";
+import { lang, t, tOr } from "../i18n.js";
 
 export const CONTINENTS = ["africa", "americas", "asia", "australia", "europe"];
 export const CLASSES = ["predator", "herbivore", "primate", "reptile", "bird", "bear", "pet", "sea"];
 
 export const TYPE_LABEL = {
-  animal: "Animal", sponsor: "Sponsor", project: "Conservation project", base: "Base project",
-  final: "Final scoring", tile: "Bonus tile",
+  animal: t("card.type.animal"), sponsor: t("card.type.sponsor"), project: t("card.type.project"),
+  base: t("card.type.base"), final: t("card.type.final"), tile: t("card.type.tile"),
 };
 
-/** Index every card of a catalog by id; cards keep their group in `group`. */
+/** The name of an action card ("Build"), in the page's language. */
+export const actionName = (a) => tOr(`action.${a}`, cap(a));
+
+/**
+ * Index every card of a catalog by id; cards keep their group in `group`. Names and texts are
+ * put into the page's language (`catalog.i18n[lang]`: card names and final-scoring texts by card
+ * id; building and map names from the message catalogue); `name_en` keeps the English name.
+ */
 export function indexCatalog(catalog) {
   const byId = new Map();
   const groups = (catalog && catalog.cards) || {};
+  const tr = (catalog && catalog.i18n && catalog.i18n[lang]) || {};
+  const names = tr.cards || {};
+  const texts = tr.texts || {};
+  for (const b of Object.values((catalog && catalog.buildings) || {})) {
+    if (b && b.id && b.name_en === undefined) { b.name_en = b.name; b.name = tOr(`building.${b.id}`, b.name); }
+  }
+  for (const m of Object.values((catalog && catalog.maps) || {})) {
+    if (m && m.id && m.name_en === undefined) {
+      m.name_en = m.name;
+      m.name = tOr(`map.${m.id}.name`, m.name);
+      m.description = tOr(`map.${m.id}.description`, m.description);
+    }
+  }
   for (const [group, list] of Object.entries(groups)) {
     if (!Array.isArray(list)) continue;
     for (const c of list) {
-      if (c && c.id) byId.set(c.id, { ...c, group, type: c.type || group.replace(/s$/, "") });
+      if (!c || !c.id) continue;
+      const card = { ...c, group, type: c.type || group.replace(/s$/, ""), name_en: c.name };
+      if (names[c.id]) card.name = names[c.id];
+      if (c.text && texts[c.id]) card.text = texts[c.id];
+      if (c.building && c.building.id) card.building = { ...c.building, name: tOr(`building.${c.building.id}`, c.building.name) };
+      byId.set(c.id, card);
     }
   }
   return byId;
@@ -54,39 +80,51 @@ export function gainIcon(key, n, opts = {}) {
     return h("span", { class: "gain", title: label }, h("span", { class: "gain-n" }, `${n}×`), ic);
   }
   if (key === "snap" || key === "pick_card") {
-    return h("span", { class: "gain", title: label }, ic, h("span", { class: "gain-n small" }, key === "snap" ? "display" : "pick"));
+    return h("span", { class: "gain", title: label }, ic, h("span", { class: "gain-n small" }, key === "snap" ? t("gain.short.snap") : t("gain.short.pick_card")));
   }
   return h("span", { class: "gain", title: label }, ic);
 }
 
+/** Gains as words: "3 money and 1 X token" (gain.<key>, plural forms). */
 export function gainText(gains) {
   if (!gains) return "";
   const parts = [];
   for (const [k, n] of Object.entries(gains)) {
     if (!n) continue;
-    switch (k) {
-      case "money": parts.push(`${n} money`); break;
-      case "appeal": parts.push(`${n} appeal`); break;
-      case "conservation": parts.push(`${n} conservation point${n === 1 ? "" : "s"}`); break;
-      case "reputation": parts.push(`${n} reputation`); break;
-      case "x": parts.push(`${n} X token${n === 1 ? "" : "s"}`); break;
-      case "cards": parts.push(`${n} card${n === 1 ? "" : "s"}`); break;
-      case "worker": parts.push(n === 1 ? "a worker" : `${n} workers`); break;
-      case "upgrade": parts.push(n === 1 ? "an action upgrade" : `${n} action upgrades`); break;
-      case "snap": parts.push(n === 1 ? "a display card" : `${n} display cards`); break;
-      case "pick_card": parts.push("a card from the deck or the display"); break;
-      default: parts.push(`${n} ${k.replace(/_/g, " ")}`);
-    }
+    parts.push(tOr(`gain.${k}`, `${n} ${k.replace(/_/g, " ")}`, { count: n }));
   }
   return listing(parts);
 }
 
-function abilityShort(ab) {
+/** An ability keyword's name ("Sprint"), in the page's language. */
+export const abilityName = (kw) => tOr(`ability.${kw}.name`, cap(kw));
+
+/** The placeholders of an ability's text: count (its number), icon, action, strength, money, appeal. */
+export function abilityParams(ab) {
   const v = ab.value;
-  const name = cap(ab.keyword);
+  if (v && typeof v === "object") {
+    if (ab.keyword === "boost") return { action: actionName(v.action), strength: v.strength };
+    if (ab.keyword === "sell") return { count: v.max, money: v.money };
+    if (ab.keyword === "pouch") return { count: v.max, appeal: v.appeal };
+    return { ...v };
+  }
+  if (typeof v === "string") return { icon: iconLabel(v) };
+  if (typeof v === "number") return { count: v };
+  return {};
+}
+
+/** The one-line text of an ability (ability.<keyword>.text); `fallback` for unknown keywords. */
+export function abilityText(ab, fallback = "") {
+  if (ab.keyword === "pilfering") return tOr(`ability.pilfering.text_${ab.value === 2 ? 2 : 1}`, fallback);
+  return tOr(`ability.${ab.keyword}.text`, fallback, abilityParams(ab));
+}
+
+export function abilityShort(ab) {
+  const v = ab.value;
+  const name = abilityName(ab.keyword);
   if (v === null || v === undefined) return name;
   if (typeof v === "object") {
-    if (ab.keyword === "boost") return `${name}: ${cap(v.action)} ${v.strength}`;
+    if (ab.keyword === "boost") return `${name}: ${actionName(v.action)} ${v.strength}`;
     if (ab.keyword === "sell") return `${name} ${v.max}×${v.money}`;
     if (ab.keyword === "pouch") return `${name} ${v.max}×${v.appeal}`;
     return `${name} ${Object.values(v).join("/")}`;
@@ -97,37 +135,37 @@ function abilityShort(ab) {
 function reqIcons(req, opts) {
   const out = [];
   if (!req) return out;
-  if (req.water) out.push(h("span", { class: "req", title: `Enclosure next to ${req.water} water space${req.water > 1 ? "s" : ""}` },
+  if (req.water) out.push(h("span", { class: "req", title: t("req.water", { count: req.water }) },
     icon("water", { size: opts.iconSize }), req.water > 1 ? h("b", `×${req.water}`) : null));
-  if (req.rock) out.push(h("span", { class: "req", title: `Enclosure next to ${req.rock} rock space${req.rock > 1 ? "s" : ""}` },
+  if (req.rock) out.push(h("span", { class: "req", title: t("req.rock", { count: req.rock }) },
     icon("rock", { size: opts.iconSize }), req.rock > 1 ? h("b", `×${req.rock}`) : null));
   if (req.icons) {
     for (const [ic, n] of Object.entries(req.icons)) {
-      out.push(h("span", { class: "req needs", title: `Needs ${n} ${iconLabel(ic)} icon${n > 1 ? "s" : ""} in the zoo` },
+      out.push(h("span", { class: "req needs", title: t("req.icons", { count: n, icon: iconLabel(ic) }) },
         icon(ic, { size: opts.iconSize }), h("b", `${n}`)));
     }
   }
-  if (req.partner) out.push(h("span", { class: "req needs", title: `Needs a partner zoo in ${iconLabel(req.partner)}` },
+  if (req.partner) out.push(h("span", { class: "req needs", title: t("req.partner", { continent: iconLabel(req.partner) }) },
     icon("partner", { size: opts.iconSize }), icon(req.partner, { size: opts.iconSize })));
-  if (req.science) out.push(h("span", { class: "req needs", title: `Needs ${req.science} science icon${req.science > 1 ? "s" : ""}` },
+  if (req.science) out.push(h("span", { class: "req needs", title: t("req.science", { count: req.science }) },
     icon("science", { size: opts.iconSize }), h("b", `${req.science}`)));
-  if (req.reputation) out.push(h("span", { class: "req needs", title: `Needs reputation ${req.reputation}` },
+  if (req.reputation) out.push(h("span", { class: "req needs", title: t("req.reputation", { n: req.reputation }) },
     icon("reputation", { size: opts.iconSize, value: req.reputation })));
-  if (req.upgraded) out.push(h("span", { class: "req needs", title: `Needs the ${cap(req.upgraded)} action upgraded` },
-    icon("upgrade", { size: opts.iconSize }), h("b", cap(req.upgraded))));
+  if (req.upgraded) out.push(h("span", { class: "req needs", title: t("req.upgraded", { action: actionName(req.upgraded) }) },
+    icon("upgrade", { size: opts.iconSize }), h("b", actionName(req.upgraded))));
   return out;
 }
 
 export function requirementText(req) {
   if (!req) return "";
   const parts = [];
-  if (req.water) parts.push(`${req.water} water`);
-  if (req.rock) parts.push(`${req.rock} rock`);
+  if (req.water) parts.push(t("req.short.water", { n: req.water }));
+  if (req.rock) parts.push(t("req.short.rock", { n: req.rock }));
   for (const [ic, n] of Object.entries(req.icons || {})) parts.push(`${n} ${iconLabel(ic)}`);
-  if (req.partner) parts.push(`partner zoo ${iconLabel(req.partner)}`);
-  if (req.science) parts.push(`${req.science} science`);
-  if (req.reputation) parts.push(`reputation ${req.reputation}`);
-  if (req.upgraded) parts.push(`${cap(req.upgraded)} upgraded`);
+  if (req.partner) parts.push(t("req.short.partner", { continent: iconLabel(req.partner) }));
+  if (req.science) parts.push(t("req.short.science", { n: req.science }));
+  if (req.reputation) parts.push(t("req.short.reputation", { n: req.reputation }));
+  if (req.upgraded) parts.push(t("req.short.upgraded", { action: actionName(req.upgraded) }));
   return parts.join(", ");
 }
 
@@ -137,65 +175,55 @@ function filterText(f) {
   for (const [k, v] of Object.entries(f)) {
     if (v === null || v === undefined) continue;
     if (k === "class" || k === "continent" || k === "icon") parts.push(iconLabel(v));
-    else if (k === "size_min") parts.push(`size ${v}+`);
-    else if (k === "size_max") parts.push(`size ≤ ${v}`);
-    else if (k === "building") parts.push(cap(v));
+    else if (k === "size_min") parts.push(t("filter.size_min", { n: v }));
+    else if (k === "size_max") parts.push(t("filter.size_max", { n: v }));
+    else if (k === "building") parts.push(tOr(`kind.${v}`, cap(v)));
     else parts.push(`${k} ${v}`);
   }
   return parts.join(" ");
 }
 
-export function triggerText(t) {
-  const f = t.filter || {};
+export function triggerText(trig) {
+  const f = trig.filter || {};
+  const on = trig.on;
   let what;
-  if (t.on === "animal") {
-    if (f.class || f.continent || f.icon) what = `play a ${iconLabel(f.class || f.continent || f.icon)} animal`;
-    else if (f.size_min) what = `play an animal of size ${f.size_min}+`;
-    else if (f.size_max) what = `play an animal of size ${f.size_max} or less`;
-    else what = "play an animal";
-  } else if (t.on === "sponsor") {
-    what = f.icon ? `play a sponsor with a ${iconLabel(f.icon)} icon` : "play a sponsor";
-  } else if (t.on === "build") {
-    if (f.building) what = `build a ${f.building === "special" ? "special enclosure" : cap(f.building).toLowerCase()}`;
-    else if (f.size_min) what = `build a building of size ${f.size_min}+`;
-    else if (f.size_max) what = `build a building of size ${f.size_max} or less`;
-    else what = "build";
-  } else if (t.on === "project") {
-    what = f.icon ? `support a ${iconLabel(f.icon)} project` : "support a project";
-  } else what = `${t.on}`;
-  return `Whenever you ${what}: gain ${gainText(t.gain)}.`;
+  if (on === "animal") {
+    if (f.class || f.continent || f.icon) what = t("trigger.animal_icon", { icon: iconLabel(f.class || f.continent || f.icon) });
+    else if (f.size_min) what = t("trigger.animal_size_min", { n: f.size_min });
+    else if (f.size_max) what = t("trigger.animal_size_max", { n: f.size_max });
+    else what = t("trigger.animal");
+  } else if (on === "sponsor") {
+    what = f.icon ? t("trigger.sponsor_icon", { icon: iconLabel(f.icon) }) : t("trigger.sponsor");
+  } else if (on === "build") {
+    if (f.building) what = t(`trigger.build_${f.building}`);
+    else if (f.size_min) what = t("trigger.build_size_min", { n: f.size_min });
+    else if (f.size_max) what = t("trigger.build_size_max", { n: f.size_max });
+    else what = t("trigger.build");
+  } else if (on === "project") {
+    what = f.icon ? t("trigger.project_icon", { icon: iconLabel(f.icon) }) : t("trigger.project");
+  } else what = `${on}`;
+  return t("trigger.whenever", { what, gain: gainText(trig.gain) });
 }
 
 export function counterText(counter) {
   const [name, arg] = String(counter).split(":");
   switch (name) {
-    case "icon": return `${iconLabel(arg)} icons`;
-    case "animals_min_size": return `animals of size ${arg}+`;
-    case "animals_max_size": return `animals of size ≤ ${arg}`;
-    case "continents": return "different continents";
-    case "classes": return "different animal classes";
-    case "buildings": return `${arg === "special" ? "special enclosures" : arg + "s"}`;
-    case "edge_covered": return "covered edge spaces";
-    case "projects": return "supported projects";
-    case "partners": return "partner zoos";
-    case "universities": return "universities";
-    case "sponsors": return "sponsor cards";
-    case "reputation": return "reputation";
-    case "money": return "money";
-    case "water_enclosures": return "enclosures next to water";
-    case "full_enclosures": return "occupied enclosures";
-    default: return String(counter).replace(/_/g, " ");
+    case "icon": return t("counter.icon", { icon: iconLabel(arg) });
+    case "animals_min_size": return t("counter.animals_min_size", { n: arg });
+    case "animals_max_size": return t("counter.animals_max_size", { n: arg });
+    case "buildings": return tOr(`counter.buildings.${arg}`, String(arg));
+    default: return tOr(`counter.${name}`, String(counter).replace(/_/g, " "));
   }
 }
 
 export function projectGoal(p) {
   switch (p.kind) {
-    case "icon": return { text: `${iconLabel(p.icon)} icons in your zoo`, icon: p.icon };
-    case "distinct": return { text: `Different ${p.of} in your zoo`, icon: p.of === "continents" ? "africa" : "predator" };
-    case "breeding": return { text: `Pairs of ${iconLabel(p.icon)} animals`, icon: p.icon };
+    case "icon": return { text: t("project.icon", { icon: iconLabel(p.icon) }), icon: p.icon };
+    case "distinct": return { text: tOr(`project.distinct.${p.of}`, cap(p.of)), icon: p.of === "continents" ? "africa" : "predator" };
+    case "breeding": return { text: t("project.breeding", { icon: iconLabel(p.icon) }), icon: p.icon };
     case "release": {
       const f = filterText(p.filter);
-      return { text: `Release ${f ? "a " + f : "an"} animal of at least the size`, icon: p.filter && (p.filter.class || p.filter.continent) };
+      return { text: f ? t("project.release_filter", { filter: f }) : t("project.release"), icon: p.filter && (p.filter.class || p.filter.continent) };
     }
     default: return { text: cap(p.kind), icon: null };
   }
@@ -204,9 +232,9 @@ export function projectGoal(p) {
 function band(c, opts) {
   const kids = [];
   if (c.type === "animal") {
-    kids.push(h("span", { class: "card-cost", title: `Cost ${c.cost}` }, icon("money", { size: opts.bandIcon, value: c.cost })));
+    kids.push(h("span", { class: "card-cost", title: t("card.cost", { n: c.cost }) }, icon("money", { size: opts.bandIcon, value: c.cost })));
   } else if (c.type === "sponsor") {
-    kids.push(h("span", { class: "card-level", title: `Level ${c.level}` }, String(c.level)));
+    kids.push(h("span", { class: "card-level", title: t("card.level", { n: c.level }) }, String(c.level)));
   } else if (c.type === "project") {
     kids.push(h("span", { class: "card-kind-icon" }, icon("project", { size: opts.bandIcon })));
   }
@@ -224,16 +252,16 @@ function cardIcons(c) {
 
 function values(c, opts) {
   const out = [];
-  if (c.appeal) out.push(h("span", { class: "val", title: `+${c.appeal} appeal` }, icon("appeal", { size: opts.valIcon, value: c.appeal })));
-  if (c.conservation) out.push(h("span", { class: "val", title: `+${c.conservation} conservation` }, icon("conservation", { size: opts.valIcon, value: c.conservation })));
-  if (c.reputation) out.push(h("span", { class: "val", title: `+${c.reputation} reputation` }, icon("reputation", { size: opts.valIcon, value: c.reputation })));
+  if (c.appeal) out.push(h("span", { class: "val", title: t("card.plus_appeal", { n: c.appeal }) }, icon("appeal", { size: opts.valIcon, value: c.appeal })));
+  if (c.conservation) out.push(h("span", { class: "val", title: t("card.plus_conservation", { n: c.conservation }) }, icon("conservation", { size: opts.valIcon, value: c.conservation })));
+  if (c.reputation) out.push(h("span", { class: "val", title: t("card.plus_reputation", { n: c.reputation }) }, icon("reputation", { size: opts.valIcon, value: c.reputation })));
   return out.length ? h("footer", { class: "card-values" }, out) : null;
 }
 
 function abilityLines(list, texts, compact) {
   if (!list || !list.length) return [];
   return list.map((ab, i) => {
-    const text = (texts && texts[i]) || "";
+    const text = abilityText(ab, (texts && texts[i]) || "");
     const interaction = ["venom", "constriction", "hypnosis", "pilfering"].includes(ab.keyword);
     return h("p", { class: ["ability", interaction && "interaction"], title: text },
       interaction && ICON_INFO[ab.keyword] ? icon(ab.keyword, { size: 14 }) : null,
@@ -259,20 +287,27 @@ export function renderCard(c, opts = {}) {
   }
 
   if (c.type === "animal") {
-    reqRow.push(h("span", { class: "req size", title: `Size ${c.size}: needs an enclosure of ${c.size}+ spaces` },
+    reqRow.push(h("span", { class: "req size", title: t("card.size_title", { n: c.size }) },
       icon("size", { size: sizes.iconSize + 2, value: c.size, valueFill: "#3b2a0c" })));
     reqRow.push(...reqIcons(c.requires, sizes));
     if (c.special) {
-      body.push(h("p", { class: "special" }, `${c.special.only ? "Only in" : "May live in"} the ${cap(c.special.enclosure)} (${c.special.spaces} space${c.special.spaces > 1 ? "s" : ""})`));
+      body.push(h("p", { class: "special" }, t(c.special.only ? "card.special_only" : "card.special_may", {
+        building: tOr(`building.${c.special.enclosure}`, cap(c.special.enclosure)), count: c.special.spaces })));
     }
     body.push(...abilityLines(c.abilities, c.texts, mini));
   } else if (c.type === "sponsor") {
     reqRow.push(...reqIcons(c.requires, sizes));
     body.push(...abilityLines(c.effects, c.texts, mini));
-    if (c.income) body.push(h("p", { class: "income" }, h("b", "Income "), gainIcons(c.income, { size: 15 }), mini ? null : ` each break: ${gainText(c.income)}`));
-    for (const t of c.triggers || []) body.push(h("p", { class: "trigger" }, triggerText(t)));
-    if (c.end) body.push(h("p", { class: "end" }, h("b", "Game end: "), `1 CP per ${c.end.per > 1 ? c.end.per + " " : ""}${counterText(c.end.counter)}, at most ${c.end.max}.`));
-    if (c.building) body.push(h("p", { class: "building" }, h("b", "Builds "), `${c.building.name} (size ${(c.building.shape || []).length}${c.building.appeal ? `, +${c.building.appeal} appeal` : ""})`));
+    if (c.income) body.push(h("p", { class: "income" }, h("b", t("card.income")), " ", gainIcons(c.income, { size: 15 }), mini ? null : ` ${t("card.each_break", { gain: gainText(c.income) })}`));
+    for (const trig of c.triggers || []) body.push(h("p", { class: "trigger" }, triggerText(trig)));
+    if (c.end) body.push(h("p", { class: "end" }, h("b", t("card.game_end")), " ",
+      t(c.end.per > 1 ? "card.end_per" : "card.end_each", { per: c.end.per, counter: counterText(c.end.counter), max: c.end.max })));
+    if (c.building) {
+      const size = (c.building.shape || []).length;
+      body.push(h("p", { class: "building" }, h("b", t("card.builds")), " ", c.building.appeal
+        ? t("card.building_appeal", { name: c.building.name, size, appeal: c.building.appeal })
+        : t("card.building", { name: c.building.name, size })));
+    }
   } else if (c.type === "project") {
     const goal = projectGoal(c);
     body.push(h("p", { class: "goal" }, goal.icon && ICON_INFO[goal.icon] ? icon(goal.icon, { size: sizes.iconSize }) : null, " ", goal.text));
@@ -280,7 +315,7 @@ export function renderCard(c, opts = {}) {
     body.push(h("ol", { class: "levels" }, (c.levels || []).map((lvl, i) => {
       const taken = cubes.filter((q) => q.level === i);
       return h("li", { class: ["level", taken.length && "taken"], dataset: { level: i } },
-        h("span", { class: "need" }, c.kind === "release" ? `size ${lvl.need}+` : `${lvl.need}`),
+        h("span", { class: "need" }, c.kind === "release" ? t("filter.size_min", { n: lvl.need }) : `${lvl.need}`),
         h("span", { class: "arrow" }, "→"),
         icon("conservation", { size: sizes.iconSize, value: lvl.cp }),
         taken.map((q) => opts.seatChip ? opts.seatChip(q.seat) : null));
@@ -338,14 +373,15 @@ function cardArt(c) {
 export function cardTitle(c) {
   if (!c) return "";
   const bits = [`${c.name} (${TYPE_LABEL[c.type === "project" && c.base ? "base" : c.type] || c.type})`];
+  const lines = (list) => (list || []).map((ab, i) => abilityText(ab, (c.texts || [])[i] || "")).filter(Boolean).join(" ");
   if (c.type === "animal") {
-    bits.push(`size ${c.size}, cost ${c.cost}`);
+    bits.push(t("card.title_animal", { size: c.size, cost: c.cost }));
     const r = requirementText(c.requires);
-    if (r) bits.push(`needs ${r}`);
-    if (c.texts && c.texts.length) bits.push(c.texts.join(" "));
+    if (r) bits.push(t("card.title_needs", { what: r }));
+    if ((c.abilities || []).length) bits.push(lines(c.abilities));
   } else if (c.type === "sponsor") {
-    bits.push(`level ${c.level}`);
-    if (c.texts && c.texts.length) bits.push(c.texts.join(" "));
+    bits.push(t("card.title_level", { n: c.level }));
+    if ((c.effects || []).length) bits.push(lines(c.effects));
   } else if (c.type === "project") {
     bits.push(projectGoal(c).text);
   } else if (c.text) bits.push(c.text);
@@ -354,18 +390,18 @@ export function cardTitle(c) {
 
 /** Words a text search matches (name, icons, keywords, requirements). */
 export function searchText(c) {
-  const words = [c.id, c.name, c.type, TYPE_LABEL[c.type] || ""];
+  const words = [c.id, c.name, c.name_en || "", c.type, TYPE_LABEL[c.type] || ""];
   if (c.continent) words.push(c.continent, iconLabel(c.continent));
   for (const i of c.classes || []) words.push(i, iconLabel(i));
   for (const i of c.icons || []) words.push(i, iconLabel(i));
-  for (const a of [...(c.abilities || []), ...(c.effects || [])]) words.push(a.keyword);
-  for (const t of c.texts || []) words.push(t);
+  for (const a of [...(c.abilities || []), ...(c.effects || [])]) words.push(a.keyword, abilityName(a.keyword), abilityText(a));
+  for (const line of c.texts || []) words.push(line);
   if (c.requires) {
     words.push(requirementText(c.requires));
-    if (c.requires.water) words.push("water");
-    if (c.requires.rock) words.push("rock");
+    if (c.requires.water) words.push("water", iconLabel("water"));
+    if (c.requires.rock) words.push("rock", iconLabel("rock"));
   }
-  if (c.special) words.push(c.special.enclosure);
+  if (c.special) words.push(c.special.enclosure, tOr(`building.${c.special.enclosure}`, ""));
   if (c.text) words.push(c.text);
   if (c.type === "project") words.push(projectGoal(c).text, c.kind);
   return words.join(" ").toLowerCase();

@@ -3,15 +3,13 @@
 import { h, clear, $, $$, cap, stableKey } from "../dom.js";
 import { icon, iconLabel } from "../icons.js";
 import { seatChip, seatName } from "../seats.js";
-import { renderCard, gainIcons } from "./cards.js";
+import { renderCard, gainIcons, actionName } from "./cards.js";
+import { t, tOr } from "../i18n.js";
 import { shapeIcon } from "./zoomap.js";
 
 const ACTION_NAMES = ["animals", "build", "cards", "association", "sponsors"];
-const CARD_TRAY_VERB = {
-  discard: "Discard", sell: "Sell", pouch: "Tuck", keep_card: "Keep", dig: "Replace", discard_final: "Discard",
-  relocate: "Move in", sponsor: "Play",
-};
-const FOLDER_VERB = { snap: "Take", draw: "Draw", pick: "Take", dig: "Replace" };
+// the verb on a card of a tray: bar.verb.<answer type>
+const trayVerb = (type) => tOr(`bar.verb.${type}`, cap(type));
 const SIMULTANEOUS = new Set(["keep", "hand_limit", "final_discard"]);
 
 // the focus follows new questions only for people who use the keyboard
@@ -19,16 +17,9 @@ let keyboardUser = false;
 document.addEventListener("keydown", (e) => { if (e.key === "Tab" || e.key === "Enter" || e.key === " ") keyboardUser = true; }, true);
 document.addEventListener("pointerdown", () => { keyboardUser = false; }, true);
 
+/** What the others are doing, by decision kind (doing.<kind>). */
 function doing(kind) {
-  return {
-    turn: "choosing an action", keep: "keeping starting cards", animals: "playing animals", build: "building",
-    place: "placing a building", cards: "taking cards", association: "doing association tasks", sponsors: "playing sponsors",
-    upgrade: "upgrading an action card", cp_choice: "choosing a conservation bonus", tile: "choosing a bonus tile",
-    pick_card: "taking a card", snap: "taking display cards", final_discard: "discarding a final-scoring card",
-    choose_cards: "choosing cards", digging: "digging", hand_cards: "using hand cards", free_task: "taking a free task",
-    clever: "moving an action card", hypnosis: "using a hypnotised action", pilfer: "answering a pilfering",
-    hand_limit: "discarding down to the hand limit", relocate: "moving animals",
-  }[kind] || cap(kind || "deciding").toLowerCase();
+  return tOr(`doing.${kind}`, cap(kind || t("doing.deciding")).toLowerCase());
 }
 
 export class DecisionBar {
@@ -74,48 +65,47 @@ export class DecisionBar {
   // ---------------------------------------------------------------- sentence
   sentence(dec, mine) {
     const ui = this.ui;
-    if (!dec) return ui.pub.over ? "The game is over." : "Waiting…";
+    if (!dec) return ui.pub.over ? t("bar.game_over") : t("bar.waiting");
     const k = dec.kind;
     if (!mine) {
       const all = this.st.waitingFor || dec.waiting || [];
       if (this.st.seat !== null && all.includes(this.st.seat) && !ui.pub.over) {
-        return this.st.pending ? "Your answer is on its way…" : "Your move — getting your options…";
+        return this.st.pending ? t("bar.answer_on_its_way") : t("bar.getting_options");
       }
       const waiting = all.filter((q) => q !== this.st.seat);
-      if (!waiting.length) return `Waiting: ${doing(k)}.`;
-      if (waiting.length === 1) return `Waiting for ${seatName(waiting[0])}: ${doing(k)}.`;
-      return `Waiting for ${waiting.length} players: ${doing(k)}.`;
+      if (!waiting.length) return t("bar.waiting_doing", { doing: doing(k) });
+      if (waiting.length === 1) return t("bar.waiting_for_doing", { name: seatName(waiting[0]), doing: doing(k) });
+      return t("bar.waiting_for_n_doing", { count: waiting.length, doing: doing(k) });
     }
-    const n = (x, one, many) => `${x} ${x === 1 ? one : many || one + "s"}`;
     switch (k) {
-      case "turn": return [h("span", { class: "wide-only" }, "Your turn: choose an action card, or move one to slot 1 and take an X token."), h("span", { class: "narrow-only" }, "Your turn: pick an action card.")];
-      case "keep": return `Keep ${this.keepSize() || 4} of your ${(dec.offer || []).length || 8} starting cards.`;
-      case "animals": return `Animals: play ${dec.left > 1 ? `up to ${dec.left} animals` : "an animal"} — pick a card, then its enclosure — or finish.`;
-      case "build": return `Build: choose a building (size up to ${dec.left})${dec.side === 2 ? "; several different ones allowed" : ""}.`;
-      case "place": return `Place the ${ui.buildingName(dec.building)}: hover a green space, R turns it, click places.`;
+      case "turn": return [h("span", { class: "wide-only" }, t("ask.turn")), h("span", { class: "narrow-only" }, t("ask.turn_short"))];
+      case "keep": return t("ask.keep", { keep: this.keepSize() || 4, count: (dec.offer || []).length || 8 });
+      case "animals": return dec.left > 1 ? t("ask.animals_many", { count: dec.left }) : t("ask.animals_one");
+      case "build": return t(dec.side === 2 ? "ask.build_side2" : "ask.build", { n: dec.left });
+      case "place": return t("ask.place", { building: ui.buildingName(dec.building) });
       case "cards": return dec.draw > 0
-        ? `Cards: take ${n(dec.draw, "more card")}${dec.snap && !dec.started ? ", or snap one display card instead" : ""}.`
-        : `Cards: discard ${n(dec.discard, "card")}.`;
-      case "association": return `Association: choose a task (value up to ${dec.left}) or finish.`;
-      case "sponsors": return `Sponsors: play sponsors (levels up to ${dec.left}) or take the break action.`;
-      case "upgrade": return "Choose an action card to upgrade to side II.";
-      case "cp_choice": return "Conservation bonus: take an action upgrade or an extra worker.";
-      case "tile": return `Conservation ${dec.space}: take a bonus tile, or the money instead.`;
-      case "pick_card": return "Take one card: from the deck, or from the display within your reach.";
-      case "snap": return `Take ${n(dec.left || 1, "display card")}${dec.anywhere ? " from any folder" : ""}.`;
-      case "final_discard": return "Discard one of your two final-scoring cards.";
-      case "choose_cards": return `Keep ${dec.keep} of the ${(dec.offer || []).length || dec.count} cards shown.`;
-      case "digging": return `Replace a display card or a hand card (${dec.left} left), or finish.`;
+        ? t(dec.snap && !dec.started ? "ask.cards_draw_or_snap" : "ask.cards_draw", { count: dec.draw })
+        : t("ask.cards_discard", { count: dec.discard });
+      case "association": return t("ask.association", { n: dec.left });
+      case "sponsors": return t("ask.sponsors", { n: dec.left });
+      case "upgrade": return t("ask.upgrade");
+      case "cp_choice": return t("ask.cp_choice");
+      case "tile": return t("ask.tile", { space: dec.space });
+      case "pick_card": return t("ask.pick_card");
+      case "snap": return t(dec.anywhere ? "ask.snap_anywhere" : "ask.snap", { count: dec.left || 1 });
+      case "final_discard": return t("ask.final_discard");
+      case "choose_cards": return t("ask.choose_cards", { keep: dec.keep, count: (dec.offer || []).length || dec.count });
+      case "digging": return t("ask.digging", { n: dec.left });
       case "hand_cards": return dec.mode === "sell"
-        ? `Sell hand cards for ${dec.each} money each (${dec.left} left), or finish.`
-        : `Tuck hand cards under ${ui.cardName(dec.card)} for ${dec.each} appeal each (${dec.left} left), or finish.`;
-      case "free_task": return `Take a free ${dec.task === "partner" ? "partner zoo" : "university"}.`;
-      case "clever": return "Move one of your action cards to slot 1.";
-      case "hypnosis": return `Hypnosis: use one action card of ${seatName(dec.target)} at its strength.`;
-      case "pilfer": return `${seatName(dec.actor)} is pilfering you: give 5 money or a random hand card.`;
-      case "hand_limit": return `Break: discard down to your hand limit (${(dec.excess || {})[String(this.st.seat)] ?? 1} more).`;
-      case "relocate": return "Move animals into the new special enclosure, or finish.";
-      default: return `${cap(k)}: choose an answer.`;
+        ? t("ask.hand_cards_sell", { each: dec.each, n: dec.left })
+        : t("ask.hand_cards_tuck", { card: ui.cardName(dec.card), each: dec.each, n: dec.left });
+      case "free_task": return dec.task === "partner" ? t("ask.free_partner") : t("ask.free_university");
+      case "clever": return t("ask.clever");
+      case "hypnosis": return t("ask.hypnosis", { name: seatName(dec.target) });
+      case "pilfer": return t("ask.pilfer", { name: seatName(dec.actor) });
+      case "hand_limit": return t("ask.hand_limit", { count: (dec.excess || {})[String(this.st.seat)] ?? 1 });
+      case "relocate": return t("ask.relocate");
+      default: return t("ask.default", { kind: cap(doing(k)) });
     }
   }
 
@@ -144,26 +134,26 @@ export class DecisionBar {
     const dec = mine ? ((ui.priv && ui.priv.decision) || pub.decision) : pub.decision;
     const line = h("div", { class: "bar-line" });
     const onlyFinish = mine && legal.every((a) => ["done", "back", "skip"].includes(a.type));
-    const ask = h("p", { class: "ask", id: "ask", role: "status" }, this.sentence(dec, mine), onlyFinish ? h("span", { class: "hint" }, " Nothing else is possible now.") : null);
+    const ask = h("p", { class: "ask", id: "ask", role: "status" }, this.sentence(dec, mine), onlyFinish ? h("span", { class: "hint" }, ` ${t("bar.nothing_else")}`) : null);
     line.appendChild(ask);
-    if (st.pending) line.appendChild(h("span", { class: "sending", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), " Sending…"));
+    if (st.pending) line.appendChild(h("span", { class: "sending", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), ` ${t("bar.sending")}`));
     const waiting = st.waitingFor || (pub.decision && pub.decision.waiting) || [];
     if (dec && (SIMULTANEOUS.has(dec.kind) || waiting.length > 1) && !pub.over) {
       const others = waiting.filter((q) => !(mine && q === st.seat));
       const answered = dec.kind === "keep" ? pub.players.map((_, i) => i).filter((q) => !waiting.includes(q) && q !== st.seat) : [];
       line.appendChild(h("span", { class: "waiting-for" },
-        others.length ? [mine ? "also waiting for: " : "waiting for: ", others.map((q) => h("span", { class: "wf" }, seatChip(q, { small: true }), ` seat ${q + 1}`))] : null,
-        answered.length ? [" answered: ", answered.map((q) => h("span", { class: "wf done", title: `${seatName(q)} has answered` }, seatChip(q, { small: true }), " ✓"))] : null));
+        others.length ? [`${mine ? t("bar.also_waiting_for") : t("bar.waiting_for")} `, others.map((q) => h("span", { class: "wf" }, seatChip(q, { small: true }), ` ${t("seat.aria", { n: q + 1 })}`))] : null,
+        answered.length ? [` ${t("bar.answered")} `, answered.map((q) => h("span", { class: "wf done", title: t("bar.has_answered", { name: seatName(q) }) }, seatChip(q, { small: true }), " ✓"))] : null));
     }
     const tools = h("span", { class: "bar-tools" });
-    if (pub.over) tools.appendChild(h("button", { class: "btn", type: "button", onclick: () => ui.showFinal() }, "Final scores"));
+    if (pub.over) tools.appendChild(h("button", { class: "btn", type: "button", onclick: () => ui.showFinal() }, t("bar.final_scores")));
     if (mine) {
       const collapsed = this.host.classList.contains("collapsed");
       tools.appendChild(h("button", { class: "btn ghost small bar-collapse", type: "button", "aria-expanded": String(!collapsed),
-        "aria-label": collapsed ? "Show the answers" : "Hide the answers to see the table",
-        onclick: () => { this.host.classList.toggle("collapsed"); this.render(); } }, collapsed ? "▲ Answers" : "▼ Hide"));
+        "aria-label": collapsed ? t("bar.show_answers") : t("bar.hide_answers_aria"),
+        onclick: () => { this.host.classList.toggle("collapsed"); this.render(); } }, collapsed ? `▲ ${t("bar.answers")}` : `▼ ${t("bar.hide")}`));
     }
-    tools.appendChild(h("button", { class: "btn ghost log-toggle", type: "button", "aria-controls": "panel-log", onclick: () => document.body.classList.toggle("log-open") }, "Log"));
+    tools.appendChild(h("button", { class: "btn ghost log-toggle", type: "button", "aria-controls": "panel-log", onclick: () => document.body.classList.toggle("log-open") }, t("table.tab.log")));
     line.appendChild(tools);
 
     const body = h("div", { class: "bar-controls" });
@@ -208,12 +198,12 @@ export class DecisionBar {
       by.get(a.type).push(a);
     }
     const handled = new Set();
-    const take = (t) => { handled.add(t); return by.get(t) || []; };
+    const take = (type) => { handled.add(type); return by.get(type) || []; };
     const ui = this.ui;
 
     if (this.sel.focus && this.sel.focus.length) {
-      rows.push(this.row("This card:", ...this.sel.focus.map((a) => this.answer(this.label(a), a, { primary: true })),
-        h("button", { class: "btn ghost", type: "button", onclick: () => { this.sel.focus = null; this.render(); } }, "Cancel")));
+      rows.push(this.row(t("bar.this_card"), ...this.sel.focus.map((a) => this.answer(this.label(a), a, { primary: true })),
+        h("button", { class: "btn ghost", type: "button", onclick: () => { this.sel.focus = null; this.render(); } }, t("common.cancel"))));
     }
 
     // --- the main turn: action cards with X, or an X token
@@ -231,21 +221,22 @@ export class DecisionBar {
         const sl = slotOf(card);
         const a = acts.find((q) => q.card === card && (q.x || 0) === this.sel.x) || acts.find((q) => q.card === card && !q.x);
         const strength = Math.max(0, sl.strength + (a ? a.x || 0 : 0) - (sl.constriction ? penalty : 0));
-        return this.answer([icon(ACTION_ICON[card] || "card", { size: 20 }), " ", h("span", cap(card)), sl.side === 2 ? h("sup", "II") : null,
-          h("span", { class: "strength num", title: "strength" }, String(strength)),
-          sl.venom ? icon("venom", { size: 14 }) : null, sl.constriction ? icon("constriction", { size: 14 }) : null], a, { primary: true, class: "use-card", title: `Use ${cap(card)} at strength ${strength}` });
+        return this.answer([icon(ACTION_ICON[card] || "card", { size: 20 }), " ", h("span", actionName(card)), sl.side === 2 ? h("sup", "II") : null,
+          h("span", { class: "strength num", title: t("bar.strength") }, String(strength)),
+          sl.venom ? icon("venom", { size: 14 }) : null, sl.constriction ? icon("constriction", { size: 14 }) : null], a, { primary: true, class: "use-card", title: t("bar.use_at_strength", { action: actionName(card), strength }) });
       });
-      const stepper = maxX > 0 ? h("span", { class: "stepper", role: "group", "aria-label": "X tokens to spend" },
+      // the stepper's aria-labels are what tests and screen readers find it by (English: "more X tokens")
+      const stepper = maxX > 0 ? h("span", { class: "stepper", role: "group", "aria-label": t("bar.x_to_spend") },
         icon("x", { size: 18 }),
-        h("button", { class: "btn small", type: "button", "aria-label": "fewer X tokens", disabled: this.sel.x <= 0, onclick: () => { this.sel.x -= 1; this.render(); } }, "−"),
+        h("button", { class: "btn small x-less", type: "button", "aria-label": t("bar.fewer_x"), disabled: this.sel.x <= 0, onclick: () => { this.sel.x -= 1; this.render(); } }, "−"),
         h("output", { class: "num" }, `+${this.sel.x}`),
-        h("button", { class: "btn small", type: "button", "aria-label": "more X tokens", disabled: this.sel.x >= maxX, onclick: () => { this.sel.x += 1; this.render(); } }, "+")) : null;
-      if (btns.length) rows.push(this.row(h("span", { class: "wide-only" }, "Use an action card:"), ...btns, stepper));
+        h("button", { class: "btn small x-more", type: "button", "aria-label": t("bar.more_x"), disabled: this.sel.x >= maxX, onclick: () => { this.sel.x += 1; this.render(); } }, "+")) : null;
+      if (btns.length) rows.push(this.row(h("span", { class: "wide-only" }, t("bar.use_action_card")), ...btns, stepper));
       if (xs.length) {
-        rows.push(this.row(h("span", null, h("span", { class: "wide-only" }, "Or take an X token, moving this card to slot 1:"), h("span", { class: "narrow-only" }, "Or X token:")),
+        rows.push(this.row(h("span", null, h("span", { class: "wide-only" }, t("bar.or_x_token")), h("span", { class: "narrow-only" }, t("bar.or_x_token_short"))),
           ...xs.sort((a, b) => order.indexOf(a.card) - order.indexOf(b.card))
-            .map((a) => this.answer([icon(ACTION_ICON[a.card] || "card", { size: 18 }), h("span", { class: "xt-name" }, cap(a.card))], a,
-              { class: "small x-token", title: `Move ${cap(a.card)} to slot 1 and take an X token` }))));
+            .map((a) => this.answer([icon(ACTION_ICON[a.card] || "card", { size: 18 }), h("span", { class: "xt-name" }, actionName(a.card))], a,
+              { class: "small x-token", title: t("bar.x_token_title", { action: actionName(a.card) }) }))));
       }
     }
 
@@ -255,7 +246,7 @@ export class DecisionBar {
       const need = keeps[0].cards.length;
       const offer = (dec && dec.offer) || [...new Set(keeps.flatMap((a) => a.cards))];
       const chosen = this.sel.keep;
-      const tray = h("div", { class: "tray", role: "group", "aria-label": "Starting cards" }, offer.map((cid) => {
+      const tray = h("div", { class: "tray", role: "group", "aria-label": t("bar.starting_cards") }, offer.map((cid) => {
         const on = chosen.has(cid);
         const b = h("button", {
           class: ["tray-card", on && "selected"], type: "button", "aria-pressed": String(on), dataset: { id: cid },
@@ -265,9 +256,9 @@ export class DecisionBar {
       }));
       const match = keeps.find((a) => a.cards.length === chosen.size && a.cards.every((c) => chosen.has(c)));
       rows.push(tray);
-      rows.push(this.row(`${chosen.size} of ${need} chosen`,
-        match ? this.answer(`Keep these ${need}`, match, { primary: true, class: "confirm" })
-          : h("button", { class: "btn primary", type: "button", disabled: true }, `Keep ${need} cards`)));
+      rows.push(this.row(t("bar.chosen", { n: chosen.size, need }),
+        match ? this.answer(t("bar.keep_these", { count: need }), match, { primary: true, class: "confirm" })
+          : h("button", { class: "btn primary", type: "button", disabled: true }, t("bar.keep_n", { count: need }))));
     }
 
     // --- animals: card, then enclosure
@@ -277,25 +268,25 @@ export class DecisionBar {
       const groups = new Map();
       for (const a of acts) { if (!groups.has(keyOf(a))) groups.set(keyOf(a), []); groups.get(keyOf(a)).push(a); }
       if (this.sel.animal && !groups.has(this.sel.animal)) this.sel.animal = null;
-      rows.push(h("div", { class: "tray", role: "group", "aria-label": "Animals you can play" }, [...groups.entries()].map(([k, list]) => {
+      rows.push(h("div", { class: "tray", role: "group", "aria-label": t("bar.animals_you_can_play") }, [...groups.entries()].map(([k, list]) => {
         const a = list[0];
         const on = this.sel.animal === k;
         return h("button", {
           class: ["tray-card", on && "selected"], type: "button", "aria-pressed": String(on), dataset: { id: a.card, animal: k },
           onclick: () => this.selectAnimal(on ? null : k),
-        }, renderCard(ui.card(a.card), { size: "mini", id: a.card }), a.folder ? h("span", { class: "tray-badge" }, `folder ${a.folder} +${a.folder}`) : null);
+        }, renderCard(ui.card(a.card), { size: "mini", id: a.card }), a.folder ? h("span", { class: "tray-badge" }, t("bar.folder_plus", { folder: a.folder })) : null);
       })));
       if (this.sel.animal) {
         const list = groups.get(this.sel.animal);
         const me = ui.player(this.st.seat);
-        rows.push(this.row(`Where does ${ui.cardName(list[0].card)} live?`, ...list.map((a) => {
+        rows.push(this.row(t("bar.where_lives", { card: ui.cardName(list[0].card) }), ...list.map((a) => {
           const b = (me.buildings || []).find((q) => q.id === a.enclosure);
-          const label = a.enclosure === null || a.enclosure === undefined ? "No own enclosure (flock)"
-            : b ? `${ui.buildingName(b.type)}${b.kind === "enclosure" ? "" : ""} · ${b.cells.length} spaces` : `Enclosure ${a.enclosure}`;
+          const label = a.enclosure === null || a.enclosure === undefined ? t("bar.no_own_enclosure")
+            : b ? t("bar.enclosure_spaces", { building: ui.buildingName(b.type), count: b.cells.length }) : t("bar.enclosure_n", { n: a.enclosure });
           return this.answer(label, a, { primary: true, class: "enclosure" });
-        }), h("button", { class: "btn ghost", type: "button", onclick: () => this.selectAnimal(null) }, "Cancel")));
+        }), h("button", { class: "btn ghost", type: "button", onclick: () => this.selectAnimal(null) }, t("common.cancel"))));
       } else {
-        rows.push(this.row(null, h("span", { class: "hint" }, "Pick an animal above (or in your hand), then click its enclosure on the map.")));
+        rows.push(this.row(null, h("span", { class: "hint" }, t("bar.pick_animal_hint"))));
       }
     }
 
@@ -303,7 +294,7 @@ export class DecisionBar {
     if (by.has("building")) {
       const acts = take("building");
       const per = (ui.tables.build && ui.tables.build.cost_per_space) || 0;
-      rows.push(this.row("Build:", ...acts.map((a) => {
+      rows.push(this.row(t("bar.build"), ...acts.map((a) => {
         const b = ui.buildings[a.building] || ui.sponsorBuildings[a.building] || {};
         return this.answer([shapeIcon(b.shape, 26, b.kind === "enclosure" ? "#d9b77e" : b.kind === "special" ? "#a9d3c8" : b.kind === "kiosk" ? "#f3d9d3" : "#e2d3ef"),
           " ", b.name || cap(a.building), per && b.size ? h("span", { class: "cost num" }, icon("money", { size: 16, value: per * b.size })) : null], a, { primary: true, class: "building" });
@@ -324,24 +315,26 @@ export class DecisionBar {
       }
       const idx = Math.max(0, zoo.currentIndex());
       const current = acts[idx];
-      rows.push(this.row(`Placement ${idx + 1} of ${acts.length}:`,
-        h("button", { class: "btn", type: "button", onclick: () => { this.sel.placeIdx = zoo.showPlacement(idx - 1); this.render(); }, "aria-label": "previous placement" }, "◀"),
-        h("button", { class: "btn", type: "button", onclick: () => { this.sel.placeIdx = zoo.showPlacement(idx + 1); this.render(); }, "aria-label": "next placement" }, "▶"),
-        h("button", { class: "btn", type: "button", title: "R", onclick: () => { zoo.cycleAt(1); this.render(); } }, "Turn (R)"),
-        current ? this.answer("Place here", current, { primary: true, class: "place-here" }) : null,
-        h("span", { class: "hint" }, "or hover the map and click")));
+      rows.push(this.row(t("bar.placement", { n: idx + 1, total: acts.length }),
+        h("button", { class: "btn", type: "button", onclick: () => { this.sel.placeIdx = zoo.showPlacement(idx - 1); this.render(); }, "aria-label": t("bar.prev_placement") }, "◀"),
+        h("button", { class: "btn", type: "button", onclick: () => { this.sel.placeIdx = zoo.showPlacement(idx + 1); this.render(); }, "aria-label": t("bar.next_placement") }, "▶"),
+        h("button", { class: "btn", type: "button", title: "R", onclick: () => { zoo.cycleAt(1); this.render(); } }, t("bar.turn_r")),
+        current ? this.answer(t("bar.place_here"), current, { primary: true, class: "place-here" }) : null,
+        h("span", { class: "hint" }, t("bar.or_hover"))));
+      const label = rows[rows.length - 1].querySelector(".row-label");
+      if (label) label.dataset.placement = "1";
     }
 
     // --- association: tasks, projects, donation
     if (by.has("task")) {
       const acts = take("task");
       const tIcon = { reputation: "reputation", partner: "partner", university: "university" };
-      rows.push(this.row("Tasks:", ...acts.map((a) => {
+      rows.push(this.row(t("bar.tasks"), ...acts.map((a) => {
         let label;
-        if (a.task === "partner") label = [icon(a.continent, { size: 18 }), ` Partner zoo: ${iconLabel(a.continent)}`];
-        else if (a.task === "university") label = [icon("university", { size: 18 }), ` University: ${cap(a.university)}`];
-        else if (a.task === "reputation") label = [icon("reputation", { size: 18 }), " Reputation"];
-        else label = [icon(tIcon[a.task] || "partner", { size: 18 }), ` ${cap(a.task)}`];
+        if (a.task === "partner") label = [icon(a.continent, { size: 18 }), ` ${t("bar.partner_zoo", { continent: iconLabel(a.continent) })}`];
+        else if (a.task === "university") label = [icon("university", { size: 18 }), ` ${t("bar.university", { university: tOr(`university.${a.university}`, cap(a.university)) })}`];
+        else if (a.task === "reputation") label = [icon("reputation", { size: 18 }), ` ${t("assoc.task.reputation")}`];
+        else label = [icon(tIcon[a.task] || "partner", { size: 18 }), ` ${tOr(`assoc.task.${a.task}`, cap(a.task))}`];
         return this.answer(label, a, { primary: true });
       })));
     }
@@ -355,42 +348,42 @@ export class DecisionBar {
         const c = ui.card(pid);
         rows.push(this.row(`${ui.cardName(pid)}:`, ...byProject.get(pid).map((a) => {
           const lvl = c && c.levels ? c.levels[a.level] : null;
-          const bits = [`Level ${a.level + 1}`];
-          if (lvl) bits.push(`(${c.kind === "release" ? "size " + lvl.need + "+" : lvl.need} → ${lvl.cp} CP)`);
-          if (a.from === "hand") bits.push("from hand");
-          else if (typeof a.from === "number") bits.push(`from folder ${a.from}, +${a.from} money`);
-          if (a.release) bits.push(`release ${ui.cardName(a.release)}`);
+          const bits = [t("bar.level", { n: a.level + 1 })];
+          if (lvl) bits.push(`(${c.kind === "release" ? t("filter.size_min", { n: lvl.need }) : lvl.need} → ${t("bar.cp", { n: lvl.cp })})`);
+          if (a.from === "hand") bits.push(t("bar.from_hand"));
+          else if (typeof a.from === "number") bits.push(t("bar.from_folder_money", { folder: a.from }));
+          if (a.release) bits.push(t("bar.release", { card: ui.cardName(a.release) }));
           return this.answer([icon("conservation", { size: 16 }), " ", bits.join(" ")], a, { primary: true, class: "support" });
-        }), this.sel.project ? h("button", { class: "btn ghost", type: "button", onclick: () => { this.sel.project = null; this.render(); } }, "All projects") : null));
+        }), this.sel.project ? h("button", { class: "btn ghost", type: "button", onclick: () => { this.sel.project = null; this.render(); } }, t("bar.all_projects")) : null));
       }
     }
     if (by.has("donate")) {
       const a = take("donate")[0];
       const d = (ui.tables.association && ui.tables.association.donations) || [];
       const cost = ui.pub.donations < d.length ? d[ui.pub.donations] : ui.tables.association && ui.tables.association.donation_after;
-      rows.push(this.row(null, this.answer([icon("conservation", { size: 16 }), ` Donate${cost ? " " + cost + " money" : ""} for 1 conservation`], a)));
+      rows.push(this.row(null, this.answer([icon("conservation", { size: 16 }), ` ${cost ? t("bar.donate_cost", { cost }) : t("bar.donate")}`], a)));
     }
 
     // --- single cards (hand, offers): a tray of cards
-    for (const t of types) {
-      if (handled.has(t)) continue;
-      const acts = by.get(t);
+    for (const type of types) {
+      if (handled.has(type)) continue;
+      const acts = by.get(type);
       const cardish = acts.every((a) => typeof a.card === "string" && ui.byId.has(a.card) && Object.keys(a).every((k) => ["type", "card", "folder"].includes(k)));
       if (!cardish) continue;
-      handled.add(t);
-      const verb = CARD_TRAY_VERB[t] || cap(t);
-      rows.push(h("div", { class: "tray", role: "group", "aria-label": `${verb} a card` }, acts.map((a) => h("button", {
+      handled.add(type);
+      const verb = trayVerb(type);
+      rows.push(h("div", { class: "tray", role: "group", "aria-label": t("bar.tray_aria", { verb }) }, acts.map((a) => h("button", {
         class: "tray-card answer", type: "button", disabled: this.st.pending, dataset: { answer: stableKey(a), type: a.type, id: a.card },
-        title: `${verb} ${ui.cardName(a.card)}`, onclick: () => this.send(a),
-      }, renderCard(ui.card(a.card), { size: "mini", id: a.card }), h("span", { class: "tray-badge verb" }, `${verb}${a.folder ? ` · folder ${a.folder}` : ""}`)))));
+        title: `${verb}: ${ui.cardName(a.card)}`, onclick: () => this.send(a),
+      }, renderCard(ui.card(a.card), { size: "mini", id: a.card }), h("span", { class: "tray-badge verb" }, `${verb}${a.folder ? ` · ${t("bar.folder", { n: a.folder })}` : ""}`)))));
     }
 
     // --- everything else: labelled buttons; finishing answers last
     const finishing = [];
     const other = [];
-    for (const t of types) {
-      if (handled.has(t)) continue;
-      for (const a of by.get(t)) {
+    for (const type of types) {
+      if (handled.has(type)) continue;
+      for (const a of by.get(type)) {
         if (["done", "back", "skip"].includes(a.type)) finishing.push(a);
         else other.push(a);
       }
@@ -409,37 +402,37 @@ export class DecisionBar {
     const ui = this.ui;
     const name = (id) => ui.cardName(id);
     switch (a.type) {
-      case "done": return "Done";
-      case "back": return "Back (Esc)";
-      case "skip": return "Skip";
-      case "draw": return a.folder ? `Draw folder ${a.folder}: ${name(ui.pub.display[a.folder - 1])}` : "Draw from the deck";
-      case "snap": return `Snap folder ${a.folder}: ${name(ui.pub.display[a.folder - 1])}`;
-      case "pick": return a.from === "deck" ? "Top card of the deck" : `Folder ${a.from}: ${name(ui.pub.display[a.from - 1])}`;
-      case "dig": return a.folder ? `Replace folder ${a.folder}: ${name(ui.pub.display[a.folder - 1])}` : `Replace ${name(a.card)} from hand`;
+      case "done": return t("answer.done");
+      case "back": return t("answer.back");
+      case "skip": return t("answer.skip");
+      case "draw": return a.folder ? t("answer.draw_folder", { folder: a.folder, card: name(ui.pub.display[a.folder - 1]) }) : t("answer.draw_deck");
+      case "snap": return t("answer.snap_folder", { folder: a.folder, card: name(ui.pub.display[a.folder - 1]) });
+      case "pick": return a.from === "deck" ? t("answer.pick_deck") : t("answer.pick_folder", { folder: a.from, card: name(ui.pub.display[a.from - 1]) });
+      case "dig": return a.folder ? t("answer.dig_folder", { folder: a.folder, card: name(ui.pub.display[a.folder - 1]) }) : t("answer.dig_hand", { card: name(a.card) });
       case "tile": { const c = ui.card(a.tile); return [c ? gainIcons(c.gain, { size: 16 }) : null, ` ${c ? c.name : a.tile}`]; }
       case "tile_money": {
         const dec = (ui.priv && ui.priv.decision) || {};
         const m = ui.tables.conservation && ui.tables.conservation.tile_money && ui.tables.conservation.tile_money[String(dec.space)];
-        return [icon("money", { size: 16, value: m ?? "" }), m ? ` Take ${m} money instead` : " Take the money instead"];
+        return [icon("money", { size: 16, value: m ?? "" }), ` ${m ? t("answer.tile_money", { money: m }) : t("answer.tile_money_any")}`];
       }
-      case "bonus": return a.choice === "upgrade" ? [icon("upgrade", { size: 16 }), " Upgrade an action"] : a.choice === "worker" ? [icon("worker", { size: 16 }), " Extra worker"] : cap(a.choice);
-      case "give": return a.what === "money" ? [icon("money", { size: 16, value: (ui.tables.interactions && ui.tables.interactions.pilfer_money) || "" }), " Give money"] : [icon("card", { size: 16 }), " Give a random hand card"];
-      case "upgrade": return [icon("upgrade", { size: 16 }), ` Upgrade ${cap(a.card)}`];
-      case "move_card": return `Move ${cap(a.card)} to slot 1`;
-      case "hypnotize": return `Use ${cap(a.card)}`;
-      case "partner": return [icon(a.continent, { size: 16 }), ` Partner zoo: ${iconLabel(a.continent)}`];
-      case "university": return [icon("university", { size: 16 }), ` University: ${cap(a.university)}`];
+      case "bonus": return a.choice === "upgrade" ? [icon("upgrade", { size: 16 }), ` ${t("answer.bonus_upgrade")}`] : a.choice === "worker" ? [icon("worker", { size: 16 }), ` ${t("answer.bonus_worker")}`] : cap(a.choice);
+      case "give": return a.what === "money" ? [icon("money", { size: 16, value: (ui.tables.interactions && ui.tables.interactions.pilfer_money) || "" }), ` ${t("answer.give_money")}`] : [icon("card", { size: 16 }), ` ${t("answer.give_card")}`];
+      case "upgrade": return [icon("upgrade", { size: 16 }), ` ${t("answer.upgrade", { action: actionName(a.card) })}`];
+      case "move_card": return t("answer.move_card", { action: actionName(a.card) });
+      case "hypnotize": return t("answer.hypnotize", { action: actionName(a.card) });
+      case "partner": return [icon(a.continent, { size: 16 }), ` ${t("bar.partner_zoo", { continent: iconLabel(a.continent) })}`];
+      case "university": return [icon("university", { size: 16 }), ` ${t("bar.university", { university: tOr(`university.${a.university}`, cap(a.university)) })}`];
       case "break_action": {
         const dec = (ui.priv && ui.priv.decision) || {};
         const f = ui.tables.sponsors && ui.tables.sponsors.break_money_factor && ui.tables.sponsors.break_money_factor[String(dec.side)];
         const n = dec.strength;
-        return [icon("break", { size: 16 }), typeof n === "number" && f ? ` Break action: +${n * f} money, break token +${n}` : " Break action: money, advance the break"];
+        return [icon("break", { size: 16 }), ` ${typeof n === "number" && f ? t("answer.break_action", { money: n * f, n }) : t("answer.break_action_any")}`];
       }
-      case "discard": return `Discard ${name(a.card)}`;
+      case "discard": return t("answer.discard", { card: name(a.card) });
       default: {
         const bits = Object.entries(a).filter(([k]) => k !== "type").map(([k, v]) => {
           if (typeof v === "string" && ui.byId.has(v)) return name(v);
-          if (typeof v === "string" && ACTION_NAMES.includes(v)) return cap(v);
+          if (typeof v === "string" && ACTION_NAMES.includes(v)) return actionName(v);
           return typeof v === "object" ? JSON.stringify(v) : `${k} ${v}`;
         });
         return `${cap(a.type)}${bits.length ? ": " + bits.join(", ") : ""}`;
@@ -473,9 +466,9 @@ export class DecisionBar {
     // keep the counter of the bar in step with the map
     const row = this.host.querySelector(".bar-row .row-label");
     const zoo = this.ui.zoo;
-    if (row && zoo.placements && /^Placement/.test(row.textContent)) {
+    if (row && zoo.placements && row.dataset.placement) {
       const idx = zoo.currentIndex();
-      row.textContent = idx >= 0 ? `Placement ${idx + 1} of ${zoo.placements.length}:` : `No placement there (${zoo.placements.length} legal):`;
+      row.textContent = idx >= 0 ? t("bar.placement", { n: idx + 1, total: zoo.placements.length }) : t("bar.no_placement_there", { count: zoo.placements.length });
       const place = this.host.querySelector(".place-here");
       if (place && idx >= 0) {
         const a = this.legal.filter((q) => q.type === "place")[idx];

@@ -2,6 +2,7 @@
 import { h, s } from "../dom.js";
 import { seatTag, seatColour, seatName } from "../seats.js";
 import { renderCard } from "./cards.js";
+import { t, listing } from "../i18n.js";
 
 function pick(obj, seat) {
   if (!obj) return undefined;
@@ -45,13 +46,13 @@ export function renderFinal(ui, onClose) {
   });
   const winner = ordered.filter((r) => r.place === 1);
   const you = st.seat;
-  const headline = winner.length > 1 ? `Shared win: ${winner.map((r) => seatName(r.seat)).join(" and ")}`
-    : winner.length ? (winner[0].seat === you ? "You win!" : `${seatName(winner[0].seat)} wins`) : "Game over";
+  const headline = winner.length > 1 ? t("final.shared_win", { names: listing(winner.map((r) => seatName(r.seat))) })
+    : winner.length ? (winner[0].seat === you ? t("final.you_win") : t("final.wins", { name: seatName(winner[0].seat) })) : t("status.game_over");
 
   const table = h("table", { class: "final-table" },
-    h("thead", h("tr", h("th", "#"), h("th", "Zoo"), h("th", { class: "num" }, "VP"), h("th", { class: "num" }, "Appeal"),
-      h("th", { class: "num" }, "Conservation"), h("th", { class: "num" }, "from final cards"), h("th", { class: "num" }, "from sponsors"),
-      h("th", { class: "num" }, "Projects"), h("th", { class: "num" }, "Money"))),
+    h("thead", h("tr", h("th", "#"), h("th", t("board.zoo")), h("th", { class: "num" }, t("score.vp")), h("th", { class: "num" }, t("icon.appeal")),
+      h("th", { class: "num" }, t("icon.conservation")), h("th", { class: "num" }, t("final.from_final_cards")), h("th", { class: "num" }, t("final.from_sponsors")),
+      h("th", { class: "num" }, t("board.projects")), h("th", { class: "num" }, t("icon.money")))),
     h("tbody", ordered.map((r) => h("tr", { class: r.place === 1 ? "winner" : null },
       h("td", { class: "num" }, String(r.place)), h("td", seatTag(r.seat)), h("td", { class: "num strong" }, String(r.vp)),
       h("td", { class: "num" }, String(r.appeal)), h("td", { class: "num" }, String(r.conservation)),
@@ -61,13 +62,13 @@ export function renderFinal(ui, onClose) {
   const finals = ordered.filter((r) => r.final && r.final.length);
   return h("div", { class: "final-card", role: "dialog", "aria-modal": "true", "aria-labelledby": "final-title" },
     h("header", { class: "final-head" }, h("h2", { id: "final-title" }, headline),
-      h("button", { class: "btn ghost", type: "button", onclick: onClose, "aria-label": "Close the final scores" }, "Back to the board")),
+      h("button", { class: "btn ghost", type: "button", onclick: onClose, "aria-label": t("final.close_aria") }, t("final.back_to_board"))),
     table,
-    h("h3", "How the zoos grew, break by break"),
+    h("h3", t("final.history")),
     historyChart(pub.players),
-    finals.length ? h("details", { class: "final-cards" }, h("summary", "Final-scoring cards"),
+    finals.length ? h("details", { class: "final-cards" }, h("summary", t("final.final_cards")),
       h("div", { class: "card-row" }, finals.flatMap((r) => r.final.map((cid) => h("div", { class: "final-owner" }, seatTag(r.seat, { small: true }), renderCard(ui.card(cid), { size: "mini", id: cid })))))) : null,
-    h("p", h("a", { class: "btn", href: "./" }, "Back to the lobby")));
+    h("p", h("a", { class: "btn", href: "./" }, t("game.back_to_lobby"))));
 }
 
 /** Two small line charts (appeal, conservation) of each zoo's history per break. */
@@ -84,14 +85,14 @@ export function historyChart(players) {
     const top = Math.ceil(max / 10) * 10;
     const X = (i) => L + (i / (len - 1)) * (W - L - Rr);
     const Y = (v) => T + (1 - v / top) * (H - T - B);
-    const svg = s("svg", { class: "history", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${title} per break` });
+    const svg = s("svg", { class: "history", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("final.per_break", { title }) });
     svg.appendChild(s("text", { x: L, y: 10, class: "chart-title" }, title));
     for (let v = 0; v <= top; v += top / 5) {
       svg.appendChild(s("line", { x1: L, x2: W - Rr, y1: Y(v), y2: Y(v), class: "grid" }));
       svg.appendChild(s("text", { x: L - 4, y: Y(v), dy: "0.35em", "text-anchor": "end", class: "axis" }, String(Math.round(v))));
     }
     for (let i = 0; i < len; i++) {
-      svg.appendChild(s("text", { x: X(i), y: H - 8, "text-anchor": "middle", class: "axis" }, i === 0 ? "start" : i === len - 1 ? "end" : String(i)));
+      svg.appendChild(s("text", { x: X(i), y: H - 8, "text-anchor": "middle", class: "axis" }, i === 0 ? t("final.axis_start") : i === len - 1 ? t("final.axis_end") : String(i)));
     }
     series.forEach((pts, seat) => {
       const c = seatColour(seat).fill;
@@ -104,5 +105,5 @@ export function historyChart(players) {
     });
     return svg;
   };
-  return h("div", { class: "history-charts" }, panel("Appeal", 0), panel("Conservation", 1));
+  return h("div", { class: "history-charts" }, panel(t("icon.appeal"), 0), panel(t("icon.conservation"), 1));
 }

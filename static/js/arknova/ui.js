@@ -1,14 +1,15 @@
 // The zoo builder's table: score track, zoo maps, shared board, player row, log, final screen.
-import { h, s, clear, $, $$, cap, plural } from "../dom.js";
+import { h, s, clear, $, $$, cap } from "../dom.js";
+import { t, tOr } from "../i18n.js";
 import { icon, iconLabel } from "../icons.js";
 import { seatChip, seatTag, seatName, seatColour, seatDisc, seatLabel } from "../seats.js";
-import { renderCard, CONTINENTS, CLASSES } from "./cards.js";
+import { renderCard, CONTINENTS, CLASSES, actionName } from "./cards.js";
 import { ZooMapView } from "./zoomap.js";
 import { logLine, makeNamer } from "./log.js";
 import { DecisionBar } from "./decision.js";
 import { renderFinal } from "./final.js";
 
-const SHORT_ACTION = { association: "Assoc." };
+const SHORT_ACTION = { association: t("action.short.association") };
 export const ACTION_ICON = { animals: "herbivore", build: "size", cards: "card", association: "partner", sponsors: "science" };
 
 export class ArkNovaUI {
@@ -107,14 +108,14 @@ export class ArkNovaUI {
     const p = this.pub;
     const out = [];
     const br = p.break || {};
-    out.push(h("span", { class: "stat", title: "Breaks so far / the game ends after" }, icon("break", { size: 16 }), ` Break ${br.count ?? 0}/${br.max ?? "?"}`));
-    out.push(h("span", { class: "stat" }, `Turn ${(p.turn ?? 0) + 1}`));
-    if (p.over) out.push(h("span", { class: "stat strong" }, "Game over"));
+    out.push(h("span", { class: "stat", title: t("status.breaks_title") }, icon("break", { size: 16 }), ` ${t("status.break", { count: br.count ?? 0, max: br.max ?? "?" })}`));
+    out.push(h("span", { class: "stat" }, t("status.turn", { n: (p.turn ?? 0) + 1 })));
+    if (p.over) out.push(h("span", { class: "stat strong" }, t("status.game_over")));
     else {
       const waiting = this.st.waitingFor || (p.decision && p.decision.waiting) || [];
-      if (waiting.length === 1) out.push(h("span", { class: "stat whose" }, seatChip(waiting[0], { small: true }), ` ${waiting[0] === this.st.seat ? "Your move" : seatName(waiting[0]) + " to play"}`));
-      else if (waiting.length > 1) out.push(h("span", { class: "stat whose" }, `Waiting for ${waiting.length} players`));
-      if (p.end) out.push(h("span", { class: "stat warn" }, "Final round"));
+      if (waiting.length === 1) out.push(h("span", { class: "stat whose" }, seatChip(waiting[0], { small: true }), ` ${waiting[0] === this.st.seat ? t("status.your_move") : t("status.to_play", { name: seatName(waiting[0]) })}`));
+      else if (waiting.length > 1) out.push(h("span", { class: "stat whose" }, t("status.waiting_n", { count: waiting.length })));
+      if (p.end) out.push(h("span", { class: "stat warn" }, t("status.final_round")));
     }
     return out;
   }
@@ -171,7 +172,7 @@ export class ArkNovaUI {
     const left = 14; const right = W - 14;
     const X = (a) => left + (Math.max(0, a) / maxA) * (right - left);
     const svg = s("svg", { class: "score-svg", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img",
-      "aria-label": "Score track: appeal markers (discs) and conservation markers (diamonds) of every zoo" });
+      "aria-label": t("score.aria") });
     // the point where the markers meet: 100 appeal at 7 conservation; shade the scoring zone
     svg.appendChild(s("line", { x1: left, x2: right, y1: scaleY, y2: scaleY, class: "scale-line" }));
     for (let a = 0; a <= maxA; a += 5) {
@@ -189,20 +190,20 @@ export class ArkNovaUI {
       // conservation marker: a diamond where this zoo's VP would be 0
       const d = lane / 2 - 1;
       const cg = s("g", { class: "cp-marker", transform: `translate(${x2} ${y})` },
-        s("title", `${seatLabel(i)}: conservation ${p.conservation} (marker at appeal ${m.c})`),
+        s("title", t("score.cp_marker", { seat: seatLabel(i), cp: p.conservation, at: m.c })),
         s("path", { d: `M0 ${-d}L${d} 0 0 ${d} ${-d} 0z`, fill: "#fff", stroke: col, "stroke-width": 3 }),
         s("text", { "text-anchor": "middle", dy: "0.35em", "font-size": d * 1.1, class: "cp-text" }, String(p.conservation)));
       svg.appendChild(cg);
       const ag = seatDisc(i, x1, y, lane / 2 - 1);
-      ag.appendChild(s("title", `${seatLabel(i)}: appeal ${p.appeal}`));
+      ag.appendChild(s("title", t("score.appeal_marker", { seat: seatLabel(i), appeal: p.appeal })));
       svg.appendChild(ag);
     });
     const legend = h("ul", { class: "score-legend" }, players.map((p, i) => h("li", { class: ["score-row", i === this.pub.active && "active"] },
       seatTag(i, { small: true }),
-      h("span", { class: "num", title: "Appeal" }, icon("appeal", { size: 16 }), h("span", { dataset: { k: `${i}:appeal:t` } }, String(p.appeal))),
-      h("span", { class: "num", title: "Conservation" }, icon("conservation", { size: 16 }), h("span", { dataset: { k: `${i}:cp:t` } }, String(p.conservation))),
-      h("span", { class: "num", title: "Reputation" }, icon("reputation", { size: 16 }), h("span", { dataset: { k: `${i}:rep:t` } }, String(p.reputation))),
-      h("span", { class: ["num vp", p.vp >= 0 && "pos"], title: "Victory points (appeal meets conservation at 0)" }, "VP ", h("b", { dataset: { k: `${i}:vp:t` } }, String(p.vp))))));
+      h("span", { class: "num", title: t("icon.appeal") }, icon("appeal", { size: 16 }), h("span", { dataset: { k: `${i}:appeal:t` } }, String(p.appeal))),
+      h("span", { class: "num", title: t("icon.conservation") }, icon("conservation", { size: 16 }), h("span", { dataset: { k: `${i}:cp:t` } }, String(p.conservation))),
+      h("span", { class: "num", title: t("icon.reputation") }, icon("reputation", { size: 16 }), h("span", { dataset: { k: `${i}:rep:t` } }, String(p.reputation))),
+      h("span", { class: ["num vp", p.vp >= 0 && "pos"], title: t("score.vp_title") }, `${t("score.vp")} `, h("b", { dataset: { k: `${i}:vp:t` } }, String(p.vp))))));
     clear(host).append(h("div", { class: "score-wrap" }, svg), legend);
   }
 
@@ -215,7 +216,7 @@ export class ArkNovaUI {
         class: ["zoo-tab", i === this.viewSeat && "active"], role: "tab", "aria-selected": String(i === this.viewSeat),
         style: { "--seat": seatColour(i).fill },
         onclick: () => { this.viewSeat = i; this.userPickedTab = true; this.renderZooTabs(); this.renderZoo(); this.bar.applyHighlights(); if (this.st.seat === null) this.renderPlayer(); },
-      }, seatChip(i, { small: true }), " ", h("span", { class: "tab-name" }, i === this.st.seat ? "My zoo" : seatName(i)));
+      }, seatChip(i, { small: true }), " ", h("span", { class: "tab-name" }, i === this.st.seat ? t("zoo.my_zoo") : seatName(i)));
       host.appendChild(b);
     });
   }
@@ -227,32 +228,32 @@ export class ArkNovaUI {
     if (map) {
       this.zoo.render(map, p, { byId: this.byId, buildings: this.buildings, sponsorBuildings: this.sponsorBuildings, seat });
     } else {
-      clear(this.els.zooMap).append(h("p", { class: "muted" }, `Map ${p.map} is not in the catalog.`));
+      clear(this.els.zooMap).append(h("p", { class: "muted" }, t("zoo.map_missing", { map: p.map })));
     }
     const info = [];
     info.push(h("div", { class: "zoo-head" },
-      h("h3", map ? map.name : p.map, " ", h("span", { class: "muted small" }, seat === this.st.seat ? "(your zoo)" : `(${seatName(seat)})`)),
+      h("h3", map ? map.name : p.map, " ", h("span", { class: "muted small" }, seat === this.st.seat ? t("zoo.your_zoo") : `(${seatName(seat)})`)),
       map && map.description ? h("p", { class: "map-desc" }, map.description) : null));
     info.push(resourceStrip(p, this, false, seat));
     // icons of the zoo
     const ic = p.icons || {};
     const iconList = [...CONTINENTS, ...CLASSES, "science", "water", "rock"].filter((k) => ic[k]);
-    info.push(h("div", { class: "zoo-icons", "aria-label": "Icons in this zoo" },
-      iconList.length ? iconList.map((k) => h("span", { class: "icon-count", title: `${iconLabel(k)}: ${ic[k]}` }, icon(k, { size: 20 }), h("b", String(ic[k])))) : h("span", { class: "muted" }, "No icons yet")));
+    info.push(h("div", { class: "zoo-icons", "aria-label": t("zoo.icons_aria") },
+      iconList.length ? iconList.map((k) => h("span", { class: "icon-count", title: `${iconLabel(k)}: ${ic[k]}` }, icon(k, { size: 20 }), h("b", String(ic[k])))) : h("span", { class: "muted" }, t("zoo.no_icons"))));
     // action cards of this seat (compact)
-    info.push(h("div", { class: "mini-slots", "aria-label": "Action cards" }, (p.slots || []).map((sl) => h("span", { class: ["mini-slot", sl.side === 2 && "side2"] },
-      h("b", String(sl.strength)), " ", cap(sl.card), sl.side === 2 ? h("sup", "II") : null,
+    info.push(h("div", { class: "mini-slots", "aria-label": t("zoo.action_cards") }, (p.slots || []).map((sl) => h("span", { class: ["mini-slot", sl.side === 2 && "side2"] },
+      h("b", String(sl.strength)), " ", actionName(sl.card), sl.side === 2 ? h("sup", "II") : null,
       sl.venom ? icon("venom", { size: 14 }) : null, sl.constriction ? icon("constriction", { size: 14 }) : null))));
     const flock = (p.animals || []).filter((a) => a.building === null || a.building === undefined);
-    if (flock.length) info.push(h("p", { class: "flock" }, "Without own enclosure: ", flock.map((a) => this.cardName(a.card)).join(", ")));
+    if (flock.length) info.push(h("p", { class: "flock" }, t("zoo.without_enclosure"), " ", flock.map((a) => this.cardName(a.card)).join(", ")));
     const tucked = Object.entries(p.tucked || {}).filter(([, n]) => n);
-    if (tucked.length) info.push(h("p", { class: "tucked" }, "Tucked: ", tucked.map(([cid, n]) => `${n} under ${this.cardName(cid)}`).join(", ")));
+    if (tucked.length) info.push(h("p", { class: "tucked" }, t("zoo.tucked"), " ", tucked.map(([cid, n]) => t("zoo.tucked_under", { count: n, card: this.cardName(cid) })).join(", ")));
     if ((p.sponsors || []).length) {
-      info.push(h("div", { class: "played" }, h("h4", `Sponsors (${p.sponsors.length})`),
+      info.push(h("div", { class: "played" }, h("h4", t("zoo.sponsors", { n: p.sponsors.length })),
         h("div", { class: "card-row" }, p.sponsors.map((id) => renderCard(this.card(id), { size: "mini", id })))));
     }
     if ((p.animals || []).length) {
-      info.push(h("details", { class: "played" }, h("summary", `Animals (${p.animals.length})`),
+      info.push(h("details", { class: "played" }, h("summary", t("zoo.animals", { n: p.animals.length })),
         h("div", { class: "card-row" }, p.animals.map((a) => renderCard(this.card(a.card), { size: "mini", id: a.card })))));
     }
     clear(this.els.zooInfo).append(...info);
@@ -267,8 +268,8 @@ export class ArkNovaUI {
     const cells = [];
     for (let i = 1; i <= br.len; i++) cells.push(h("span", { class: ["bt-cell", i <= br.pos && "filled", i === br.len && "last"] }, i === br.len ? icon("break", { size: 14 }) : ""));
     out.push(h("section", { class: "board-block break-block" },
-      h("h3", "Break track ", h("span", { class: "muted num" }, `${br.pos}/${br.len}`), h("span", { class: "muted small" }, ` · breaks ${br.count} of ${br.max}`)),
-      h("div", { class: "break-track", role: "img", "aria-label": `Break token at ${br.pos} of ${br.len}` }, cells)));
+      h("h3", t("board.break_track"), " ", h("span", { class: "muted num" }, `${br.pos}/${br.len}`), h("span", { class: "muted small" }, ` · ${t("board.breaks_of", { count: br.count, max: br.max })}`)),
+      h("div", { class: "break-track", role: "img", "aria-label": t("board.break_token_at", { pos: br.pos, len: br.len }) }, cells)));
 
     // display with reputation range
     const viewer = this.st.seat !== null && this.st.seat !== undefined ? this.st.seat : this.viewSeat;
@@ -276,11 +277,14 @@ export class ArkNovaUI {
     const folders = (p.display || []).map((cid, i) => {
       const f = i + 1;
       return h("div", { class: ["folder", f <= reach && "in-range"], dataset: { folder: f } },
-        h("div", { class: "folder-label" }, h("b", `${f}`), f <= reach ? h("span", { class: "small" }, " in reach") : null),
-        cid ? renderCard(this.card(cid), { size: "mini", id: cid }) : h("div", { class: "card empty mini" }, "empty"));
+        h("div", { class: "folder-label" }, h("b", `${f}`), f <= reach ? h("span", { class: "small" }, ` ${t("board.in_reach")}`) : null),
+        cid ? renderCard(this.card(cid), { size: "mini", id: cid }) : h("div", { class: "card empty mini" }, t("board.empty")));
     });
     out.push(h("section", { class: "board-block display-block" },
-      h("h3", "Display ", h("span", { class: "muted small" }, `${seatName(viewer)}'s reputation ${this.player(viewer).reputation} reaches folder${reach > 1 ? "s 1–" + reach : " 1"} · deck ${p.deck_size} · discard ${(p.discard || []).length}`)),
+      h("h3", t("board.display"), " ", h("span", { class: "muted small" }, [
+        reach > 1 ? t("board.reach_many", { name: seatName(viewer), rep: this.player(viewer).reputation, reach })
+          : t("board.reach_one", { name: seatName(viewer), rep: this.player(viewer).reputation }),
+        t("board.deck", { n: p.deck_size }), t("board.discard", { n: (p.discard || []).length })].join(" · "))),
       h("div", { class: "display", style: { "--reach": reach } }, folders)));
 
     // association board
@@ -291,21 +295,21 @@ export class ArkNovaUI {
     const rows = p.players.map((q, i) => {
       const active = q.workers - (q.placed || 0);
       const workers = [];
-      for (let k = 0; k < q.workers; k++) workers.push(h("span", { class: ["worker", k >= active && "placed"], title: k >= active ? "on the board" : "available" }, icon("worker", { size: 16 })));
+      for (let k = 0; k < q.workers; k++) workers.push(h("span", { class: ["worker", k >= active && "placed"], title: k >= active ? t("board.worker_placed") : t("board.worker_available") }, icon("worker", { size: 16 })));
       return h("tr", null,
         h("th", { scope: "row" }, seatTag(i, { small: true })),
         h("td", { class: "workers" }, workers, h("span", { class: "num small" }, ` ${active}/${q.workers}`)),
         h("td", null, (q.partners || []).length ? q.partners.map((c) => icon(c, { size: 18 })) : h("span", { class: "muted" }, "–")),
-        h("td", null, (q.universities || []).length ? q.universities.map((u) => h("span", { class: "uni", title: cap(u) }, icon("university", { size: 18 }), h("span", { class: "small" }, cap(u)))) : h("span", { class: "muted" }, "–")),
+        h("td", null, (q.universities || []).length ? q.universities.map((u) => h("span", { class: "uni", title: tOr(`university.${u}`, cap(u)) }, icon("university", { size: 18 }), h("span", { class: "small" }, tOr(`university.${u}`, cap(u))))) : h("span", { class: "muted" }, "–")),
         h("td", { class: "num" }, String((q.supported || []).length)));
     });
     out.push(h("section", { class: "board-block assoc-block" },
-      h("h3", "Association"),
-      h("div", { class: "tasks" }, Object.entries(tasks).map(([t, v]) => h("span", { class: "task", title: `${cap(t)} task: value ${v}` }, icon(taskIcon[t] || "partner", { size: 18 }), ` ${cap(t)} `, h("b", String(v))))),
+      h("h3", t("action.association")),
+      h("div", { class: "tasks" }, Object.entries(tasks).map(([task, v]) => h("span", { class: "task", title: t("board.task_value", { task: tOr(`assoc.task.${task}`, cap(task)), v }) }, icon(taskIcon[task] || "partner", { size: 18 }), ` ${tOr(`assoc.task.${task}`, cap(task))} `, h("b", String(v))))),
       h("table", { class: "assoc" },
-        h("thead", h("tr", h("th", "Zoo"), h("th", "Workers"), h("th", "Partner zoos"), h("th", "Universities"), h("th", "Projects"))),
+        h("thead", h("tr", h("th", t("board.zoo")), h("th", t("board.workers")), h("th", t("board.partner_zoos")), h("th", t("board.universities")), h("th", t("board.projects")))),
         h("tbody", rows)),
-      h("p", { class: "small" }, icon("conservation", { size: 16 }), ` Donations so far: ${p.donations}`, nextDonation ? ` · the next one costs ${nextDonation}` : "")));
+      h("p", { class: "small" }, icon("conservation", { size: 16 }), ` ${t("board.donations", { n: p.donations })}`, nextDonation ? ` · ${t("board.next_donation", { n: nextDonation })}` : "")));
 
     // projects with cubes
     const projectCard = (pid, where) => {
@@ -314,7 +318,7 @@ export class ArkNovaUI {
       return el;
     };
     out.push(h("section", { class: "board-block projects-block" },
-      h("h3", "Conservation projects"),
+      h("h3", t("board.projects_title")),
       h("div", { class: "card-row projects" },
         (p.base_projects || []).map((pid) => projectCard(pid, "base")),
         (p.project_row || []).length ? h("span", { class: "row-sep", "aria-hidden": "true" }) : null,
@@ -324,10 +328,10 @@ export class ArkNovaUI {
     const tiles = p.bonus_tiles || {};
     if (Object.keys(tiles).length) {
       out.push(h("section", { class: "board-block tiles-block" },
-        h("h3", "Conservation bonuses"),
+        h("h3", t("board.bonuses_title")),
         h("div", { class: "tiles" }, Object.entries(tiles).map(([space, list]) => h("div", { class: "tile-space" },
           h("span", { class: "tile-at" }, icon("conservation", { size: 20, value: space })),
-          list.length ? list.map((t) => renderCard(this.card(t), { size: "mini", id: t })) : h("span", { class: "muted" }, "none left"))))));
+          list.length ? list.map((tile) => renderCard(this.card(tile), { size: "mini", id: tile })) : h("span", { class: "muted" }, t("board.none_left")))))));
     }
     clear(this.els.board).append(...out);
   }
@@ -339,39 +343,40 @@ export class ArkNovaUI {
     const mine = seat === this.st.seat;
     const out = [];
     out.push(h("div", { class: "player-head" },
-      h("h3", mine ? "Your action cards" : `${seatName(seat)}'s action cards`),
+      h("h3", mine ? t("player.your_action_cards") : t("player.action_cards_of", { name: seatName(seat) })),
       resourceStrip(p, this, true, seat)));
-    out.push(h("div", { class: "slots", role: "group", "aria-label": "Action cards in slots 1 to 5" }, (p.slots || []).map((sl, i) => {
+    out.push(h("div", { class: "slots", role: "group", "aria-label": t("player.slots_aria") }, (p.slots || []).map((sl, i) => {
       const el = h("button", {
         class: ["slot", `slot-${sl.card}`, sl.side === 2 && "side2"], type: "button", disabled: true,
         dataset: { card: sl.card, slot: i + 1 },
-        "aria-label": `Slot ${i + 1}: ${cap(sl.card)}, strength ${sl.strength}, side ${sl.side === 2 ? "II" : "I"}${sl.venom ? ", venom" : ""}${sl.constriction ? ", constriction" : ""}`,
+        "aria-label": [t("player.slot_aria", { n: i + 1, action: actionName(sl.card), strength: sl.strength, side: sl.side === 2 ? "II" : "I" }),
+          sl.venom ? t("player.venom_token") : null, sl.constriction ? t("player.constriction_token") : null].filter(Boolean).join(", "),
       },
       h("span", { class: "slot-inner" },
       h("span", { class: "slot-strength num" }, String(sl.strength)),
-      h("span", { class: "slot-card" }, h("span", { class: "long" }, cap(sl.card)), h("span", { class: "short", "aria-hidden": "true" }, SHORT_ACTION[sl.card] || cap(sl.card))),
+      h("span", { class: "slot-card" }, h("span", { class: "long" }, actionName(sl.card)), h("span", { class: "short", "aria-hidden": "true" }, SHORT_ACTION[sl.card] || actionName(sl.card))),
       h("span", { class: "slot-meta" }, icon(ACTION_ICON[sl.card] || "card", { size: 18 }),
-        h("span", { class: "slot-no" }, `slot ${i + 1}`),
-        h("span", { class: ["slot-side", sl.side === 2 && "up"], title: sl.side === 2 ? "upgraded: side II" : "side I" }, sl.side === 2 ? "II" : "I"),
-        sl.venom ? icon("venom", { size: 18, label: "venom token" }) : null,
-        sl.constriction ? icon("constriction", { size: 18, label: "constriction token" }) : null)));
+        h("span", { class: "slot-no" }, t("player.slot", { n: i + 1 })),
+        h("span", { class: ["slot-side", sl.side === 2 && "up"], title: sl.side === 2 ? t("player.side2") : t("player.side1") }, sl.side === 2 ? "II" : "I"),
+        sl.venom ? icon("venom", { size: 18, label: t("player.venom_token") }) : null,
+        sl.constriction ? icon("constriction", { size: 18, label: t("player.constriction_token") }) : null)));
       return el;
     })));
     if (mine && this.priv) {
       const hand = this.priv.hand || [];
-      out.push(h("div", { class: "hand-head" }, h("h3", `Your hand (${hand.length})`)));
+      out.push(h("div", { class: "hand-head" }, h("h3", t("player.your_hand", { n: hand.length }))));
       out.push(h("div", { class: "hand card-row", id: "hand" }, hand.length ? hand.map((cid) => {
         const el = renderCard(this.card(cid), { size: "mini", id: cid });
         el.tabIndex = -1;
         return el;
-      }) : h("p", { class: "muted" }, "No cards in hand.")));
+      }) : h("p", { class: "muted" }, t("player.no_cards"))));
       const finals = this.priv.final || [];
       if (finals.length) {
-        out.push(h("details", { class: "finals" }, h("summary", `Your final-scoring cards (${finals.length})`),
+        out.push(h("details", { class: "finals" }, h("summary", t("player.your_finals", { n: finals.length })),
           h("div", { class: "card-row" }, finals.map((cid) => renderCard(this.card(cid), { size: "mini", id: cid })))));
       }
     } else {
-      out.push(h("p", { class: "muted" }, `${seatName(seat)} holds ${plural(p.hand_size || 0, "card")} and ${plural(p.final_count || 0, "final-scoring card")}.`));
+      out.push(h("p", { class: "muted" }, t("player.holds", { name: seatName(seat), cards: t("player.n_cards", { count: p.hand_size || 0 }), finals: t("player.n_finals", { count: p.final_count || 0 }) })));
     }
     clear(this.els.player).append(...out);
   }
@@ -392,7 +397,7 @@ export class ArkNovaUI {
       }
       if (items.length > 400) break;
     }
-    clear(host).append(...(items.length ? items : [h("li", { class: "muted" }, "Nothing has happened yet.")]));
+    clear(host).append(...(items.length ? items : [h("li", { class: "muted" }, t("log.nothing_yet"))]));
   }
 
   // ---------------------------------------------------------------- final screen
@@ -415,12 +420,12 @@ export function resourceStrip(p, ui, big = false, seat = null) {
   const k = (f) => (seat === null ? null : `${seat}:${f}:${big ? "b" : "s"}`);
   const val = (f, text) => h("b", { class: "num", dataset: k(f) ? { k: k(f) } : null }, text);
   return h("div", { class: ["resources", big && "big"] },
-    h("span", { class: "res", title: "Money" }, icon("money", { size: sz }), val("money", String(p.money))),
-    h("span", { class: "res", title: "X tokens" }, icon("x", { size: sz }), val("x", String(p.x))),
-    h("span", { class: "res", title: "Workers available / total" }, icon("worker", { size: sz }), val("workers", `${active}/${p.workers}`)),
-    h("span", { class: "res", title: "Reputation" }, icon("reputation", { size: sz }), val("rep", String(p.reputation))),
-    h("span", { class: "res", title: "Appeal" }, icon("appeal", { size: sz }), val("appeal", String(p.appeal))),
-    h("span", { class: "res", title: "Conservation" }, icon("conservation", { size: sz }), val("cp", String(p.conservation))),
-    h("span", { class: "res", title: "Cards in hand" }, icon("card", { size: sz }), val("hand", String(p.hand_size ?? 0))));
+    h("span", { class: "res", title: t("icon.money") }, icon("money", { size: sz }), val("money", String(p.money))),
+    h("span", { class: "res", title: t("res.x_tokens") }, icon("x", { size: sz }), val("x", String(p.x))),
+    h("span", { class: "res", title: t("res.workers") }, icon("worker", { size: sz }), val("workers", `${active}/${p.workers}`)),
+    h("span", { class: "res", title: t("icon.reputation") }, icon("reputation", { size: sz }), val("rep", String(p.reputation))),
+    h("span", { class: "res", title: t("icon.appeal") }, icon("appeal", { size: sz }), val("appeal", String(p.appeal))),
+    h("span", { class: "res", title: t("icon.conservation") }, icon("conservation", { size: sz }), val("cp", String(p.conservation))),
+    h("span", { class: "res", title: t("res.hand") }, icon("card", { size: sz }), val("hand", String(p.hand_size ?? 0))));
 }
 

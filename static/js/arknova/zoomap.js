@@ -4,6 +4,8 @@
 import { s, clear, cap } from "../dom.js";
 import { useIcon } from "../icons.js";
 import { seatColour } from "../seats.js";
+import { t, tOr } from "../i18n.js";
+import { gainText } from "./cards.js";
 
 const R = 30;                       // hex radius (centre to corner)
 const HX = 1.5 * R;                 // horizontal step per column
@@ -106,7 +108,7 @@ export class ZooMapView {
     const hgt = PAD * 2 + 2 * HY + maxY * HY;
 
     const svg = s("svg", { class: "zoo-svg", viewBox: `0 0 ${w.toFixed(1)} ${hgt.toFixed(1)}`, role: "img",
-      "aria-label": `Zoo map ${map.name || map.id}` });
+      "aria-label": t("zoo.map_aria", { name: map.name || map.id }) });
     const terrain = s("g", { class: "terrain" });
     const built = s("g", { class: "buildings" });
     const legalLayer = s("g", { class: "legal-area" });
@@ -133,7 +135,7 @@ export class ZooMapView {
       if (gain) {
         const [gk, gv] = Object.entries(gain)[0] || [];
         const name = BONUS_ICON[gk];
-        const bonus = s("g", { class: "bonus" }, s("title", `Placement bonus: ${gv} ${gk}`));
+        const bonus = s("g", { class: "bonus" }, s("title", t("zoo.placement_bonus", { gain: gainText({ [gk]: gv }) })));
         if (name) bonus.appendChild(useIcon(name, cx - 10, cy - 10, 20));
         if (gv > 1 || gk === "money" || gk === "appeal" || gk === "reputation") {
           bonus.appendChild(s("text", { x: cx + (name === "money" ? 0 : 10), y: cy + (name === "money" ? 0 : 11), dy: "0.35em", "text-anchor": "middle", class: name === "money" ? "bonus-value coin" : "bonus-value" }, String(gv)));
@@ -157,7 +159,8 @@ export class ZooMapView {
       for (const c of bc) this.buildingAt.set(key(c), b);
       const occupied = (b.animals || []).length > 0;
       const g = s("g", { class: `building kind-${kind}${occupied ? " occupied" : ""}`, dataset: { id: b.id } });
-      const title = s("title", `${spec.name || cap(b.type)}${kind === "enclosure" ? (occupied ? " (occupied)" : " (empty)") : ""}`);
+      const bname = spec.name || tOr(`building.${b.type}`, cap(b.type));
+      const title = s("title", kind === "enclosure" ? t(occupied ? "zoo.occupied" : "zoo.empty", { name: bname }) : bname);
       g.appendChild(title);
       for (const c of bc) {
         g.appendChild(s("polygon", { points: pointsAttr(corners(c[0], c[1], R - 0.5)), fill: KIND_FILL[kind] || "#ddd" }));
@@ -170,7 +173,7 @@ export class ZooMapView {
       else if (kind === "enclosure" && !occupied) {
         g.appendChild(s("text", { class: "b-size", x: lx, y: ly, dy: "0.35em", "text-anchor": "middle" }, String(bc.length)));
       } else if (!occupied || kind !== "enclosure") {
-        const words = String(spec.name || cap(b.type)).split(/\s+/);
+        const words = String(bname).split(/\s+/);
         const lines = words.length > 1 && words.join(" ").length > 9 ? [words.slice(0, Math.ceil(words.length / 2)).join(" "), words.slice(Math.ceil(words.length / 2)).join(" ")] : [words.join(" ")];
         const t = s("text", { class: "b-name", x: lx, y: ly - (occupied ? 16 : 0) - (lines.length - 1) * 5.5, "text-anchor": "middle" });
         lines.forEach((ln, j) => t.appendChild(s("tspan", { x: lx, dy: j === 0 ? "0.35em" : "1.1em" }, shortName(ln, 11))));
@@ -360,7 +363,7 @@ export class ZooMapView {
 function animalChip(cid, card, x, y) {
   const w = 52; const hgt = 20;
   const g = s("g", { class: "animal-chip", transform: `translate(${(x - w / 2).toFixed(1)} ${(y - hgt / 2).toFixed(1)})` });
-  g.appendChild(s("title", card ? `${card.name} (size ${card.size})` : cid));
+  g.appendChild(s("title", card ? t("zoo.animal_chip", { name: card.name, size: card.size }) : cid));
   g.appendChild(s("rect", { width: w, height: hgt, rx: 3, class: "chip-card" }));
   g.appendChild(s("rect", { width: 5, height: hgt, rx: 2, class: "chip-band" }));
   g.appendChild(s("text", { x: 8, y: hgt / 2, dy: "0.35em", class: "chip-text" }, shortName(card ? card.name : cid, 9)));

@@ -1,0 +1,167 @@
+"""Text the server produces, in the caller's language: English, Ukrainian, German.
+
+Error *codes* never change with the language (clients and tests switch on them); only the
+sentence does. The catalogues are ``app/locales/<lang>.json``, flat keys:
+
+* ``"<code>"`` - the code's general sentence, used when nothing more exact matches;
+* ``"<code>.<variant>"`` - the sentence for one of the English messages the server sends with
+  that code (``"not_found.game": "No such game."``).
+
+A value may hold ``{name}`` placeholders. :func:`translate_error` finds the English template
+that the message fits (placeholders become wildcards), takes the values from it and fills the
+same key of the wanted language; the English message itself is the input, so every place that
+raises an error stays as it is. Language: the best match of ``Accept-Language`` (q-values) among
+:data:`LANGUAGES`, else English.
+
+:func:`data_translations` reads a game's data translations (card names and texts by card id,
+``engine/<game>/data/i18n/<lang>.json``), for the game catalog that the client translates from.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+LANGUAGES: tuple[str, ...] = ("en", "uk", "de")
+DEFAULT = "en"
+LOCALES = Path(__file__).resolve().parent / "locales"
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+@lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict[str, str]:
+    """The error sentences of one language (``{}`` for a language we do not have)."""
+    if lang not in LANGUAGES:
+        return {}
+    try:
+        data = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
+    except OSError:  # an install without the locales: the English sentences stay
+        return {}
+    return {k: v for k, v in data.items() if not k.startswith("_")}
+
+
+def negotiate(accept_language: str | None) -> str:
+    """The best of :data:`LANGUAGES` for an ``Accept-Language`` header (English if none fits).
+
+    >>> negotiate("uk-UA,uk;q=0.9,en;q=0.8")
+    'uk'
+    >>> negotiate("fr-CH, de;q=0.7, en;q=0.5")
+    'de'
+    >>> negotiate(None)
+    'en'
+    """
+    if not accept_language:
+        return DEFAULT
+    best, best_q = DEFAULT, 0.0
+    for part in str(accept_language).split(",")[:32]:
+        tag, _, params = part.strip().partition(";")
+        tag = tag.strip().lower()
+        q = 1.0
+        for p in params.split(";"):
+            name, _, value = p.strip().partition("=")
+            if name.strip() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if not tag or q <= 0 or not 0 <= q <= 1:
+            continue
+        base = DEFAULT if tag == "*" else tag.split("-")[0].split("_")[0]
+        # equal q: the earlier one wins (the header's order)
+        if base in LANGUAGES and q > best_q:
+            best, best_q = base, q
+    return best
+
+
+def _literal_length(template: str) -> int:
+    return len(_PLACEHOLDER.sub("", template))
+
+
+@lru_cache(maxsize=None)
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = []
+    pos = 0
+    seen: set[str] = set()
+    for m in _PLACEHOLDER.finditer(template):
+        parts.append(re.escape(template[pos:m.start()]))
+        name = m.group(1)
+        parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+        seen.add(name)
+        pos = m.end()
+    parts.append(re.escape(template[pos:]))
+    return re.compile("".join(parts), re.S)
+
+
+@lru_cache(maxsize=None)
+def _templates(code: str) -> tuple[tuple[str, str], ...]:
+    """(key, English template) of a code: the most exact (most literal text) first."""
+    english = catalogue("en")
+    keys = [k for k in english if k == code or k.startswith(code + ".")]
+    return tuple(sorted(((k, english[k]) for k in keys), key=lambda kv: -_literal_length(kv[1])))
+
+
+def fill(template: str, params: dict[str, Any]) -> str:
+    """``{name}`` placeholders filled (unknown ones stay as they are)."""
+    return _PLACEHOLDER.sub(lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0),
+                            template)
+
+
+def translate(code: str, message: str, lang: str) -> str:
+    """The sentence of ``code`` in ``lang``, built from the English ``message``."""
+    if lang == DEFAULT or lang not in LANGUAGES:
+        return message
+    target = catalogue(lang)
+    for key, english in _templates(code):
+        m = _pattern(english).fullmatch(message or "")
+        if m and key in target:
+            return fill(target[key], m.groupdict())
+    if code in target:
+        return target[code]
+    return message
+
+
+def translate_error(code: str, message: str, accept_language: str | None) -> str:
+    """The error sentence for a caller: ``message`` (English) put into the language that
+    ``accept_language`` asks for. The code is never translated."""
+    return translate(code, message, negotiate(accept_language))
+
+
+def localize(body: dict, request: Any) -> dict:
+    """An error body ``{"error": {"code", "message", ...}}`` with the message in the language of
+    the request's ``Accept-Language`` (a new dict; anything else is returned unchanged)."""
+    err = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(err, dict) or not isinstance(err.get("message"), str):
+        return body
+    headers = getattr(request, "headers", None)
+    wanted = headers.get("accept-language") if headers is not None else None
+    message = translate_error(str(err.get("code", "")), err["message"], wanted)
+    if message == err["message"]:
+        return body
+    return {**body, "error": {**err, "message": message}}
+
+
+@lru_cache(maxsize=None)
+def data_translations(game: str) -> dict[str, dict]:
+    """``{lang: {...}}`` of a game's data translations (``engine/<game>/data/i18n/<lang>.json``:
+    card names under ``cards``, final-scoring texts under ``texts``, by card id); English is the
+    data itself and not listed. ``{}`` for a game without any."""
+    out: dict[str, dict] = {}
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", game or ""):
+        return out
+    try:
+        folder = resources.files(f"engine.{game}").joinpath("data", "i18n")
+    except (ModuleNotFoundError, TypeError):
+        return out
+    for lang in LANGUAGES:
+        if lang == DEFAULT:
+            continue
+        item = folder.joinpath(f"{lang}.json")
+        if item.is_file():
+            data = json.loads(item.read_text(encoding="utf-8"))
+            out[lang] = {k: v for k, v in data.items() if not k.startswith("_")}
+    return out

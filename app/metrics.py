@@ -1,0 +1,94 @@
+"""Prometheus metrics (``GET /metrics``), per process.
+
+Counters and histograms are module-level (one registry per process); the gauges that describe
+the live state of the process (open sockets, cached games, pool) are read when scraped. With
+``menagerie serve --workers N`` a scrape reaches one worker: run N single-worker processes
+behind the load balancer and scrape each, if you need every process's figures (docs/operations.md).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .services import Services
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+_FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+REQUESTS = Counter("menagerie_http_requests_total", "HTTP requests by route and status.",
+                   ["method", "route", "status"], registry=REGISTRY)
+REQUEST_SECONDS = Histogram("menagerie_http_request_duration_seconds",
+                            "HTTP request duration by route.", ["method", "route"],
+                            buckets=_FAST, registry=REGISTRY)
+ACTION_SECONDS = Histogram("menagerie_action_duration_seconds",
+                           "Accepted actions: from the game lock to the commit (server side).",
+                           buckets=_FAST, registry=REGISTRY)
+LOCK_WAIT = Histogram("menagerie_game_lock_wait_seconds",
+                      "Time a move waited for the in-process lock of its game.",
+                      buckets=(0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0),
+                      registry=REGISTRY)
+WRITE_CONFLICTS = Counter("menagerie_write_conflicts_total",
+                          "Moves refused because another process stored that version first.",
+                          registry=REGISTRY)
+RATE_LIMITED = Counter("menagerie_rate_limited_total", "Requests refused with 429, by limit.",
+                       ["limit"], registry=REGISTRY)
+WS_SENT = Counter("menagerie_ws_messages_sent_total", "WebSocket messages sent.",
+                  registry=REGISTRY)
+FRAMES_ENCODED = Counter("menagerie_ws_encodings_total",
+                         "State messages encoded (once per version and viewer, shared by "
+                         "every socket of that viewer).", ["viewer"], registry=REGISTRY)
+DB_UNAVAILABLE = Counter("menagerie_database_unavailable_total",
+                         "Requests answered 503 because the database could not be reached.",
+                         registry=REGISTRY)
+
+
+class LiveGauges:
+    """Gauges read from the running services at scrape time."""
+
+    def __init__(self, services: "Services") -> None:
+        self.services = services
+
+    def describe(self):
+        return []
+
+    def collect(self):
+        svc = self.services
+        yield GaugeMetricFamily("menagerie_open_sockets", "Open game WebSockets.",
+                                value=svc.hub.connection_count())
+        yield GaugeMetricFamily("menagerie_watched_games",
+                                "Games with at least one socket in this process.",
+                                value=svc.hub.channel_count())
+        yield GaugeMetricFamily("menagerie_games_cached", "Games whose state is in memory.",
+                                value=len(svc.games.cache))
+        yield GaugeMetricFamily("menagerie_tokens_cached", "Login tokens cached in memory.",
+                                value=svc.auth.cached_tokens())
+        yield GaugeMetricFamily("menagerie_listen_connected",
+                                "1 when the LISTEN connection (or the in-process bus) is up.",
+                                value=1 if getattr(svc.bus, "listening", True) else 0)
+        pool = GaugeMetricFamily("menagerie_db_pool_connections",
+                                 "Database pool connections by state.", labels=["state"])
+        for state, value in svc.db.pool_status().items():
+            pool.add_metric([state], value)
+        yield pool
+
+
+_live: LiveGauges | None = None
+
+
+def attach(services: "Services") -> None:
+    """Point the live gauges at this process's services (the last app started wins)."""
+    global _live
+    if _live is None:
+        _live = LiveGauges(services)
+        REGISTRY.register(_live)
+    else:
+        _live.services = services
+
+
+def render() -> tuple[bytes, str]:
+    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST

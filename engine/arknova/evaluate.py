@@ -1,0 +1,430 @@
+"""How good a zoo builder position is for one seat: the evaluation the searching bots use.
+
+``value(state, seat)`` is the seat's *projected* victory points minus the best other seat's.
+A zoo's projection is its victory points now (appeal, conservation, and the conservation its
+final-scoring cards and sponsor awards would give now) plus what its resources are likely worth
+before the game ends:
+
+- money and the income per break (appeal income, kiosks, sponsor incomes) times the breaks that
+  are probably left (from the leader's distance to 0 VP at ``PACE`` points per break), at a
+  fifth of a point per money (below the third of a point animals turn money into, so spending
+  it pays), falling to nearly nothing as the end comes close;
+- a building being placed counts as placed (so choosing which building to build is scored
+  before its placement is);
+- reputation (display range, bonuses), X tokens, association workers, upgraded action cards,
+  partner zoos and universities, conservation projects the zoo could support now;
+- free enclosures, more when an animal in hand fits one; the hand: each card's worth (an
+  animal's appeal and conservation less its cost) weighted by how playable it is now, cards over
+  the hand limit counting little;
+- minus venom and constriction tokens.
+
+The weights were set by hand and checked in bot-vs-bot games (``menagerie simulate``); they are
+deliberately simple and data-driven (no card is named here). The module registers itself as the
+``arknova`` evaluator of :mod:`engine.bots.evaluation`.
+"""
+
+from __future__ import annotations
+
+import marshal
+from functools import lru_cache
+
+from ..bots.evaluation import Evaluator, final_value, register_evaluator
+from . import deck
+from .breaks import kiosk_income
+from .decisions import HANDLERS
+from .scoring import count
+from .tables import T, appeal_income, conservation_value, per_players
+from .zoo import (animal_cost, building_spec, capacity, hand_limit, homes, icons, meets, touching,
+                  zoo_map)
+
+#: Victory points the leading zoo gains per break (sets how many breaks are probably left).
+PACE = 14.0
+#: Turns a seat takes per break, by seat count (2p: about 3.5).
+TURNS_PER_BREAK = {2: 3.5, 3: 3.0, 4: 2.7}
+MONEY = 0.2           #: points per money while the game is far from its end
+REP = 0.7             #: points per reputation step (up to the range cap)
+X_TOKEN = 0.8
+WORKER = 2.0
+UPGRADE = 3.0
+PARTNER = 1.5
+UNIVERSITY = 1.5
+ICON = 0.3
+PROJECT_SHARE = 0.35  #: share of a supportable project level's conservation counted now
+HAND_SHARE = {"home": 0.55, "req": 0.3, "none": 0.12}
+VENOM = 3.0
+CONSTRICTION = 2.0
+
+_ABILITY_WORTH = {
+    "sprint": 0.7, "hunter": 1.2, "perception": 1.2, "pack": 2.5, "iconic": 2.0, "money": 0.3,
+    "jumping": 0.5, "inventive": 0.8, "hire": 2.0, "upgrade": 3.0, "clever": 1.0, "boost": 2.0,
+    "sell": 1.0, "pouch": 2.0, "kiosk": 1.5, "pavilion": 1.5, "flock": 0.5, "digging": 0.5,
+    "snapping": 1.0, "scoring": 1.5, "resistance": 1.0, "venom": 2.0, "constriction": 2.0,
+    "hypnosis": 2.0, "pilfering": 2.0, "reputation": 0.7, "partner": 1.5, "university": 1.5,
+}
+
+
+def _num(v) -> float:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 1.0
+
+
+@lru_cache(maxsize=None)
+def card_worth(cid: str) -> float:
+    """Rough points a card is worth once played, before paying for it (static, cached)."""
+    c = deck.card(cid)
+    kind = c["type"]
+    if kind == "animal":
+        w = c["appeal"] + 2.5 * c["conservation"] + REP * c["reputation"]
+        for ab in c.get("abilities") or ():
+            w += _ABILITY_WORTH.get(ab["keyword"], 1.0) * min(3.0, _num(ab.get("value")))
+        return w
+    if kind == "sponsor":
+        w = 1.0 + 0.5 * len(c.get("icons") or ())
+        for ab in c.get("effects") or ():
+            w += _ABILITY_WORTH.get(ab["keyword"], 1.0) * min(3.0, _num(ab.get("value")))
+        inc = c.get("income") or {}
+        w += 2.0 * (MONEY * inc.get("money", 0) + inc.get("appeal", 0) + inc.get("cards", 0)
+                    + inc.get("x", 0))
+        w += 1.5 * len(c.get("triggers") or ())
+        if c.get("end"):
+            w += 2.0
+        if c.get("building"):
+            w += 1.0 + c["building"].get("appeal", 0)
+        return w
+    if kind == "project":
+        return 2.0 * max(lvl["cp"] for lvl in c["levels"])
+    return 0.0
+
+
+# --------------------------------------------------------------------------- the clock
+def clock(state: dict) -> tuple[float, float]:
+    """``(breaks_left, turns_left)``: how much of the game probably remains for each seat."""
+    seats = state["seats"]
+    if state["over"]:
+        return 0.0, 0.0
+    if state["end"] is not None:
+        return 0.0, 1.0
+    frac = state["break_pos"] / max(1, state["break_len"])
+    cap = T.max_breaks - state["breaks"] - frac
+    lead = max(conservation_value(p["conservation"]) + p["appeal"] + T.scoring.base
+               for p in state["players"])
+    by_pace = max(0.0, -lead) / PACE
+    breaks_left = max(0.0, min(cap, by_pace))
+    return breaks_left, breaks_left * TURNS_PER_BREAK.get(seats, 3.0) + 1.0
+
+
+# --------------------------------------------------------------------------- one zoo
+_ICON_COUNTERS = {
+    "continents": ("africa", "americas", "asia", "australia", "europe"),
+    "classes": ("predator", "herbivore", "primate", "reptile", "bird", "bear", "pet", "sea"),
+}
+
+
+def _count(p: dict, spec: str, zoo_icons) -> int:
+    """:func:`scoring.count`, reusing the zoo's icons when the counter is about icons."""
+    if zoo_icons is not None:
+        if spec.startswith("icon:"):
+            return zoo_icons[spec[5:]]
+        group = _ICON_COUNTERS.get(spec)
+        if group is not None:
+            return sum(1 for i in group if zoo_icons[i])
+    return count(p, spec)
+
+
+def final_points(state: dict, p: dict, zoo_icons=None) -> int:
+    """Conservation the zoo's final-scoring cards and sponsor awards would give now."""
+    pts = []
+    for fid in p["final"]:
+        c = deck.card(fid)
+        value = _count(p, c["counter"], zoo_icons)
+        pts.append(sum(1 for step in c["steps"] if value >= step))
+    if not pts:
+        best = 0
+    elif len(pts) > 1 and not state["cp10"]:
+        best = max(pts)
+    else:
+        best = sum(pts)
+    awards = 0
+    for sid in p["sponsors"]:
+        end = deck.card(sid).get("end")
+        if end:
+            awards += min(end["max"], _count(p, end["counter"], zoo_icons) // end["per"])
+    return best + awards
+
+
+def _income(p: dict) -> tuple[float, float]:
+    """Money and appeal the zoo gets at each break."""
+    money = appeal_income(p["appeal"]) + kiosk_income(p)
+    appeal = 0.0
+    for sid in p["sponsors"]:
+        inc = deck.card(sid).get("income") or {}
+        money += inc.get("money", 0)
+        appeal += inc.get("appeal", 0) + 0.8 * inc.get("cards", 0) + X_TOKEN * inc.get("x", 0)
+    return money, appeal
+
+
+def _hand_value(state: dict, p: dict, money_w: float, phase: float, zoo_icons) -> float:
+    vals = []
+    for cid in p["hand"]:
+        c = deck.card(cid)
+        kind = c["type"]
+        worth = card_worth(cid)
+        if kind == "animal":
+            net = worth - money_w * animal_cost(p, c)
+            if net <= 0:
+                vals.append(0.0)
+                continue
+            if not meets(p, c.get("requires") or {}, zoo_icons):
+                share = HAND_SHARE["none"]
+            elif homes(p, c):
+                share = HAND_SHARE["home"]
+            else:
+                share = HAND_SHARE["req"]
+            vals.append(share * net)
+        elif kind == "sponsor":
+            ok = meets(p, c.get("requires") or {}, zoo_icons)
+            vals.append((0.35 if ok else 0.1) * worth)
+        else:
+            vals.append(0.2 * worth)
+    if not vals:
+        return 0.0
+    vals.sort(reverse=True)
+    keep = hand_limit(p) + 2
+    return phase * (sum(vals[:keep]) + 0.2 * sum(vals[keep:]))
+
+
+def _enclosure_value(p: dict, money_w: float) -> float:
+    free = []
+    for b in p["buildings"]:
+        kind = b["kind"]
+        if kind == "enclosure" and not b["animals"]:
+            free.append(len(b["cells"]))
+        elif kind == "special":
+            room = capacity(b) - b["used"]
+            if room > 0:
+                free.append(min(room, len(b["cells"])))
+    if not free:
+        return 0.0
+    sizes = _hand_sizes(p)
+    return sum(_space_value(size, sizes, money_w) for size in free)
+
+
+def _hand_sizes(p: dict) -> list[int]:
+    return [deck.card(cid)["size"] for cid in p["hand"] if deck.kind(cid) == "animal"]
+
+
+def _space_value(size: int, hand_sizes: list[int], money_w: float) -> float:
+    """A free enclosure of ``size`` spaces: worth its price, more if an animal in hand fits."""
+    fits = any(s <= size for s in hand_sizes)
+    return money_w * 2 * size * (1.1 if fits else 0.7)
+
+
+@lru_cache(maxsize=None)
+def _levels_best_first(pid: str) -> tuple[int, ...]:
+    levels = deck.card(pid)["levels"]
+    return tuple(sorted(range(len(levels)), key=lambda i: (-levels[i]["cp"], i)))
+
+
+def _projects_value(state: dict, seat: int, p: dict, zoo_icons, phase: float,
+                    cp_w: float) -> float:
+    from .actions.projects import level_met
+
+    if p["cubes_used"] >= len(T.association.cube_slots):
+        return 0.0
+    limit = per_players(T.levels_per_project, state["seats"])
+    total = 0.0
+    for pid in state["base_projects"] + state["project_row"]:
+        if pid in p["supported"]:
+            continue
+        cubes = state["cubes"].get(pid, ())
+        if len(cubes) >= limit:
+            continue
+        taken = {c["level"] for c in cubes}
+        project = deck.card(pid)
+        for i in _levels_best_first(pid):
+            lvl = project["levels"][i]
+            if i not in taken and level_met(p, project, lvl["need"], zoo_icons):
+                total += lvl["cp"]
+                break
+    return PROJECT_SHARE * cp_w * phase * min(total, 12)
+
+
+_CACHE: dict[bytes, float] = {}
+_CACHE_MAX = 200_000
+
+
+def zoo_value(state: dict, seat: int, breaks_left: float, turns_left: float) -> float:
+    """One zoo's projected points (memoized: opponents' zoos rarely change during a search)."""
+    p = state["players"][seat]
+    projects = state["base_projects"] + state["project_row"]
+    key = marshal.dumps((p, projects, [state["cubes"].get(x) for x in projects], state["cp10"],
+                         state["seats"], breaks_left, turns_left))
+    v = _CACHE.get(key)
+    if v is None:
+        if len(_CACHE) >= _CACHE_MAX:
+            _CACHE.clear()
+        v = _CACHE[key] = _zoo_value(state, seat, breaks_left, turns_left)
+    return v
+
+
+def _zoo_value(state: dict, seat: int, breaks_left: float, turns_left: float) -> float:
+    p = state["players"][seat]
+    phase = min(1.0, turns_left / 8.0)
+    money_w = 0.03 + MONEY * min(1.0, turns_left / 5.0)
+    cp = p["conservation"]
+    zoo_icons = icons(p)
+    fin = final_points(state, p, zoo_icons)
+    cp_total = cp + fin
+    v = p["appeal"] + conservation_value(cp_total) + T.scoring.base
+    cp_w = 2.0 if cp_total < 10 else 3.0
+    money_in, appeal_in = _income(p)
+    v += money_w * (p["money"] + money_in * breaks_left) + appeal_in * breaks_left
+    if phase <= 0:
+        return v
+    rep_cap = T.reputation.max if p["upgraded"]["cards"] else T.reputation.cap_without_cards_upgrade
+    v += phase * (REP * min(p["reputation"], rep_cap, 12)
+                  + X_TOKEN * p["x"]
+                  + WORKER * (p["workers"] - 1)
+                  + UPGRADE * sum(1 for up in p["upgraded"].values() if up)
+                  + PARTNER * len(p["partners"])
+                  + UNIVERSITY * len(p["universities"])
+                  + ICON * sum(zoo_icons.values()))
+    v += _enclosure_value(p, money_w) * min(1.0, turns_left / 4.0)
+    v += _hand_value(state, p, money_w, phase, zoo_icons)
+    v += _projects_value(state, seat, p, zoo_icons, phase, cp_w)
+    v -= VENOM * len(p["venom"]) + CONSTRICTION * len(p["constriction"])
+    return v
+
+
+def _pending(state: dict, seat: int, turns_left: float) -> float:
+    """What the seat's pending building placements will probably be worth (so that choosing
+    a building is scored before its placement is)."""
+    total = 0.0
+    money_w = None
+    for frame in state["stack"]:
+        if frame["kind"] != "place" or frame["seat"] != seat:
+            continue
+        if money_w is None:
+            money_w = 0.03 + MONEY * min(1.0, turns_left / 5.0)
+        spec = building_spec(frame["building"])
+        total -= money_w * frame["cost"]
+        if spec.kind in ("enclosure", "special"):
+            total += _space_value(spec.size, _hand_sizes(state["players"][seat]),
+                                  money_w) * min(1.0, turns_left / 4.0)
+        total += spec.appeal
+        if spec.kind == "kiosk":
+            total += 0.5
+    return total
+
+
+# --------------------------------------------------------------------------- the evaluator
+def value(state: dict, seat: int) -> float:
+    """The seat's projected victory points minus the best other seat's (see module doc)."""
+    if state["over"]:
+        from . import GAME
+
+        return final_value(GAME, state, seat) or 0.0
+    breaks_left, turns_left = clock(state)
+    mine = zoo_value(state, seat, breaks_left, turns_left) + _pending(state, seat, turns_left)
+    others = [zoo_value(state, s, breaks_left, turns_left)
+              for s in range(state["seats"]) if s != seat]
+    return mine - max(others)
+
+
+def own_followup(state: dict, seat: int) -> bool:
+    """True while ``seat`` is inside its own chained move (not at the start of a new turn)."""
+    stack = state["stack"]
+    if not stack:
+        return False
+    frame = stack[-1]
+    if frame["kind"] == "turn":
+        return False
+    return list(HANDLERS[frame["kind"]].seats(state, frame)) == [seat]
+
+
+# --------------------------------------------------------------------------- shortlists
+def _placement_score(state: dict, seat: int, frame: dict, cells: list) -> float:
+    p = state["players"][seat]
+    zmap = zoo_map(p)
+    cells_t = [tuple(c) for c in cells]
+    score = 0.0
+    for c in cells_t:
+        g = zmap.bonuses.get(c)
+        if g:
+            score += 2.0 * sum(g.values())
+    occupied = {tuple(c) for b in p["buildings"] for c in b["cells"]}
+    own = set(cells_t)
+    # compact zoos keep room for big buildings: count neighbours already used or off the land
+    for c in cells_t:
+        for n in zmap.nbrs[c]:
+            if n in occupied or n not in zmap.land:
+                score += 0.3
+        if c in zmap.edge:
+            score += 0.15
+    btype = frame["building"]
+    if btype.startswith("enclosure") or btype in ("petting_zoo", "reptile_house", "aviary"):
+        b = {"cells": [list(c) for c in cells_t]}
+        water, rock = touching(p, b, "water"), touching(p, b, "rock")
+        needs = [deck.card(cid).get("requires") or {} for cid in p["hand"]
+                 if deck.kind(cid) == "animal"]
+        for req in needs:
+            if (req.get("water") or 0) and water >= req["water"]:
+                score += 1.5
+            if (req.get("rock") or 0) and rock >= req["rock"]:
+                score += 1.5
+        score += 0.1 * (water + rock)
+    elif btype == "kiosk":
+        from .placement import adjacent_cells
+
+        by_cell = {tuple(c): b for b in p["buildings"] for c in b["cells"]}
+        near = {by_cell[c]["id"] for c in adjacent_cells(zmap, cells_t) - own if c in by_cell}
+        score += 1.5 * len(near)
+    del own
+    return score
+
+
+def shortlist(state: dict, seat: int, legal: list, k: int) -> list:
+    """At most ``k`` of ``legal`` (the same objects, in legal order) worth simulating."""
+    frame = state["stack"][-1] if state["stack"] else None
+    kind = frame["kind"] if frame else None
+    if kind == "place":
+        places = [a for a in legal if a["type"] == "place"]
+        rest = [a for a in legal if a["type"] not in ("place", "back")]  # never walk back
+        scored = sorted(range(len(places)),
+                        key=lambda i: (-_placement_score(state, seat, frame, places[i]["cells"]), i))
+        keep = {id(places[i]) for i in scored[:max(1, k - len(rest))]}
+        return [a for a in legal if a["type"] not in ("place", "back") or id(a) in keep]
+    if kind == "turn" and len(legal) > k:
+        # each action card with no, one or all X tokens, and the X-token moves
+        xmax = state["players"][seat]["x"]
+        out = [a for a in legal if a["type"] != "action" or a["x"] in (0, 1, xmax)]
+        if len(out) <= k:
+            return out
+        return [a for a in out if a["type"] != "action" or a["x"] in (0, xmax)][:k]
+    if kind == "keep":
+        scored = sorted(range(len(legal)),
+                        key=lambda i: (-sum(card_worth(c) for c in legal[i]["cards"]), i))
+        keep = {id(legal[i]) for i in scored[:k]}
+        return [a for a in legal if id(a) in keep]
+    if kind == "animals":
+        # per card (and folder) the two smallest homes that take it
+        p = state["players"][seat]
+        size = {b["id"]: len(b["cells"]) for b in p["buildings"]}
+        groups: dict = {}
+        for a in legal:
+            if a["type"] == "animal":
+                groups.setdefault((a["card"], a.get("folder", 0)), []).append(a)
+        keep = set()
+        for opts in groups.values():
+            opts.sort(key=lambda a: size.get(a["enclosure"], 0))
+            keep.update(id(a) for a in opts[:2])
+        out = [a for a in legal if a["type"] != "animal" or id(a) in keep]
+        if len(out) <= 2 * k:
+            return out
+        legal = out
+    if len(legal) <= 2 * k:
+        return legal
+    return legal[:k]
+
+
+EVALUATOR = register_evaluator("arknova", Evaluator(value=value, own_followup=own_followup,
+                                                    shortlist=shortlist))

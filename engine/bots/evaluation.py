@@ -1,0 +1,84 @@
+"""Per-game evaluation functions for the searching bots, and the fast simulation step.
+
+A game may register an :class:`Evaluator` under its name (the zoo builder's lives in
+``engine/arknova/evaluate.py`` and is imported on first use). Without one, the bots fall back to
+:data:`GENERIC`, which only knows the final result.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..core.game import Action, Game, State
+from ..core.state import clone
+
+#: Evaluators that ship with Menagerie, imported on first use: game name -> module.
+BUILTIN = {"arknova": "engine.arknova.evaluate", "zoocracy": "engine.zoocracy.evaluate"}
+
+_EVALUATORS: dict[str, "Evaluator"] = {}
+
+
+def _final_value(game: Game, state: State, seat: int) -> float | None:
+    res = game.result(state)
+    if res is None:
+        return None
+    scores = res["scores"]
+    mine = scores[seat]
+    best_other = max((v for s, v in scores.items() if s != seat), default=mine)
+    return float(mine - best_other) + (20.0 if mine >= best_other else -20.0)
+
+
+@dataclass
+class Evaluator:
+    """How good a state is for one seat, in the game's own units (higher is better).
+
+    - ``value(state, seat)``: the heuristic value; it should be comparable across the states
+      a seat's choices lead to (e.g. projected score minus the best opponent's).
+    - ``own_followup(state, seat)``: True while ``seat`` is still inside its own chained move
+      (greedy looks ahead through these decisions). Default: ``seat`` alone owes a decision.
+    - ``shortlist(state, seat, legal, k)``: optionally cut a long list of answers down to the
+      ``k`` most promising (placements, for example) before each one is simulated.
+    """
+
+    value: Callable[[State, int], float]
+    own_followup: Callable[[State, int], bool] | None = None
+    shortlist: Callable[[State, int, list, int], list] | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def register_evaluator(name: str, evaluator: Evaluator) -> Evaluator:
+    _EVALUATORS[name] = evaluator
+    return evaluator
+
+
+def evaluator_for(game: Game) -> "Evaluator":
+    ev = _EVALUATORS.get(game.name)
+    if ev is None and game.name in BUILTIN:
+        try:
+            importlib.import_module(BUILTIN[game.name])
+        except ModuleNotFoundError as exc:  # that game's evaluation is not written yet
+            if exc.name != BUILTIN[game.name]:
+                raise
+        ev = _EVALUATORS.get(game.name)
+    if ev is None:
+        ev = _EVALUATORS[game.name] = Evaluator(
+            value=lambda state, seat, _g=game: _final_value(_g, state, seat) or 0.0)
+    return ev
+
+
+def final_value(game: Game, state: State, seat: int) -> float | None:
+    """Score difference to the best other seat (+-20 for winning / losing) once the game is over."""
+    return _final_value(game, state, seat)
+
+
+def step(game: Game, state: State, seat: int, action: Action) -> State:
+    """``game.apply`` without the legality check, for answers taken from ``legal_actions``.
+
+    Bots simulate thousands of moves on their own sampled states; re-listing the legal answers
+    for every simulated move would double the cost. The input state is not mutated.
+    """
+    new = clone(state)
+    game._apply(new, seat, clone(action))
+    return new

@@ -1,0 +1,99 @@
+"""The greedy bot: try every answer on a sampled world, keep the one that evaluates best.
+
+For each legal answer the bot applies it to one determinization of the state (``sample(rng)``)
+and follows the seat's own follow-up decisions greedily (each follow-up answered by the best
+one-step evaluation, long lists shortlisted by the game's evaluator), at most ``depth`` steps,
+then scores the state with the game's :class:`~engine.bots.evaluation.Evaluator`. Ties keep the
+first answer in ``legal`` order, so the choice is reproducible for the same ``rng``.
+"""
+
+from __future__ import annotations
+
+from .base import Bot, RandomBot
+from .evaluation import Evaluator, evaluator_for, step
+
+
+def own_followup(game, ev: Evaluator, state, seat) -> bool:
+    if ev.own_followup is not None:
+        return ev.own_followup(state, seat)
+    return game.waiting_for(state) == {seat}
+
+
+def candidates(ev: Evaluator, state, seat, legal: list, width: int) -> list:
+    if ev.shortlist is not None:
+        return ev.shortlist(state, seat, legal, width)
+    return legal if len(legal) <= width else legal[:width]
+
+
+def finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int):
+    """Answer ``seat``'s own follow-up decisions greedily (one-step look), at most ``depth``."""
+    for _ in range(depth):
+        if not own_followup(game, ev, state, seat):
+            break
+        legal = game.legal_actions(state, seat)
+        if not legal:
+            break
+        if len(legal) == 1:
+            state = step(game, state, seat, legal[0])
+            continue
+        best, best_v = None, None
+        for a in candidates(ev, state, seat, legal, width):
+            nxt = step(game, state, seat, a)
+            v = ev.value(nxt, seat)
+            if best_v is None or v > best_v:
+                best, best_v = nxt, v
+        state = best
+    return state
+
+
+def score_answers(game, ev: Evaluator, state, seat, legal: list, *, depth: int,
+                  width: int) -> list[float]:
+    """The value of each answer after the seat's greedy follow-ups (same order as ``legal``)."""
+    out = []
+    for a in legal:
+        nxt = step(game, state, seat, a)
+        nxt = finish_chain(game, ev, nxt, seat, depth, width)
+        out.append(ev.value(nxt, seat))
+    return out
+
+
+class GreedyBot(Bot):
+    """One-ply greedy play with a bounded look through the seat's own chained decisions."""
+
+    kind = "greedy"
+
+    def __init__(self, depth: int = 8, width: int = 8, top_width: int = 40) -> None:
+        self.depth = depth            #: follow-up decisions simulated after each answer
+        self.width = width            #: answers tried per follow-up decision
+        self.top_width = top_width    #: answers tried for the decision itself
+
+    def choose(self, game, view, legal, rng, sample=None):
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        if sample is None:  # nothing to simulate on: behave like the random bot
+            return RandomBot().choose(game, view, legal, rng)
+        seat = sample.seat
+        try:
+            state = sample(rng)
+        except NotImplementedError:  # the game cannot sample possible worlds
+            return RandomBot().choose(game, view, legal, rng)
+        ev = evaluator_for(game)
+        order = ranked(game, ev, state, seat, legal, depth=self.depth, width=self.width,
+                       top_width=self.top_width)
+        return legal[order[0][1]]
+
+
+def ranked(game, ev: Evaluator, state, seat, legal: list, *, depth: int = 8, width: int = 8,
+           top_width: int = 40) -> list[tuple[float, int]]:
+    """``(value, index in legal)`` of the answers greedy tries (the game's shortlist of at most
+    ``top_width``), best first; ties keep ``legal`` order."""
+    keep = {id(a) for a in candidates(ev, state, seat, legal, top_width)}
+    tried_idx = [i for i, a in enumerate(legal) if id(a) in keep]
+    values = score_answers(game, ev, state, seat, [legal[i] for i in tried_idx], depth=depth,
+                           width=width)
+    return sorted(zip(values, tried_idx), key=lambda t: (-t[0], t[1]))
+
+
+__all__ = ["GreedyBot", "candidates", "finish_chain", "own_followup", "ranked", "score_answers"]

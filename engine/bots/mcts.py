@@ -1,0 +1,153 @@
+"""The search bot: determinized Monte-Carlo search with greedy rollouts.
+
+At a decision that starts a move (a decision inside the seat's own chained move is answered by
+the greedy policy, which the search already assumed for it), the bot
+
+1. ranks the legal answers with the greedy evaluation on one sampled world and keeps the best
+   ``candidates`` of them (answers more than ``margin`` below the best are dropped);
+2. plays rounds of playouts until ``playouts`` are done or the time ``budget`` would be passed.
+   A round samples one world (``sample(rng)``: a determinization, with other hands, the deck and
+   the generator resampled) and plays every live candidate out in that same world, so that
+   candidates are compared on equal luck (common random numbers). A playout plays the candidate
+   and the seat's own follow-ups greedily, then every seat plays on with a fast greedy policy
+   until the seat has started ``horizon`` more moves (or the game ends), and the position is
+   scored with the game's evaluation. After ``rounds_first`` rounds, each round drops the
+   candidate with the worst mean (successive rejection), so the time goes to the close calls;
+3. answers the live candidate with the best mean over the rounds all of them completed
+   (ties: greedy order). Without any completed comparison it answers greedy's choice.
+
+This is flat Monte-Carlo search over determinizations (a depth-one tree per sampled world),
+the usual remedy for hidden information ("determinized MCTS"). Everything random comes from
+``rng``; the clock (``time.perf_counter``) only bounds the search, so with ``budget=None`` the
+bot is reproducible bit for bit, and with a budget as long as the same number of playouts fit.
+``last_stats`` keeps the playouts, visits and means of the last search.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from .base import Bot, RandomBot
+from .evaluation import evaluator_for, step
+from .greedy import GreedyBot, candidates as _shortlist, finish_chain, own_followup, ranked
+
+
+class MctsBot(Bot):
+    kind = "mcts"
+
+    def __init__(self, budget: float | None = 1.0, playouts: int = 48, candidates: int = 5,
+                 horizon: int = 1, margin: float = 6.0, rounds_first: int = 2,
+                 rollout_depth: int = 6, rollout_width: int = 4, rollout_top: int = 12,
+                 max_rollout_steps: int = 200) -> None:
+        self.budget = budget                  #: seconds per decision (None: playouts only)
+        self.playouts = playouts              #: most playouts per decision
+        self.candidates = candidates          #: answers searched (best by greedy value)
+        self.horizon = horizon                #: own turns simulated after this one
+        self.margin = margin                  #: drop answers this far below greedy's best
+        self.rounds_first = rounds_first      #: rounds before the worst candidate is dropped
+        self.greedy = GreedyBot()
+        self.rollout = GreedyBot(depth=rollout_depth, width=rollout_width, top_width=rollout_top)
+        self.max_rollout_steps = max_rollout_steps
+        self.last_stats: dict | None = None   #: playouts and values of the last search
+
+    # ------------------------------------------------------------------ the decision
+    def choose(self, game, view, legal, rng, sample=None):
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        if sample is None:
+            return RandomBot().choose(game, view, legal, rng)
+        start = time.perf_counter()
+        seat = sample.seat
+        ev = evaluator_for(game)
+        try:
+            world = sample(rng)
+        except NotImplementedError:  # the game cannot sample possible worlds
+            return RandomBot().choose(game, view, legal, rng)
+        order = ranked(game, ev, world, seat, legal, depth=self.greedy.depth,
+                       width=self.greedy.width, top_width=self.greedy.top_width)
+        if own_followup(game, ev, world, seat):
+            self.last_stats = None
+            return legal[order[0][1]]
+        best_v = order[0][0]
+        cands = [i for v, i in order[:self.candidates] if v >= best_v - self.margin]
+        if len(cands) == 1:
+            self.last_stats = None
+            return legal[cands[0]]
+        vals: list[list[float]] = [[] for _ in cands]
+        alive = list(range(len(cands)))
+        done = 0
+        spent = 0.0
+        out_of_time = False
+        while done < self.playouts and not out_of_time:
+            # one round: every live candidate is played out in the same sampled world, so
+            # candidates are compared on equal luck (common random numbers)
+            world = sample(rng)
+            for k in alive:
+                if done >= self.playouts or self._over_budget(start, done, spent):
+                    out_of_time = True
+                    break
+                t0 = time.perf_counter()
+                vals[k].append(self.playout(game, ev, world, seat, legal[cands[k]], rng))
+                spent += time.perf_counter() - t0
+                done += 1
+            if not out_of_time and len(alive) > 2 and len(vals[alive[0]]) >= self.rounds_first:
+                # successive rejection: drop the candidate with the worst mean so far
+                worst = min(alive, key=lambda j: (sum(vals[j]) / len(vals[j]), -j))
+                alive.remove(worst)
+        rounds = min(len(vals[j]) for j in alive)
+        compared = alive if rounds else [j for j in alive if vals[j]]
+        rounds = max(1, rounds)
+        means = [sum(v[:rounds]) / rounds if v else -math.inf for v in vals]
+        if len(compared) < 2:  # out of time before any comparison: greedy's choice
+            pick = compared[0] if compared else 0
+        else:
+            pick = max(compared, key=lambda j: (means[j], -j))
+        self.last_stats = {"playouts": done, "candidates": [legal[i] for i in cands],
+                           "visits": [len(v) for v in vals], "means": means,
+                           "seconds": time.perf_counter() - start}
+        return legal[cands[pick]]
+
+    def _over_budget(self, start: float, done: int, spent: float) -> bool:
+        """True when another playout (of the mean length so far) would pass the budget."""
+        if self.budget is None:
+            return False
+        mean = spent / done if done else 0.0
+        return time.perf_counter() - start + mean > self.budget
+
+    # ------------------------------------------------------------------ one playout
+    def playout(self, game, ev, world, seat, action, rng) -> float:
+        state = step(game, world, seat, action)
+        g = self.greedy
+        state = finish_chain(game, ev, state, seat, g.depth, g.width)
+        moves = 0
+        steps = 0
+        while steps < self.max_rollout_steps:
+            waiting = sorted(game.waiting_for(state))
+            if not waiting:
+                break
+            who = waiting[0]
+            if who == seat and not own_followup(game, ev, state, seat):
+                if moves >= self.horizon:
+                    break
+                moves += 1
+            legal = game.legal_actions(state, who)
+            if len(legal) == 1:
+                state = step(game, state, who, legal[0])
+            else:
+                state = self._rollout_move(game, ev, state, who, legal)
+            steps += 1
+        return ev.value(state, seat)
+
+    def _rollout_move(self, game, ev, state, who, legal):
+        r = self.rollout
+        tried = _shortlist(ev, state, who, legal, r.top_width)
+        best, best_v = None, None
+        for a in tried:
+            nxt = finish_chain(game, ev, step(game, state, who, a), who, r.depth, r.width)
+            v = ev.value(nxt, who)
+            if best_v is None or v > best_v:
+                best, best_v = nxt, v
+        return best

@@ -1,0 +1,399 @@
+"""Who may do what: the authorization matrix over every endpoint, CSRF for cookie logins, the
+security headers and the Content-Security-Policy, and hidden information in every response of
+real Ark Nova games (HTTP and WebSocket)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import httpx
+import pytest
+
+from app.auth import COOKIE, CSRF_COOKIE, csrf_for
+from app.middleware import content_security_policy, inline_script_hashes
+
+from .conftest import PASSWORD, Api, live_server, make_settings
+from .wsclient import Socket
+
+# --------------------------------------------------------------------------- the matrix
+
+ROLES = ("anonymous", "other_player", "spectator", "own_seat")
+
+#: (method, path template, body) -> expected status per role. The game {gid} is a running
+#: two-seat toy game where "own_seat" (seat 0, the creator) owes the decision, "other_player"
+#: sits in seat 1 and has already answered, "spectator" is signed in without a seat;
+#: {open} is an open game created by "own_seat" with a free seat.
+MATRIX = {
+    ("POST", "/api/auth/register", "new_user"): dict(anonymous=201, other_player=201,
+                                                     own_seat=201, spectator=201),
+    ("POST", "/api/auth/login", "login_self"): dict(anonymous=401, other_player=200,
+                                                    own_seat=200, spectator=200),
+    ("POST", "/api/auth/logout", None): dict(anonymous=401, other_player=200, own_seat=200,
+                                             spectator=200),
+    ("GET", "/api/me", None): dict(anonymous=401, other_player=200, own_seat=200,
+                                   spectator=200),
+    ("GET", "/api/catalog", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                        spectator=200),
+    ("GET", "/api/catalog/{game}", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                               spectator=200),
+    ("GET", "/api/bots", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                     spectator=200),
+    ("GET", "/api/games", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                      spectator=200),
+    ("GET", "/api/games?mine=1", None): dict(anonymous=401, other_player=200, own_seat=200,
+                                             spectator=200),
+    ("POST", "/api/games", "create"): dict(anonymous=401, other_player=201, own_seat=201,
+                                           spectator=201),
+    ("GET", "/api/games/{gid}", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                            spectator=200),
+    ("POST", "/api/games/{open}/join", None): dict(anonymous=401, other_player=200,
+                                                   own_seat=409, spectator=200),
+    ("POST", "/api/games/{open}/start", None): dict(anonymous=401, other_player=403,
+                                                    own_seat=409, spectator=403),
+    ("GET", "/api/games/{gid}/legal", None): dict(anonymous=401, other_player=200,
+                                                  own_seat=200, spectator=403),
+    ("POST", "/api/games/{gid}/actions", "own_move"): dict(anonymous=401, other_player=403,
+                                                           own_seat=200, spectator=403),
+    ("GET", "/api/games/{gid}/log", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                                spectator=200),
+    ("GET", "/healthz", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                    spectator=200),
+    ("GET", "/metrics", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                    spectator=200),
+}
+#: every HTTP route of the app must be in the matrix (a new endpoint needs its row)
+NOT_IN_SCHEMA = {("GET", "/metrics")}
+
+
+def _covered() -> set[tuple[str, str]]:
+    out = set()
+    for method, path, _ in MATRIX:
+        path = path.split("?")[0].replace("{gid}", "{game_id}").replace("{open}", "{game_id}")
+        out.add((method, path))
+    return out
+
+
+def test_every_endpoint_is_in_the_matrix(tmp_path):
+    from app.main import create_app
+
+    app = create_app(make_settings(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}"))
+    routes = {(m.upper(), p) for p, ops in app.openapi()["paths"].items() for m in ops}
+    assert routes | NOT_IN_SCHEMA == _covered(), "add the new endpoint to MATRIX"
+
+
+async def _scene(api: Api) -> dict:
+    own, other, spect = await api.user(), await api.user(), await api.user()
+    gid = await api.toy_game(own, others=[other])
+    # seat 1 answers first, so seat 0 alone owes the decision
+    card = (await other.legal(gid))["actions"][0]
+    assert (await other.act(gid, card, version=0)).status_code == 200
+    r = await own.post("/api/games", json={"game": "toy", "seats": 3})
+    open_gid = r.json()["id"]
+    return {"own_seat": own, "other_player": other, "spectator": spect, "gid": gid,
+            "open": open_gid}
+
+
+#: rows whose requests change the scene (each gets a fresh one; the others share one)
+CHANGES = {"/api/auth/logout", "/api/games/{open}/join", "/api/games/{gid}/actions"}
+
+
+async def test_authorization_matrix(api):
+    shared = await _scene(api)
+    for (method, template, body_kind), expected in MATRIX.items():
+        # the role that changes the scene comes last
+        scene = await _scene(api) if template in CHANGES else shared
+        for role in ROLES:
+            player = scene.get(role)
+            headers = player.headers if player else {}
+            path = template.format(gid=scene["gid"], open=scene["open"], game="toy")
+            body = None
+            if body_kind == "new_user":
+                body = {"username": f"n{random.randrange(10**9)}", "password": PASSWORD}
+            elif body_kind == "login_self":
+                name = player.name if player else "nobody_here"
+                body = {"username": name, "password": PASSWORD}
+            elif body_kind == "create":
+                body = {"game": "toy", "seats": 2}
+            elif body_kind == "own_move":
+                hand = (await scene["own_seat"].game(scene["gid"]))["view"]["private"]["hand"]
+                body = {"version": 1, "action": {"type": "play", "card": hand[0]}}
+            r = await api.client.request(method, path, headers=headers, json=body)
+            api.client.cookies.clear()
+            assert r.status_code == expected[role], (method, template, role, r.status_code,
+                                                     r.text)
+            if r.status_code >= 400:
+                assert set(r.json()) == {"error"}
+
+
+async def test_private_views_only_for_their_seat(api):
+    scene = await _scene(api)
+    gid = scene["gid"]
+    own, other, spect = scene["own_seat"], scene["other_player"], scene["spectator"]
+    g_own, g_other = await own.game(gid), await other.game(gid)
+    assert g_own["your_seat"] == 0 and g_other["your_seat"] == 1
+    mine, theirs = g_own["view"]["private"], g_other["view"]["private"]
+    assert set(mine["hand"]).isdisjoint(theirs["hand"])
+    assert (await spect.game(gid))["view"]["private"] is None
+    anon = (await api.client.get(f"/api/games/{gid}")).json()
+    assert anon["view"]["private"] is None
+    # the log shows a seat its own answers only
+    log_other = (await other.get(f"/api/games/{gid}/log")).json()["entries"]
+    log_own = (await own.get(f"/api/games/{gid}/log")).json()["entries"]
+    assert "action" in log_other[0] and "action" not in log_own[0]
+
+
+async def test_websocket_roles(server):
+    host, api = server
+    scene = await _scene(api)
+    gid = scene["gid"]
+    expect = {"anonymous": None, "spectator": None, "own_seat": 0, "other_player": 1}
+    for role, seat in expect.items():
+        player = scene.get(role)
+        ws = await Socket.open(host, gid, player.token if player else None, query="after=0")
+        hello = await ws.recv()
+        assert hello["seat"] == seat, role
+        state, _ = await ws.recv_type("state")
+        assert (state["view"]["private"] is None) == (seat is None), role
+        if seat is not None:
+            own_view = (await scene[role].game(gid))["view"]["private"]
+            assert state["view"]["private"]["hand"] != [] or own_view["hand"] == []
+        # the own seat answers at a stale version (nothing changes), the others at the current
+        version = 0 if role == "own_seat" else 1
+        await ws.send({"type": "action", "version": version,
+                       "action": {"type": "play", "card": 1}})
+        err, _ = await ws.recv_type("error")
+        assert err["error"]["code"] == {"anonymous": "unauthorized", "spectator": "no_seat",
+                                        "other_player": "not_your_turn",
+                                        "own_seat": "stale_version"}[role], (role, err)
+        await ws.close()
+
+
+# --------------------------------------------------------------------------- CSRF and cookies
+
+
+async def test_cookie_writes_need_the_csrf_header(api):
+    c = api.client
+    r = await c.post("/api/auth/register", json={"username": "cookie_user", "password": PASSWORD})
+    token = r.json()["token"]
+    csrf = r.cookies.get(CSRF_COOKIE)
+    assert csrf == csrf_for(token) and len(csrf) >= 32
+    c.cookies.clear()
+    jar = {"Cookie": f"{COOKIE}={token}; {CSRF_COOKIE}={csrf}"}
+    # reads with the cookie alone are fine
+    assert (await c.get("/api/me", headers=jar)).status_code == 200
+    # an unsafe request with the cookie but without the header is refused
+    for headers in (jar, {**jar, "X-CSRF-Token": "wrong"},
+                    {**jar, "X-CSRF-Token": csrf_for("another-token")}):
+        r = await c.post("/api/games", headers=headers, json={"game": "toy", "seats": 2})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "csrf_failed"
+    # with the matching header it works
+    r = await c.post("/api/games", headers={**jar, "X-CSRF-Token": csrf},
+                     json={"game": "toy", "seats": 2})
+    assert r.status_code == 201
+    gid = r.json()["id"]
+    # a cookie planted by another site (without the token) cannot help: the value is bound to
+    # the login token
+    r = await c.post(f"/api/games/{gid}/start",
+                     headers={"Cookie": f"{COOKIE}={token}; {CSRF_COOKIE}=planted",
+                              "X-CSRF-Token": "planted"})
+    assert r.status_code == 403
+    # Bearer requests are exempt (the browser client uses them), even with a stale cookie
+    r = await c.post("/api/games", headers={"Authorization": f"Bearer {token}", **jar},
+                     json={"game": "toy", "seats": 2})
+    assert r.status_code == 201
+    r = await c.post("/api/auth/logout", headers=jar)
+    assert r.status_code == 403
+    r = await c.post("/api/auth/logout", headers={**jar, "X-CSRF-Token": csrf})
+    assert r.status_code == 200
+
+
+async def test_cookie_flags(db_url):
+    async with _app(db_url, cookie_secure=True) as api:
+        r = await api.client.post("/api/auth/register",
+                                  json={"username": "secure_user", "password": PASSWORD})
+        cookies = r.headers.get_list("set-cookie")
+        session = next(x for x in cookies if x.startswith(COOKIE + "="))
+        csrf = next(x for x in cookies if x.startswith(CSRF_COOKIE + "="))
+        assert "HttpOnly" in session and "Secure" in session and "SameSite=strict" in session
+        assert "HttpOnly" not in csrf and "Secure" in csrf and "SameSite=strict" in csrf
+        assert r.headers["strict-transport-security"].startswith("max-age=")
+
+
+def _app(db_url, **overrides):
+    from .conftest import running_app
+
+    return running_app(make_settings(db_url, **overrides))
+
+
+# --------------------------------------------------------------------------- headers and CSP
+
+
+async def test_security_headers_on_api_and_pages(db_url, tmp_path):
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "index.html").write_text(
+        '<!doctype html><script type="module" src="js/app.js"></script>'
+        '<button onclick="document.body.classList.remove(\'x\')">x</button>'
+        '<div style="margin:0">client</div>')
+    async with _app(db_url, static_dir=static) as api:
+        for path in ("/", "/api/catalog", "/api/games/999", "/healthz", "/games/3"):
+            r = await api.client.get(path)
+            h = r.headers
+            assert h["x-content-type-options"] == "nosniff", path
+            assert h["x-frame-options"] == "DENY", path
+            assert h["referrer-policy"] == "same-origin", path
+            csp = h["content-security-policy"]
+            assert "frame-ancestors 'none'" in csp and "default-src 'self'" in csp, path
+            assert "object-src 'none'" in csp and "base-uri 'none'" in csp
+            script_src = re.search(r"script-src ([^;]*)", csp).group(1)
+            assert "'unsafe-inline'" not in script_src and "'unsafe-eval'" not in script_src
+        assert (await api.client.get("/api/catalog")).headers["cache-control"] == "no-store"
+        # the inline handler of the page is allowed by its hash, nothing else inline
+        csp = (await api.client.get("/")).headers["content-security-policy"]
+        assert "'unsafe-hashes'" in csp and "'sha256-" in csp
+        # the API docs page may load Swagger UI
+        r = await api.client.get("/docs")
+        assert "cdn.jsdelivr.net" in r.headers["content-security-policy"]
+
+
+def test_csp_allows_exactly_the_inline_code_of_the_client():
+    """The real client (static/): ES modules, no inline scripts; its few inline handlers are
+    allowed by hash, so the pages still work under the policy."""
+    from app.settings import REPO_ROOT
+
+    static = REPO_ROOT / "static"
+    if not static.is_dir():
+        pytest.skip("no static/ client in this checkout")
+    handlers, scripts = inline_script_hashes(static)
+    assert scripts == []  # the client has no inline <script> blocks
+    csp = content_security_policy(static)
+    for page in static.glob("*.html"):
+        html = page.read_text()
+        for src in re.findall(r'<script[^>]*src="([^"]+)"', html):
+            assert not src.startswith(("http:", "https:", "//")), (page, src)  # same origin
+        for m in re.finditer(r"""\son[a-z]+="([^"]*)\"""", html):
+            import base64
+            import hashlib
+
+            digest = base64.b64encode(hashlib.sha256(m.group(1).encode()).digest()).decode()
+            assert f"'sha256-{digest}'" in csp, (page, m.group(1))
+
+
+# --------------------------------------------------------------------------- hidden information
+
+CARD = re.compile(r'"([A-Z]\d{2,3})"')
+
+
+def _card_ids(text: str) -> set[str]:
+    return set(CARD.findall(text))
+
+
+def _secrets(private: dict) -> set[str]:
+    out = set(private.get("hand") or []) | set(private.get("final") or [])
+    decision = private.get("decision") or {}
+    if decision.get("kind") == "keep":
+        out |= set(decision.get("offer") or [])
+    return out
+
+
+async def test_hidden_information_in_arknova_responses(db_url):
+    if db_url.startswith("sqlite"):
+        pytest.skip("one game is enough: it runs on PostgreSQL (the views are the same)")
+    """Play random Ark Nova moves; after each, collect every response a viewer can get (the
+    game for each viewer, the log, the legal answers, every WebSocket message) and check that
+    no card another seat holds secretly (hand, final-scoring cards, cards on offer to keep)
+    appears in it, unless that card was public before (taken from the display)."""
+    rng = random.Random(11 if db_url.startswith("sqlite") else 29)  # one game per database
+    settings = make_settings(db_url)
+    async with live_server(settings) as (host, app):
+        async with httpx.AsyncClient(base_url=f"http://{host}") as client:
+            api = Api(client, app)
+            p0, p1, watcher = await api.user(), await api.user(), await api.user()
+            r = await p0.post("/api/games", json={"game": "arknova", "seats": 2})
+            assert r.status_code == 201, r.text
+            gid = r.json()["id"]
+            assert (await p1.post(f"/api/games/{gid}/join")).status_code == 200
+            assert (await p0.post(f"/api/games/{gid}/start")).status_code == 200
+            sockets = {
+                0: await Socket.open(host, gid, p0.token),
+                1: await Socket.open(host, gid, p1.token),
+                "spectator": await Socket.open(host, gid),
+                "watcher": await Socket.open(host, gid, watcher.token),
+            }
+            players = {0: p0, 1: p1}
+            secrets_at: dict[int, dict[int, set[str]]] = {}
+            public_ever: set[str] = set()
+            public_upto: dict[int, set[str]] = {}  # cards seen in a public view by version v
+            responses: list[tuple[object, int, str]] = []  # (viewer, version, text)
+
+            async def snapshot():
+                g0, g1 = await p0.game(gid), await p1.game(gid)
+                v = g0["version"]
+                public_ever.update(_card_ids(r_text(g0["view"]["public"])))
+                public_upto[v] = set(public_ever)
+                secrets_at[v] = {0: _secrets(g0["view"]["private"]),
+                                 1: _secrets(g1["view"]["private"])}
+                responses.append((0, v, r_text(g0)))
+                responses.append((1, v, r_text(g1)))
+                for viewer, who in (("watcher", watcher), ("spectator", None)):
+                    r = await (who.get(f"/api/games/{gid}") if who else
+                               client.get(f"/api/games/{gid}"))
+                    responses.append((viewer, v, r.text))
+                for viewer, who in ((0, p0), (1, p1), ("watcher", watcher)):
+                    r = await who.get(f"/api/games/{gid}/log?after={max(v - 1, 0)}")
+                    responses.append((viewer, v, r.text))
+                    if viewer in (0, 1):
+                        r = await who.get(f"/api/games/{gid}/legal")
+                        responses.append((viewer, v, r.text))
+                return g0
+
+            g = await snapshot()
+            moves = 0
+            while g["status"] == "running" and moves < 40:
+                seat = g["waiting_for"][0]
+                legal = await players[seat].legal(gid)
+                action = rng.choice(legal["actions"])
+                r = await players[seat].act(gid, action, version=legal["version"])
+                assert r.status_code == 200, r.text
+                responses.append((seat, r.json()["version"], r.text))
+                g = await snapshot()
+                moves += 1
+            version = g["version"]
+            for viewer, ws in sockets.items():
+                got = []
+                while not got or got[-1]["version"] < version:
+                    msg = await ws.recv(timeout=10)
+                    if msg["type"] == "state":
+                        got.append(msg)
+                for raw in ws.raw:
+                    m = re.match(r'\{"type":"state","version":(\d+)', raw)
+                    if m:
+                        responses.append((viewer, int(m.group(1)), raw))
+                await ws.close()
+            # the full log, as each viewer gets it, entry by entry
+            for viewer, who in ((0, p0), (1, p1), ("watcher", watcher)):
+                entries = (await who.get(f"/api/games/{gid}/log?after=0")).json()["entries"]
+                for e in entries:
+                    responses.append((viewer, e["version"], r_text(e)))
+
+    checked = 0
+    for viewer, v, text in responses:
+        secret = secrets_at.get(v)
+        if secret is None:
+            continue
+        for seat, cards in secret.items():
+            if seat == viewer:
+                continue
+            leaked = (cards - public_upto[v]) & _card_ids(text)
+            assert not leaked, (f"seat {seat}'s secret cards {leaked} reached viewer {viewer} "
+                                f"at version {v}: {text[:300]}")
+            checked += 1
+    assert checked > 100 and moves > 10
+    assert sum(len(c) for sec in secrets_at.values() for c in sec.values()) > 50
+
+
+def r_text(game: dict) -> str:
+    import json
+
+    return json.dumps(game)
