@@ -33,10 +33,18 @@ def determinize(state: dict, seat: int, rng: MutableMapping) -> dict:
     holder = {"rng": _rng.next_u64(rng)}
     others = [o for o in range(s["seats"]) if o != seat]
     frame = s["stack"][-1] if s["stack"] else None
+    pending_payment = {}
+    if s.get("pres") and s["pres"].get("bids") and any(
+            f["kind"] == "pres_resolve" for f in s["stack"]):
+        from .president import final_bids
+
+        pending_payment = final_bids(s["pres"])
     for o in others:
         floor = 0
         if frame is not None and frame["kind"] == "bid" and o in frame["bidders"]:
             floor = frame["min"][str(o)]
+        if pending_payment:  # revealed bids are paid later: the treasury must still cover them
+            floor = max(floor, pending_payment.get(str(o), 0))
         guess = s["food"][seat] + s["parliament"][o] - s["parliament"][seat] \
             + _rng.randbelow(holder, 5) - 2
         s["food"][o] = max(floor, guess, 0)

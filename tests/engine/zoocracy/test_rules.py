@@ -1181,3 +1181,11 @@ def test_campaign_limit_by_player_count(seats, limit):
                             for e in ("lion_house", "aviary", "aquarium")][:limit // 3])
     left = limit - 3 * (limit // 3)
     assert {c for _, c in places(s, first)} == set(range(1, left + 1))
+
+
+def test_determinized_worlds_cover_revealed_bids_until_they_are_paid():
+    """Regression: a sampled world once guessed a treasury below a revealed, unpaid bid."""
+    from app.simulate import play_game
+
+    record = play_game("zoocracy", 4, ["greedy", "random"], 1, 22)
+    assert record["error"] is None
