@@ -49,6 +49,7 @@ from . import metrics
 from .models import ActionRecord, Game, Seat, Snapshot, User, utcnow
 from .realtime import CHANNEL, Frame, Hub, LocalBus, move_payload
 from .settings import Settings
+from .signals import Signals, YourTurn
 
 try:  # the helper that also hands searching bots their sampler of possible worlds
     from engine.bots import decide as _decide
@@ -218,8 +219,10 @@ def _status_of(exc: IllegalAction) -> int:
 
 
 class GameService:
-    def __init__(self, db: Database, settings: Settings, hub: Hub, bus=None) -> None:
+    def __init__(self, db: Database, settings: Settings, hub: Hub, bus=None,
+                 signals: Signals | None = None) -> None:
         self.db = db
+        self.signals = signals or Signals()
         self.settings = settings
         self.hub = hub
         self.bus = bus or LocalBus()

@@ -12,7 +12,8 @@ from . import errors
 from .errors import JSONResponse
 from .logs import request_id
 from .middleware import BodyLimitMiddleware, RequestContextMiddleware, content_security_policy
-from .routes import auth, catalog, games, system, ws
+from .routes import (auth, catalog, chat, games, ratings, records, rematch, system, webhooks,
+                     ws)
 from .services import Services
 from .settings import Settings, get_settings
 from .static import ClientFiles
@@ -59,14 +60,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         rid = request_id.get()
         return errors.error_response(500, "internal", "Something went wrong on our side.",
-                                     headers={"X-Request-ID": rid} if rid else None)
+                                     headers={"X-Request-ID": rid} if rid else None,
+                                     request=request)
 
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.add_middleware(RequestContextMiddleware, log_requests=settings.access_log,
                        csp=content_security_policy(settings.static_dir),
                        hsts=settings.cookie_secure)
 
-    for module in (system, auth, catalog, games, ws):
+    for module in (system, auth, catalog, games, ws, chat, webhooks, records, ratings, rematch):
         app.include_router(module.router)
 
     @app.api_route("/api/{path:path}", include_in_schema=False,

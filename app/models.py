@@ -8,6 +8,8 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
+    Float,
     CheckConstraint,
     DateTime,
     ForeignKey,
@@ -63,6 +65,8 @@ class Game(Base):
     __table_args__ = (
         CheckConstraint("status IN ('open', 'running', 'finished')", name="ck_games_status"),
         Index("ix_games_status_updated", "status", "updated_at"),
+        Index("ix_games_deadline", "status", "turn_deadline"),
+        UniqueConstraint("rematch_of", name="uq_games_rematch_of"),
     )
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
@@ -82,7 +86,20 @@ class Game(Base):
         Id, ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: the earliest deadline among the seats that owe a decision (None: no time control)
     turn_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: ``{"mode": "move", "seconds": N}`` or ``{"mode": "bank", "seconds": N, "increment": I}``
+    #: plus ``"abandon_after"`` (timeouts in a row before a bot takes the seat) and ``"bot"``
+    time_control: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: per seat: time bank left, when its current wait began, its deadline, timeouts in a row,
+    #: decisions the platform played for it (see app/clock.py); written with every move
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: the game this one is a rematch of (one rematch per game)
+    rematch_of: Mapped[int | None] = mapped_column(Id, nullable=True)
+    #: "play" (played here) or "import" (rebuilt from an imported record)
+    source: Mapped[str] = mapped_column(String(16), default="play", server_default="play")
+    #: ratings were updated from this game's result
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class Seat(Base):
@@ -98,6 +115,10 @@ class Seat(Base):
     user_id: Mapped[int | None] = mapped_column(
         Id, ForeignKey("users.id", ondelete="SET NULL"), nullable=True, index=True)
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: the player left (too many timeouts in a row): a bot plays the seat until it is reclaimed
+    away: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    #: a rematch seat kept for this user until they accept (or decline)
+    invited: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class ActionRecord(Base):
@@ -113,6 +134,10 @@ class ActionRecord(Base):
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     events: Mapped[list[Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: "move" (the seat's player or bot), "auto" (the platform played a player's decision after
+    #: a timeout or while the seat is away), "undo" (``action`` = ``{"undo": V}``: the state of
+    #: version V restored; a snapshot is always stored at an undo version)
+    kind: Mapped[str] = mapped_column(String(16), default="move", server_default="move")
 
 
 class Snapshot(Base):
@@ -123,3 +148,75 @@ class Snapshot(Base):
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMessage(Base):
+    """A chat line of one game: players and spectators talk in separate channels."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (
+        CheckConstraint("channel IN ('players', 'spectators')", name="ck_chat_channel"),
+        Index("ix_chat_game_channel", "game_id", "channel", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(Id, ForeignKey("games.id", ondelete="CASCADE"))
+    user_id: Mapped[int | None] = mapped_column(
+        Id, ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    username: Mapped[str] = mapped_column(String(32))
+    channel: Mapped[str] = mapped_column(String(16))
+    text: Mapped[str] = mapped_column(String(1000))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Webhook(Base):
+    """A user's outbound webhook: signed JSON POSTs when it becomes their turn."""
+
+    __tablename__ = "webhooks"
+    __table_args__ = (UniqueConstraint("user_id", "url", name="uq_webhooks_user_url"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"))
+    url: Mapped[str] = mapped_column(String(2000))
+    #: the HMAC-SHA256 key of the signatures (shown to the user once, on creation)
+    secret: Mapped[str] = mapped_column(String(128))
+    active: Mapped[bool] = mapped_column(Boolean, default=True, server_default="1")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class WebhookDelivery(Base):
+    """One POST to make (or made): retried with backoff until delivered or given up."""
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (
+        CheckConstraint("status IN ('pending', 'delivered', 'failed')",
+                        name="ck_deliveries_status"),
+        Index("ix_deliveries_due", "status", "next_attempt_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    webhook_id: Mapped[int] = mapped_column(Id, ForeignKey("webhooks.id", ondelete="CASCADE"))
+    event: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default="pending", server_default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Rating(Base):
+    """A user's Glicko-2 rating in one game."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_game_rating", "game", "rating"),)
+
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

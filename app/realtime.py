@@ -330,6 +330,24 @@ class Hub:
             return  # applied here from the announced move, and published
         self.notify(game_id, version)
 
+    def broadcast(self, game_id: int, text: str, to=None) -> int:
+        """Send ``text`` (one encoded message, e.g. a chat line) to this process's sockets of
+        the game, those for which ``to(conn)`` is true (all without ``to``); returns how many.
+        Each send runs as its own task under the socket's lock, so it never interleaves with a
+        state message."""
+        ch = self._channels.get(game_id)
+        if ch is None:
+            return 0
+        sent = 0
+        for conn in list(ch.conns):
+            if conn.closed or (to is not None and not to(conn)):
+                continue
+            sent += 1
+            task = asyncio.get_running_loop().create_task(_send_locked(conn, text))
+            _BACKGROUND.add(task)
+            task.add_done_callback(_BACKGROUND.discard)
+        return sent
+
     def notify(self, game_id: int, version: int) -> None:
         """Game ``game_id`` is at ``version`` (from this process or another)."""
         ch = self._channels.get(game_id)
@@ -350,13 +368,41 @@ class Hub:
                 self.notify(game_id, version)
 
 
+_BACKGROUND: set = set()
+
+
+async def _send_locked(conn: Connection, text: str) -> None:
+    with contextlib.suppress(Exception):
+        async with conn.lock:
+            await conn.send_text(text)
+
+
 # ------------------------------------------------------------------ buses
+#
+# Besides the game announcements, a bus carries named extra channels (chat lines, "your turn"
+# notices): ``bus.listen(name, callback)`` before ``start()``; ``await bus.publish(name,
+# payload, session)`` inside the transaction that stored what it announces (PostgreSQL
+# delivers it on commit, to every process, this one included; SQLite calls the callbacks of
+# this process at once).
 
 
 class LocalBus:
     """SQLite: announcements stay in this process (the service calls the hub directly)."""
 
     listening = True
+
+    def __init__(self) -> None:
+        self.extra: dict[str, list[Callable[[str], None]]] = {}
+
+    def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        self.extra.setdefault(channel, []).append(callback)
+
+    async def publish(self, channel: str, payload: str, session=None) -> None:
+        for callback in self.extra.get(channel, []):
+            try:
+                callback(payload)
+            except Exception:  # pragma: no cover - a listener bug must not fail the caller
+                log.exception("listener of %s failed", channel)
 
     async def before_commit(self, session, game_id: int, version: int) -> None:
         return None
@@ -388,6 +434,40 @@ class PgBus:
         self.connected = asyncio.Event()
         self.listening = False
         self.reconnects = 0
+        self.extra: dict[str, list[Callable[[str], None]]] = {}
+
+    def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        self.extra.setdefault(channel, []).append(callback)
+
+    async def publish(self, channel: str, payload: str, session=None) -> None:
+        """NOTIFY ``channel``: in ``session``'s transaction (a SQLAlchemy session or an asyncpg
+        connection), or on its own connection when ``session`` is None."""
+        if len(payload.encode()) > MAX_PAYLOAD:
+            raise ValueError(f"notification payload over {MAX_PAYLOAD} bytes")
+        if session is None:
+            import asyncpg
+
+            conn = await asyncpg.connect(self.dsn, timeout=10)
+            try:
+                await conn.execute("SELECT pg_notify($1, $2)", channel, payload)
+            finally:
+                await conn.close()
+        elif hasattr(session, "fetchval"):  # an asyncpg connection
+            await session.execute("SELECT pg_notify($1, $2)", channel, payload)
+        else:
+            from sqlalchemy import text
+
+            await session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                                  {"channel": channel, "payload": payload})
+
+    def _extra_listener(self, callbacks):
+        def on_payload(_conn, _pid, channel, payload: str) -> None:
+            for callback in callbacks:
+                try:
+                    callback(payload)
+                except Exception:
+                    log.exception("listener of %s failed", channel)
+        return on_payload
 
     async def before_commit(self, session, game_id: int, version: int) -> None:
         from sqlalchemy import text
@@ -447,6 +527,8 @@ class PgBus:
                 conn.add_termination_listener(lambda _c, ev=lost: ev.set())
                 await conn.add_listener(CHANNEL, self._on_notify)
                 await conn.add_listener(AUTH_CHANNEL, self._on_revoke)
+                for name, callbacks in self.extra.items():
+                    await conn.add_listener(name, self._extra_listener(callbacks))
                 if self.on_reconnect is not None:
                     self.on_reconnect()
                 self.listening = True

@@ -11,6 +11,7 @@ from .games import GameService
 from .ratelimit import RateLimits
 from .realtime import Hub, LocalBus, PgBus
 from .settings import Settings
+from .signals import Signals
 
 log = logging.getLogger("menagerie.app")
 
@@ -28,7 +29,8 @@ class Services:
         else:
             self.bus = LocalBus()
         self.auth.announce_revoke = self.bus.announce_revoke
-        self.games = GameService(self.db, settings, self.hub, self.bus)
+        self.signals = Signals()
+        self.games = GameService(self.db, settings, self.hub, self.bus, self.signals)
         self.limits = RateLimits(settings)
 
     async def _load_frames(self, game_id: int, after: int, upto: int):
@@ -51,5 +53,6 @@ class Services:
 
     async def stop(self) -> None:
         await self.games.bots.close()
+        await self.signals.drain()
         await self.bus.stop()
         await self.db.dispose()

@@ -28,7 +28,8 @@ from app.settings import Settings
 from tests.conftest import require_postgres
 from tests.toygame import TOY
 
-TABLES = ["snapshots", "actions", "seats", "tokens", "games", "users"]
+TABLES = ["webhook_deliveries", "webhooks", "ratings", "chat_messages", "snapshots", "actions",
+          "seats", "tokens", "games", "users"]
 PASSWORD = "correct horse"
 
 

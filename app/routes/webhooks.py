@@ -1,0 +1,7 @@
+"""(being written) routes for webhooks."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter()
