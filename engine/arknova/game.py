@@ -135,6 +135,11 @@ class ArkNova(Game):
         return IllegalAction("illegal_action", "That answer is not allowed in this position.")
 
     # ------------------------------------------------------------------ views
+    def information_marks(self, state):
+        """The generator and the sizes of the face-down piles: a draw from any changes them."""
+        return (state["rng"], len(state["deck"]), len(state["final_deck"]),
+                len(state["base_pile"]))
+
     def _public_view(self, state):
         players = []
         for s, p in enumerate(state["players"]):

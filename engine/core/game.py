@@ -127,9 +127,52 @@ class Game:
         Never mutates ``state``. Raises :class:`IllegalAction` for anything not legal.
         """
         self.check(state, seat, action)
+        marks = self.information_marks(state)
         new = clone(state)
         events = self._apply(new, seat, clone(action))
+        self._mark_undo(state, new, seat, events, marks)
         return new, events
+
+    # ----------------------------------------------------------------- take-backs
+    def information_marks(self, state: State) -> Any:
+        """Something that changes whenever a move draws or reveals hidden information.
+
+        The default is the generator (any random draw). Games add the sizes of their hidden
+        piles (a card drawn from a face-down deck changes no generator) and their pending
+        secret answers. Used to place the information barriers of :meth:`undo_depth`.
+        """
+        return state.get("rng")
+
+    def _mark_undo(self, before: State, after: State, seat: int, events: list,
+                   marks: Any) -> None:
+        """Record in ``after`` how many of ``seat``'s own last decisions could be taken back.
+
+        A decision is an information barrier (nothing before it can be taken back) when it
+        drew or revealed anything hidden (:meth:`information_marks` changed), produced an event
+        only some seats may see, or answered a decision several seats owed at once (secret
+        answers). A decision by another seat ends the previous seat's take-backs.
+        """
+        barrier = (any("only" in e for e in events)
+                   or len(self._waiting_for(before)) > 1
+                   or self.information_marks(after) != marks)
+        if barrier:
+            after["undo"] = None
+            return
+        prev = before.get("undo")
+        depth = prev["n"] + 1 if prev and prev["seat"] == seat else 1
+        after["undo"] = {"seat": seat, "n": depth}
+
+    def undo_depth(self, state: State, seat: int | None) -> int:
+        """How many of ``seat``'s latest decisions may be taken back now (0: none).
+
+        Only the seat that made the latest decisions may take them back, back to the last
+        information barrier (see :meth:`_mark_undo`); never once the game is over. Taking back
+        one decision means returning to the state before it, whose own depth is one less.
+        """
+        info = state.get("undo")
+        if not info or seat is None or info["seat"] != seat or self._result(state) is not None:
+            return 0
+        return info["n"]
 
     # ----------------------------------------------------------------- views and result
     def view(self, state: State, seat: int | None = None) -> dict:
@@ -137,7 +180,8 @@ class Game:
         public = self._public_view(state)
         private = None
         if seat is not None and 0 <= seat < self.seat_count(state):
-            private = self._private_view(state, seat)
+            private = {**self._private_view(state, seat),
+                       "can_undo": self.undo_depth(state, seat) > 0}
         return {"public": public, "private": private}
 
     def public_view(self, state: State) -> dict:

@@ -71,6 +71,16 @@ class Zoocracy(StackGame):
 
 
     # ------------------------------------------------------------------ views
+    def information_marks(self, state):
+        """The generator, the face-down piles and the secret answers collected so far (an
+        answer to a simultaneous decision, and its reveal, are information barriers)."""
+        secret = []
+        for frame in state["stack"]:
+            handler = HANDLERS[frame["kind"]]
+            if handler.simultaneous:
+                secret.append(sorted(frame[handler.hidden[0]]))
+        return (state["rng"], len(state["deck"]), len(state["events"]), secret)
+
     def _public_view(self, state):
         frame = top(state)
         gov = state["gov"]
