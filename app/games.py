@@ -41,13 +41,14 @@ from engine.bots import bot_kinds, get_bot
 from engine.core import NOT_YOUR_DECISION, IllegalAction, events_for
 from engine.core import rng as engine_rng
 
+from . import clock as clock_mod
 from . import jsonutil
 from .auth import UserInfo
 from .db import Database
 from .errors import ApiError, not_found
 from . import metrics
 from .models import ActionRecord, Game, Seat, Snapshot, User, utcnow
-from .realtime import CHANNEL, Frame, Hub, LocalBus, move_payload
+from .realtime import CHANNEL, USER_CHANNEL, Frame, Hub, LocalBus, move_payload
 from .settings import Settings
 from .signals import Signals, YourTurn
 
@@ -93,6 +94,19 @@ class Cached:
     bots: dict[int, str] = field(default_factory=dict)
     #: the frame of ``version`` once built (its encoded views are shared)
     frame: Frame | None = None
+    #: the time control (app/clock.py) and the clock at ``version``; None: untimed
+    time_control: dict | None = None
+    clock: dict | None = None
+    #: seats whose player left: the time control's bot plays them (they are in ``bots`` too)
+    away: frozenset = frozenset()
+
+    def timed(self) -> set[int]:
+        """The seats played by people now (their decisions have deadlines)."""
+        humans = set(self.users.values()) if self.users is not None else set()
+        return humans - set(self.away) - set(self.bots)
+
+    def public_clock(self) -> dict | None:
+        return clock_mod.public(self.time_control, self.clock)
 
 
 class GameCache:
@@ -151,26 +165,29 @@ class GameLocks:
 _PG_MOVE = f"""
 WITH upd AS (
     UPDATE games SET version = $3, state = $4::json, waiting_for = $5::json,
-           status = $6::varchar, result = $7::json, updated_at = $8::timestamptz
+           status = $6::varchar, result = $7::json, updated_at = $8::timestamptz,
+           clock = $14::json, turn_deadline = $15::timestamptz
     WHERE id = $1 AND version = $2
     RETURNING id, state
 ), ins AS (
-    INSERT INTO actions (game_id, version, seat, action, events, created_at)
-    SELECT id, $3, $9::integer, $10::json, $11::json, $8::timestamptz FROM upd
+    INSERT INTO actions (game_id, version, seat, action, events, created_at, kind)
+    SELECT id, $3, $9::integer, $10::json, $11::json, $8::timestamptz, $16::varchar FROM upd
 ), snap AS (
     INSERT INTO snapshots (game_id, version, state, created_at)
     SELECT id, $3, state, $8::timestamptz FROM upd WHERE $12::boolean
 )
-SELECT pg_notify('{CHANNEL}', $13::text) FROM upd
+SELECT pg_notify('{CHANNEL}', $13::text),
+       CASE WHEN $17::text IS NOT NULL THEN pg_notify('{USER_CHANNEL}', $17::text) END
+FROM upd
 """
 _PG_CURRENT = """
 SELECT game, seat_count, seed, status, version, waiting_for,
-       CASE WHEN version = $2 THEN NULL ELSE state END AS state
+       CASE WHEN version = $2 THEN NULL ELSE state END AS state, time_control, clock
 FROM games WHERE id = $1
 """
-_PG_SEATS = "SELECT seat, user_id, bot FROM seats WHERE game_id = $1"
+_PG_SEATS = "SELECT seat, user_id, bot, away FROM seats WHERE game_id = $1"
 _PG_LOG_AFTER = """
-SELECT version, seat, action, events FROM actions
+SELECT version, seat, action, events, kind FROM actions
 WHERE game_id = $1 AND version > $2 AND version <= $3 ORDER BY version
 """
 
@@ -183,6 +200,8 @@ class _Row(NamedTuple):
     version: int
     waiting_for: Any
     state: Any
+    time_control: Any = None
+    clock: Any = None
 
 
 class _Log(NamedTuple):
@@ -190,12 +209,22 @@ class _Log(NamedTuple):
     seat: int
     action: Any
     events: Any
+    kind: str = "move"
 
 
-def _seat_maps(rows) -> tuple[dict[int, int], dict[int, str]]:
+def _seat_maps(rows) -> tuple[dict[int, int], dict[int, str], frozenset]:
     users = {r["user_id"]: r["seat"] for r in rows if r["user_id"] is not None}
     bots = {r["seat"]: r["bot"] for r in rows if r["bot"] is not None}
-    return users, bots
+    away = frozenset(r["seat"] for r in rows if r["away"] and r["user_id"] is not None)
+    return users, bots, away
+
+
+def _with_away(bots: dict[int, str], away: frozenset, tc: dict | None) -> dict[int, str]:
+    """Bot seats plus the seats handed to the time control's bot."""
+    if not away:
+        return bots
+    kind = (tc or {}).get("bot", "greedy")
+    return {**bots, **{seat: kind for seat in away}}
 
 
 def iso(dt) -> str | None:
@@ -240,8 +269,9 @@ class GameService:
         if not self.hub.watched(game_id):
             return False  # no socket here: read the state back only if someone asks for it
         c = self.cache.get(game_id)
-        if c is None or c.state is None or c.version != version - 1 or c.users is None:
-            return False
+        if c is None or c.state is None or c.version != version - 1 or c.users is None or \
+                c.time_control:
+            return False  # (a timed game's clock is only in the database: read it back)
         try:
             new, events = c.game.apply(c.state, seat, action)
         except Exception:  # pragma: no cover - would mean a different state: read it back
@@ -260,7 +290,7 @@ class GameService:
     # ------------------------------------------------------------------ lobby
 
     async def create(self, user: UserInfo, name: str, seats: int, options: dict,
-                     bots: list[int], bot_kind: str) -> dict:
+                     bots: list[int], bot_kind: str, time_control: dict | None = None) -> dict:
         try:
             game = engine.get_game(name)
         except KeyError:
@@ -280,6 +310,10 @@ class GameService:
             log.warning("setup of %s refused options %r", name, options, exc_info=True)
             raise ApiError(422, "bad_options",
                            "The game cannot be set up with these options.") from None
+        if time_control is not None and time_control.get("bot") not in bot_kinds():
+            raise ApiError(422, "unknown_bot",
+                           f"There is no bot {time_control.get('bot')!r}; choose one of "
+                           f"{bot_kinds()}.")
         if len(set(bots)) != len(bots) or any(not 1 <= b < seats for b in bots):
             raise ApiError(422, "bad_bots",
                            f"Bots take distinct seats from 1 to {seats - 1} "
@@ -288,7 +322,7 @@ class GameService:
         async with self.db.write() as s:
             row = Game(game=name, options=normalized, seed=seed, seat_count=seats, status="open",
                        version=0, state=None, waiting_for=[], created_by=user.id,
-                       created_at=now, updated_at=now)
+                       created_at=now, updated_at=now, time_control=time_control)
             s.add(row)
             await s.flush()
             for seat in range(seats):
@@ -357,15 +391,34 @@ class GameService:
             row.waiting_for = sorted(game.waiting_for(state))
             row.status = "finished" if result is not None else "running"
             row.result = result
-            row.updated_at = utcnow()
+            row.updated_at = now = utcnow()
             s.add(Snapshot(game_id=game_id, version=0, state=dumped))
             bot_seats = set((await s.execute(select(Seat.seat).where(
                 Seat.game_id == game_id, Seat.bot.is_not(None)))).scalars().all())
+            people = dict((await s.execute(select(Seat.seat, Seat.user_id).where(
+                Seat.game_id == game_id, Seat.user_id.is_not(None)))).all())
+            if row.time_control and row.status == "running":
+                row.clock, row.turn_deadline = clock_mod.start(
+                    row.time_control, row.seat_count, row.waiting_for, set(people), now)
+            tc, clock_now, deadline = row.time_control, row.clock, row.turn_deadline
             await self.bus.before_commit(s, game_id, 0)
             self.cache.drop(game_id)
-            await s.commit()
             waiting = list(row.waiting_for)
-        self.hub.publish_local(Frame(game, 0, state, []), game_id)
+            turn = sorted(people[s] for s in waiting if s in people)
+            notice = jsonutil.dumps_str({
+                "g": game_id, "v": 0, "name": row.game, "title": game.title, "turn": turn,
+                "users": sorted(people.values()), "status": row.status,
+                "deadline": clock_mod.iso(deadline)})
+            if self.db.is_postgres:
+                await self.bus.publish(USER_CHANNEL, notice, s)
+            await s.commit()
+        self.hub.publish_local(Frame(game, 0, state, [], clock_mod.public(tc, clock_now)),
+                               game_id)
+        if not self.db.is_postgres:
+            await self.bus.publish(USER_CHANNEL, notice)
+        if turn:
+            self.signals.emit_your_turn(YourTurn(game_id, 0, row.game, game.title, tuple(turn),
+                                                 clock_mod.iso(deadline)))
         if bot_seats.intersection(waiting):
             self.bots.kick(game_id)
         return await self.summary(game_id, user)
@@ -373,8 +426,11 @@ class GameService:
     # ------------------------------------------------------------------ moves
 
     async def act(self, game_id: int, version: int, action: Any, *, user: UserInfo | None = None,
-                  bot_seat: int | None = None) -> Accepted:
-        """Apply one action for the caller's seat (or for a bot seat) at ``version``."""
+                  bot_seat: int | None = None, auto_seat: int | None = None) -> Accepted:
+        """Apply one action for the caller's seat (or for a bot seat) at ``version``.
+
+        ``auto_seat``: the platform answers for that player's seat (its time ran out; the
+        caller checked the deadline); stored as kind "auto", like a move of an away seat."""
         if _depth(action) > MAX_JSON_DEPTH:
             raise ApiError(422, "malformed", "The action is nested too deeply.")
         started = time.perf_counter()
@@ -382,14 +438,25 @@ class GameService:
             c = self.cache.get(game_id)
             if c is None or c.state is None or c.users is None or c.version < version:
                 c = await self.current(game_id)
+            kind = "move"
             if user is not None:
                 seat = c.users.get(user.id) if c.users is not None else None
                 if seat is None:
                     raise ApiError(403, "no_seat", "You have no seat in this game.")
+                if seat in c.away:
+                    raise ApiError(409, "seat_away",
+                                   "A bot plays your seat since your time ran out; "
+                                   "reclaim the seat first.")
+            elif auto_seat is not None:
+                seat, kind = auto_seat, "auto"
+                if seat not in clock_mod.expired(c.clock, c.waiting, c.timed(), utcnow()):
+                    raise ApiError(409, "not_expired", "That seat's time has not run out.")
             else:
                 seat = bot_seat
                 if seat not in c.bots:
                     raise ApiError(403, "no_seat", "That seat is not played by a bot.")
+                if seat in c.away:
+                    kind = "auto"
             if c.status == "open" or c.state is None:
                 raise ApiError(409, "not_started", "The game has not started yet.")
             if version != c.version:
@@ -415,11 +482,18 @@ class GameService:
             waiting = sorted(game.waiting_for(new))
             status = "finished" if result is not None else "running"
             snapshot = result is not None or new_version % self.settings.snapshot_every == 0
+            now = utcnow()
+            clock, deadline = self._next_clock(c, seat, kind, waiting, status, now)
+            if result is not None:
+                result = self._with_bot_played(c, clock, result)
+            turn_users, notice = self._turn_notice(c, seat, waiting, status, new_version,
+                                                   deadline)
             self.hub.expect(game_id, new_version)
             try:
                 written = await self._write_move(c, seat, action, events, new_version,
                                                  _dumped(game, new), waiting, status, result,
-                                                 snapshot)
+                                                 snapshot, clock=clock, deadline=deadline,
+                                                 kind=kind, notice=notice, now=now)
             except BaseException:
                 # unknown outcome (the connection died around the commit?): if it committed,
                 # its announcement may have been skipped as ours; look again once we can
@@ -438,14 +512,64 @@ class GameService:
                 raise ApiError(409, "stale_version",
                                "Another action was accepted first; reload and try again.",
                                version=current.version)
-            frame = Frame(game, new_version, new, events)
+            frame = Frame(game, new_version, new, events,
+                          clock_mod.public(c.time_control, clock))
             self.cache.put(replace(c, version=new_version, state=new, status=status,
-                                   waiting=waiting, frame=frame))
+                                   waiting=waiting, frame=frame, clock=clock))
         metrics.ACTION_SECONDS.observe(time.perf_counter() - started)
         self.hub.publish_local(frame, game_id)
+        await self._after_commit(c, new_version, status, turn_users, notice, deadline)
         if set(c.bots).intersection(waiting):
             self.bots.kick(game_id)
         return Accepted(game_id, new_version, seat, new, events, frame)
+
+    # ------------------------------------------------------------------ clocks and notices
+
+    def _next_clock(self, c: Cached, seat: int, kind: str, waiting: list, status: str,
+                    now) -> tuple[dict | None, Any]:
+        if not c.time_control or c.clock is None:
+            return c.clock, None
+        clock, deadline = clock_mod.advance(c.time_control, c.clock, seat, kind, c.waiting,
+                                            waiting if status == "running" else [],
+                                            c.timed(), now)
+        return clock, deadline
+
+    @staticmethod
+    def _with_bot_played(c: Cached, clock: dict | None, result: dict) -> dict:
+        """The result, with the seats a bot played (bot seats, and players' seats the platform
+        answered for at least once)."""
+        played = set(c.bots)
+        for key, entry in ((clock or {}).get("seats") or {}).items():
+            if entry.get("auto"):
+                played.add(int(key))
+        return {**result, "bot_played": sorted(played)}
+
+    def _turn_notice(self, c: Cached, actor: int, waiting: list, status: str, version: int,
+                     deadline) -> tuple[list[int], str | None]:
+        """(users whose turn it became, the per-user notice to publish or None)."""
+        if c.users is None:
+            return [], None
+        by_seat = {s: u for u, s in c.users.items()}
+        turn = sorted(by_seat[s] for s in waiting
+                      if s != actor and s not in c.waiting and s in by_seat and s not in c.bots)
+        actor_done = actor in by_seat and actor in c.waiting and actor not in waiting
+        if not turn and not actor_done and status != "finished":
+            return [], None
+        notice = jsonutil.dumps_str({
+            "g": c.id, "v": version, "name": c.name, "title": c.game.title, "turn": turn,
+            "users": sorted(by_seat.values()), "status": status,
+            "deadline": clock_mod.iso(deadline)})
+        return turn, notice
+
+    async def _after_commit(self, c: Cached, version: int, status: str, turn_users: list[int],
+                            notice: str | None, deadline) -> None:
+        if notice is not None and not self.db.is_postgres:
+            await self.bus.publish(USER_CHANNEL, notice)  # PostgreSQL: sent by the move itself
+        if turn_users:
+            self.signals.emit_your_turn(YourTurn(c.id, version, c.name, c.game.title,
+                                                 tuple(turn_users), clock_mod.iso(deadline)))
+        if status == "finished":
+            self.signals.emit_finished(c.id)
 
     def _resync_soon(self, game_id: int) -> None:
         async def resync():
@@ -465,21 +589,28 @@ class GameService:
 
     async def _write_move(self, c: Cached, seat: int, action: Any, events: list,
                           new_version: int, dumped: dict, waiting: list, status: str,
-                          result: dict | None, snapshot: bool) -> bool:
-        """Store one move if the game is still at ``c.version``; False if it is not."""
-        now = utcnow()
+                          result: dict | None, snapshot: bool, *, clock: dict | None = None,
+                          deadline=None, kind: str = "move", notice: str | None = None,
+                          now=None) -> bool:
+        """Store one move if the game is still at ``c.version``; False if it is not.
+
+        An undo (``kind="undo"``) is announced without the action (other processes reload it:
+        it is not an engine move)."""
+        now = now or utcnow()
         if self.db.is_postgres:
             import asyncpg
 
             dumps = jsonutil.dumps_str
             action_json = dumps(action)
+            payload = (f"{c.id}:{new_version}" if kind == "undo"
+                       else move_payload(c.id, new_version, seat, action_json))
             try:
                 async with self.db.driver() as conn:
                     rows = await conn.fetch(
                         _PG_MOVE, c.id, c.version, new_version, dumps(dumped), dumps(waiting),
                         status, None if result is None else dumps(result), now, seat,
-                        action_json, dumps(events), snapshot,
-                        move_payload(c.id, new_version, seat, action_json))
+                        action_json, dumps(events), snapshot, payload,
+                        None if clock is None else dumps(clock), deadline, kind, notice)
             except asyncpg.UniqueViolationError:
                 return False  # the log already has this version
             return len(rows) == 1
@@ -487,12 +618,12 @@ class GameService:
             done = await s.execute(
                 update(Game).where(Game.id == c.id, Game.version == c.version)
                 .values(version=new_version, state=dumped, waiting_for=waiting, status=status,
-                        result=result, updated_at=now))
+                        result=result, updated_at=now, clock=clock, turn_deadline=deadline))
             if done.rowcount != 1:
                 return False
             await s.execute(insert(ActionRecord).values(
                 game_id=c.id, version=new_version, seat=seat, action=action, events=events,
-                created_at=now))
+                created_at=now, kind=kind))
             if snapshot:
                 await s.execute(insert(Snapshot).values(game_id=c.id, version=new_version,
                                                         state=dumped, created_at=now))
@@ -520,16 +651,8 @@ class GameService:
         except KeyError:
             log.error("game %s: seat %s has unknown bot %r", game_id, seat, c.bots[seat])
             return False
-        holder = {"rng": engine_rng.seed_to_int(f"{c.seed}:{version}:{seat}")}
-
-        def choose():
-            if _decide is not None:  # builds the view, the legal answers and the sampler
-                return _decide(bot, game, state, seat, holder)
-            legal = game.legal_actions(state, seat)
-            return bot.choose(game, game.view(state, seat), legal, holder)
-
         try:
-            action = await asyncio.to_thread(choose)
+            action = await self._bot_choice(c, seat, bot)
         except Exception:
             log.exception("game %s: bot %s in seat %s failed to choose", game_id, c.bots[seat],
                           seat)
@@ -543,13 +666,210 @@ class GameService:
             return False
         return True
 
+    @staticmethod
+    async def _bot_choice(c: Cached, seat: int, bot) -> Any:
+        """The bot's answer for ``seat`` at the cached version (from the seat's view only)."""
+        game, state = c.game, c.state
+        holder = {"rng": engine_rng.seed_to_int(f"{c.seed}:{c.version}:{seat}")}
+
+        def choose():
+            if _decide is not None:  # builds the view, the legal answers and the sampler
+                return _decide(bot, game, state, seat, holder)
+            legal = game.legal_actions(state, seat)
+            return bot.choose(game, game.view(state, seat), legal, holder)
+
+        return await asyncio.to_thread(choose)
+
     async def games_waiting_for_bots(self) -> list[int]:
         async with self.db.read() as s:
             rows = (await s.execute(
                 select(Game.id, Game.waiting_for, Seat.seat)
                 .join(Seat, Seat.game_id == Game.id)
-                .where(Game.status == "running", Seat.bot.is_not(None)))).all()
+                .where(Game.status == "running",
+                       Seat.bot.is_not(None) | Seat.away.is_(True)))).all()
         return sorted({r.id for r in rows if r.seat in (r.waiting_for or [])})
+
+    # ------------------------------------------------------------------ time controls
+
+    async def expired_games(self, now, limit: int = 50) -> list[int]:
+        """Running games whose earliest deadline has passed (the scheduler's one query)."""
+        async with self.db.read() as s:
+            return list((await s.execute(
+                select(Game.id).where(Game.status == "running",
+                                      Game.turn_deadline.is_not(None),
+                                      Game.turn_deadline <= now)
+                .order_by(Game.turn_deadline).limit(limit))).scalars().all())
+
+    async def play_timeouts(self, game_id: int, most: int = 50) -> int:
+        """Answer every expired decision of the game with the time control's bot; hand a
+        seat to the bot for good after ``abandon_after`` timeouts in a row. Returns how many
+        decisions were played. Safe to run in several processes: a move is stored only at the
+        version it was computed for."""
+        played = 0
+        for _ in range(most):
+            try:
+                c = await self.current(game_id)
+            except ApiError:
+                break
+            if c.status != "running" or not c.time_control or c.state is None:
+                break
+            seats = clock_mod.expired(c.clock, c.waiting, c.timed(), utcnow())
+            if not seats:
+                break
+            seat = seats[0]
+            try:
+                bot = get_bot(c.time_control.get("bot", "greedy"))
+                action = await self._bot_choice(c, seat, bot)
+                await self.act(game_id, c.version, action, auto_seat=seat)
+            except ApiError as exc:
+                if exc.code in ("stale_version", "not_expired"):
+                    continue
+                log.error("game %s: timeout move refused: %s %s", game_id, exc.code, exc.message)
+                break
+            played += 1
+            log.info("game %s: seat %s timed out; the bot played", game_id, seat)
+            after = self.cache.get(game_id)
+            entry = ((after.clock if after else None) or {}).get("seats", {}).get(str(seat), {})
+            if entry.get("timeouts", 0) >= c.time_control.get("abandon_after", 3):
+                await self.set_away(game_id, seat, True)
+        return played
+
+    async def set_away(self, game_id: int, seat: int, away: bool) -> bool:
+        """Hand a player's seat to the bot for good (``away``) or give it back; the clock is
+        re-armed for the new set of people. True if the seat changed."""
+        async with self.locks.hold(game_id):
+            async with self.db.write() as s:
+                row = await self._locked(s, game_id)
+                done = await s.execute(
+                    update(Seat).where(Seat.game_id == game_id, Seat.seat == seat,
+                                       Seat.user_id.is_not(None), Seat.away.is_(not away))
+                    .values(away=away))
+                if done.rowcount != 1:
+                    return False
+                if row.time_control and row.clock and row.status == "running":
+                    people = set((await s.execute(select(Seat.seat).where(
+                        Seat.game_id == game_id, Seat.user_id.is_not(None),
+                        Seat.away.is_(False)))).scalars().all())
+                    clock = row.clock
+                    if not away:  # a fresh start: no timeouts in a row
+                        clock = {"seats": {k: dict(v) for k, v in clock["seats"].items()}}
+                        clock["seats"][str(seat)]["timeouts"] = 0
+                    row.clock, row.turn_deadline = clock_mod.rearm(
+                        row.time_control, clock, row.waiting_for or [], people, utcnow())
+                self.cache.drop(game_id)
+                await s.commit()
+        if away:
+            self.bots.kick(game_id)
+        log.info("game %s: seat %s %s", game_id, seat, "handed to a bot" if away else "reclaimed")
+        return True
+
+    async def reclaim(self, game_id: int, user: UserInfo) -> dict:
+        async with self.db.read() as s:
+            seat = await self.seat_of(s, game_id, user)
+            if seat is None:
+                if await s.get(Game, game_id) is None:
+                    raise not_found("game")
+                raise ApiError(403, "no_seat", "You have no seat in this game.")
+        if not await self.set_away(game_id, seat, False):
+            raise ApiError(409, "not_away", "Your seat is not played by a bot.")
+        return await self.summary(game_id, user)
+
+    # ------------------------------------------------------------------ take-backs
+
+    async def state_at(self, game_id: int, version: int) -> tuple[Any, dict]:
+        """The engine and the state of ``version`` (nearest snapshot, then the log)."""
+        async with self.db.read() as s:
+            row = (await s.execute(select(Game.game).where(Game.id == game_id))).first()
+            if row is None:
+                raise not_found("game")
+            snap = (await s.execute(
+                select(Snapshot.version, Snapshot.state)
+                .where(Snapshot.game_id == game_id, Snapshot.version <= version)
+                .order_by(Snapshot.version.desc()).limit(1))).first()
+            if snap is None:
+                raise ApiError(409, "not_started", "The game has not started yet.")
+            records = (await s.execute(
+                select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
+                       ActionRecord.kind)
+                .where(ActionRecord.game_id == game_id, ActionRecord.version > snap.version,
+                       ActionRecord.version <= version)
+                .order_by(ActionRecord.version))).all()
+            undone = await _undo_snapshots(s, game_id, records)
+        game = engine_game(row.game)
+        state = game.load(snap.state)
+        for r in records:
+            state = _step(game, state, r, undone)
+        return game, state
+
+    async def undo(self, game_id: int, version: int, user: UserInfo) -> Accepted:
+        """Take back the caller's latest decision: a new version whose state is the one
+        before it (a snapshot is stored with it)."""
+        async with self.locks.hold(game_id):
+            c = self.cache.get(game_id)
+            if c is None or c.state is None or c.users is None or c.version < version:
+                c = await self.current(game_id)
+            seat = c.users.get(user.id) if c.users is not None else None
+            if seat is None:
+                raise ApiError(403, "no_seat", "You have no seat in this game.")
+            if c.status != "running" or c.state is None:
+                raise ApiError(409, "not_running", "The game is not running.")
+            if seat in c.away:
+                raise ApiError(409, "seat_away", "A bot plays your seat; reclaim it first.")
+            if version != c.version:
+                raise ApiError(409, "stale_version",
+                               f"The game is at version {c.version}; reload and try again.",
+                               version=c.version)
+            game = c.game
+            if game.undo_depth(c.state, seat) == 0:
+                raise ApiError(409, "cannot_undo",
+                               "There is nothing of yours to take back: since your last "
+                               "decision a card was drawn, something hidden was revealed or "
+                               "another player decided.")
+            target = c.version - 1
+            _, restored = await self.state_at(game_id, target)
+            new_version = c.version + 1
+            events = [{"kind": "undo", "data": {"seat": seat, "to": target,
+                                                "undone": c.version}}]
+            waiting = sorted(game.waiting_for(restored))
+            now = utcnow()
+            clock, deadline = c.clock, None
+            if c.time_control and c.clock is not None:
+                clock, deadline = clock_mod.advance(c.time_control, c.clock, seat, "undo",
+                                                    c.waiting, waiting, c.timed(), now)
+            by_seat = {s: u for u, s in c.users.items()}
+            notice = jsonutil.dumps_str({
+                "g": c.id, "v": new_version, "name": c.name, "title": game.title, "turn": [],
+                "users": sorted(by_seat.values()), "status": "running",
+                "deadline": clock_mod.iso(deadline)})
+            self.hub.expect(game_id, new_version)
+            try:
+                written = await self._write_move(
+                    c, seat, {"undo": target}, events, new_version, _dumped(game, restored),
+                    waiting, "running", None, True, clock=clock, deadline=deadline,
+                    kind="undo", notice=notice, now=now)
+            except BaseException:
+                self.hub.unexpect(game_id, new_version)
+                self.cache.drop(game_id)
+                self._resync_soon(game_id)
+                raise
+            if not written:
+                self.hub.unexpect(game_id, new_version)
+                self.cache.drop(game_id)
+                current = await self.current(game_id)
+                self.hub.notify(game_id, current.version)
+                raise ApiError(409, "stale_version",
+                               "Another action was accepted first; reload and try again.",
+                               version=current.version)
+            frame = Frame(game, new_version, restored, events,
+                          clock_mod.public(c.time_control, clock))
+            self.cache.put(replace(c, version=new_version, state=restored, status="running",
+                                   waiting=waiting, frame=frame, clock=clock))
+        self.hub.publish_local(frame, game_id)
+        log.info("game %s: seat %s took back version %s", game_id, seat, c.version)
+        await self._after_commit(c, new_version, "running", [], notice, deadline)
+        if set(c.bots).intersection(waiting):
+            self.bots.kick(game_id)
+        return Accepted(game_id, new_version, seat, restored, events, frame)
 
     # ------------------------------------------------------------------ reads
 
@@ -561,27 +881,32 @@ class GameService:
         """
         c = self.cache.get(game_id)
         known = c.version if c is not None and c.state is not None else -1
-        users, bots = (c.users, c.bots) if c is not None else (None, {})
+        users, bots, away = (c.users, c.bots, c.away) if c is not None else (None, {}, frozenset())
+        if c is not None:
+            bots = {k: v for k, v in bots.items() if k not in away}  # the real bot seats
         if self.db.is_postgres:
             async with self.db.driver() as conn:
                 row = await conn.fetchrow(_PG_CURRENT, game_id, known)
                 if row is not None and (users is None or row["status"] == "open"):
                     seat_rows = await conn.fetch(_PG_SEATS, game_id)
-                    users, bots = _seat_maps(seat_rows)
+                    users, bots, away = _seat_maps(seat_rows)
             if row is not None:
                 row = _Row(row["game"], row["seat_count"], row["seed"], row["status"],
-                           row["version"], row["waiting_for"], row["state"])
+                           row["version"], row["waiting_for"], row["state"],
+                           row["time_control"], row["clock"])
         else:
             async with self.db.read_conn() as s:
                 row = (await s.execute(
                     select(Game.game, Game.seat_count, Game.seed, Game.status, Game.version,
                            Game.waiting_for,
-                           case((Game.version == known, None), else_=Game.state).label("state"))
+                           case((Game.version == known, None), else_=Game.state).label("state"),
+                           Game.time_control, Game.clock)
                     .where(Game.id == game_id))).first()
                 if row is not None and (users is None or row.status == "open"):
-                    seat_rows = (await s.execute(select(Seat.seat, Seat.user_id, Seat.bot)
-                                                 .where(Seat.game_id == game_id))).all()
-                    users, bots = _seat_maps([r._mapping for r in seat_rows])
+                    seat_rows = (await s.execute(
+                        select(Seat.seat, Seat.user_id, Seat.bot, Seat.away)
+                        .where(Seat.game_id == game_id))).all()
+                    users, bots, away = _seat_maps([r._mapping for r in seat_rows])
         if row is None:
             self.cache.drop(game_id)
             raise not_found("game")
@@ -591,9 +916,12 @@ class GameService:
         game = engine_game(row.game)
         state = c.state if row.version == known and c is not None else (
             game.load(row.state) if row.state is not None else None)
+        tc = row.time_control
         fresh = Cached(game_id, row.game, game, row.seat_count, row.seed, row.status,
                        row.version, state, list(row.waiting_for or []),
-                       users, bots, c.frame if c is not None and row.version == known else None)
+                       users, _with_away(bots, away, tc),
+                       c.frame if c is not None and row.version == known else None,
+                       tc, row.clock, away)
         if row.status == "open":
             self.cache.put(replace(fresh, users=None))
             fresh.users = users
@@ -616,7 +944,8 @@ class GameService:
 
     async def _seats(self, s, game_ids: list[int]) -> dict[int, list[dict]]:
         rows = (await s.execute(
-            select(Seat.game_id, Seat.seat, Seat.bot, Seat.user_id, User.username)
+            select(Seat.game_id, Seat.seat, Seat.bot, Seat.user_id, Seat.away, Seat.invited,
+                   User.username)
             .outerjoin(User, User.id == Seat.user_id)
             .where(Seat.game_id.in_(game_ids)).order_by(Seat.game_id, Seat.seat))).all()
         out: dict[int, list[dict]] = {gid: [] for gid in game_ids}
@@ -626,6 +955,8 @@ class GameService:
                 "user": ({"id": r.user_id, "username": r.username}
                          if r.user_id is not None else None),
                 "bot": r.bot,
+                "away": bool(r.away),
+                "invited": bool(r.invited),
             })
         return out
 
@@ -654,6 +985,8 @@ class GameService:
             "created_at": iso(row.created_at),
             "updated_at": iso(row.updated_at),
             "turn_deadline": iso(row.turn_deadline),
+            "time_control": row.time_control,
+            "clock": clock_mod.public(row.time_control, row.clock),
             "your_seat": your_seat,
             "your_turn": your_seat is not None and row.status == "running" and your_seat in waiting,
             "result": row.result if row.status == "finished" else None,
@@ -795,7 +1128,8 @@ class GameService:
                 events = [] if upto == 0 else (await s.scalar(
                     select(ActionRecord.events).where(ActionRecord.game_id == game_id,
                                                       ActionRecord.version == upto))) or []
-                return [Frame(game, upto, game.load(row.state), events)]
+                return [Frame(game, upto, game.load(row.state), events,
+                              clock_mod.public(row.time_control, row.clock))]
             snap = (await s.execute(
                 select(Snapshot.version, Snapshot.state)
                 .where(Snapshot.game_id == game_id, Snapshot.version <= start)
@@ -805,11 +1139,14 @@ class GameService:
                 return []
             records = (await s.execute(
                 select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
-                       ActionRecord.events)
+                       ActionRecord.events, ActionRecord.kind)
                 .where(ActionRecord.game_id == game_id,
                        ActionRecord.version >= max(snap.version, 1),
                        ActionRecord.version <= upto)
                 .order_by(ActionRecord.version))).all()
+            undone = await _undo_snapshots(s, game_id, [r for r in records
+                                                        if r.version > snap.version])
+            clock_now = clock_mod.public(row.time_control, row.clock)
         state = game.load(snap.state)
         events_at = {r.version: r.events for r in records}
         frames = []
@@ -818,36 +1155,42 @@ class GameService:
         for r in records:
             if r.version <= snap.version:
                 continue
-            state, _ = game.apply(state, r.seat, r.action)
+            state = _step(game, state, r, undone)
             if r.version >= start:
-                frames.append(Frame(game, r.version, state, r.events))
+                frames.append(Frame(game, r.version, state, r.events,
+                                    clock_now if r.version == row.version else None))
         return frames
 
     async def _frames_from_cache(self, c: Cached, start: int, upto: int) -> list[Frame]:
         """Replay the logged actions after the cached version, up to ``upto``."""
         if self.db.is_postgres:
             async with self.db.driver() as conn:
-                records = [_Log(r["version"], r["seat"], r["action"], r["events"])
+                records = [_Log(r["version"], r["seat"], r["action"], r["events"], r["kind"])
                            for r in await conn.fetch(_PG_LOG_AFTER, c.id, c.version, upto)]
         else:
             async with self.db.read_conn() as s:
                 records = (await s.execute(
                     select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
-                           ActionRecord.events)
+                           ActionRecord.events, ActionRecord.kind)
                     .where(ActionRecord.game_id == c.id, ActionRecord.version > c.version,
                            ActionRecord.version <= upto)
                     .order_by(ActionRecord.version))).all()
+        undone = {}
+        if any(r.kind == "undo" for r in records):
+            async with self.db.read() as s:
+                undone = await _undo_snapshots(s, c.id, records)
         frames: list[Frame] = []
         state, version, frame = c.state, c.version, c.frame
         for r in records:
             if r.version != version + 1:
                 break  # pragma: no cover - the log has no holes
-            state, _ = c.game.apply(state, r.seat, r.action)
+            state = _step(c.game, state, r, undone)
             version = r.version
             frame = Frame(c.game, version, state, r.events)
             if version >= start:
                 frames.append(frame)
-        if version > c.version:
+        if version > c.version and not c.time_control:
+            # (a timed game's clock is not in the log: its cache is refreshed from the row)
             # the cache follows (waiting/status as of that state)
             result = c.game.result(state)
             self.cache.put(replace(c, version=version, state=state, frame=frame,
@@ -862,18 +1205,51 @@ class GameService:
             if row is None:
                 raise not_found("game")
             records = (await s.execute(
-                select(ActionRecord.seat, ActionRecord.action).where(
+                select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
+                       ActionRecord.kind).where(
                     ActionRecord.game_id == game_id).order_by(ActionRecord.version))).all()
         if row.state is None:
             raise ApiError(409, "not_started", "The game has not started yet.")
         game = engine_game(row.game)
         final = engine.replay(row.game, row.seat_count, row.options, row.seed,
-                              [(r.seat, r.action) for r in records])
+                              effective_log(records))
         replayed = game.state_hash(final)
         stored = game.state_hash(game.load(row.state))
         return {"id": game_id, "game": row.game, "version": row.version, "actions": len(records),
                 "state_hash": replayed, "stored_hash": stored, "match": replayed == stored,
                 "result": game.result(final)}
+
+
+async def _undo_snapshots(s, game_id: int, records) -> dict[int, dict]:
+    """The stored states of the undo rows among ``records`` (each undo version has one)."""
+    versions = [r.version for r in records if r.kind == "undo"]
+    if not versions:
+        return {}
+    rows = (await s.execute(select(Snapshot.version, Snapshot.state).where(
+        Snapshot.game_id == game_id, Snapshot.version.in_(versions)))).all()
+    return {r.version: r.state for r in rows}
+
+
+def _step(game, state: dict, record, undone: dict[int, dict]) -> dict:
+    """The state after one row of the log: an engine move, or an undo (its stored state)."""
+    if record.kind == "undo":
+        return game.load(undone[record.version])
+    new, _ = game.apply(state, record.seat, record.action)
+    return new
+
+
+def effective_log(records) -> list[tuple[int, Any]]:
+    """The ``(seat, action)`` list that rebuilds the game: the log's rows in version order,
+    with each undo row (``{"undo": V}``) dropping the actions after version V."""
+    kept: list[tuple[int, int, Any]] = []
+    for r in records:
+        if r.kind == "undo":
+            target = r.action["undo"]
+            while kept and kept[-1][0] > target:
+                kept.pop()
+        else:
+            kept.append((r.version, r.seat, r.action))
+    return [(seat, action) for _, seat, action in kept]
 
 
 def _dumped(game, state: dict) -> dict:

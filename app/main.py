@@ -12,8 +12,8 @@ from . import errors
 from .errors import JSONResponse
 from .logs import request_id
 from .middleware import BodyLimitMiddleware, RequestContextMiddleware, content_security_policy
-from .routes import (auth, catalog, chat, games, ratings, records, rematch, system, webhooks,
-                     ws)
+from .routes import (auth, catalog, chat, games, me, ratings, records, rematch, system,
+                     webhooks, ws)
 from .services import Services
 from .settings import Settings, get_settings
 from .static import ClientFiles
@@ -68,7 +68,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        csp=content_security_policy(settings.static_dir),
                        hsts=settings.cookie_secure)
 
-    for module in (system, auth, catalog, games, ws, chat, webhooks, records, ratings, rematch):
+    for module in (system, auth, catalog, games, ws, me, chat, webhooks, records, ratings,
+                   rematch):
         app.include_router(module.router)
 
     @app.api_route("/api/{path:path}", include_in_schema=False,

@@ -41,6 +41,8 @@ log = logging.getLogger("menagerie.realtime")
 CHANNEL = "menagerie_games"
 #: revoked login tokens (their SHA-256), so every process forgets them at once
 AUTH_CHANNEL = "menagerie_auth"
+#: per-user notices ("your turn in game G", "game G changed"), JSON: see app/userfeed.py
+USER_CHANNEL = "menagerie_users"
 #: NOTIFY payloads are limited to 8000 bytes
 MAX_PAYLOAD = 7900
 
@@ -61,6 +63,8 @@ class Frame:
     version: int
     state: dict
     events: list
+    #: the game's public clock at this version (timed games; see app/clock.py), if known
+    clock: dict | None = None
     _public: bytes | None = None
     _meta: bytes | None = None
     _encoded: dict = field(default_factory=dict)
@@ -73,6 +77,7 @@ class Frame:
                 "status": "finished" if result is not None else "running",
                 "waiting_for": sorted(self.game.waiting_for(self.state)),
                 "result": result,
+                **({"clock": self.clock} if self.clock is not None else {}),
             })
         return self._public, self._meta  # type: ignore[return-value]
 

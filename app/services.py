@@ -9,9 +9,11 @@ from .auth import AuthService
 from .db import Database
 from .games import GameService
 from .ratelimit import RateLimits
-from .realtime import Hub, LocalBus, PgBus
+from .realtime import USER_CHANNEL, Hub, LocalBus, PgBus
 from .settings import Settings
+from .scheduler import Scheduler
 from .signals import Signals
+from .userfeed import UserFeed
 
 log = logging.getLogger("menagerie.app")
 
@@ -32,6 +34,9 @@ class Services:
         self.signals = Signals()
         self.games = GameService(self.db, settings, self.hub, self.bus, self.signals)
         self.limits = RateLimits(settings)
+        self.userfeed = UserFeed()
+        self.bus.listen(USER_CHANNEL, self.userfeed.deliver)
+        self.scheduler = Scheduler(self.games, self.db, settings.scheduler_interval)
 
     async def _load_frames(self, game_id: int, after: int, upto: int):
         return await self.games.load_frames(game_id, after, upto)
@@ -49,9 +54,12 @@ class Services:
         gc.freeze()
         await self.bus.start()
         await self.games.bots.resume()
+        if self.settings.scheduler:
+            await self.scheduler.start()
         log.info("menagerie started", extra={"database": self.db.backend})
 
     async def stop(self) -> None:
+        await self.scheduler.stop()
         await self.games.bots.close()
         await self.signals.drain()
         await self.bus.stop()

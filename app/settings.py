@@ -47,6 +47,10 @@ class Settings(BaseSettings):
     argon2_memory_kib: int = Field(64 * 1024, ge=8)
     #: seconds a bot waits before each move (0 = play at once)
     bot_delay: float = Field(0.0, ge=0)
+    #: seconds between two passes of the deadline scheduler (time controls)
+    scheduler_interval: float = Field(1.0, gt=0)
+    #: run the deadline scheduler in this process (one process leads at a time anyway)
+    scheduler: bool = True
     #: safety cap on consecutive bot moves driven by one trigger
     bot_max_moves: int = Field(100_000, ge=1)
     #: SQLite durability: FULL survives power loss, NORMAL survives process crashes only
@@ -79,6 +83,22 @@ class Settings(BaseSettings):
     #: actions per client address (all its tokens together)
     rate_address_actions_per_second: float = Field(50.0, gt=0)
     rate_address_actions_burst: int = Field(200, ge=1)
+    #: chat lines per user (HTTP and WebSocket): a burst, then this many per second
+    rate_chat_per_second: float = Field(0.5, gt=0)
+    rate_chat_burst: int = Field(5, ge=1)
+    #: outbound webhooks ("your turn"): at most this many per user
+    webhooks_per_user: int = Field(5, ge=0)
+    #: seconds one POST to a webhook may take
+    webhook_timeout: float = Field(5.0, gt=0)
+    #: attempts of one delivery (the first included) before it is marked failed
+    webhook_max_attempts: int = Field(6, ge=1)
+    #: waits between attempts are this times 1, 6, 24, 120, 720 (5 s, 30 s, 2 min, 10 min, 1 h)
+    webhook_backoff_base: float = Field(5.0, gt=0)
+    #: how often the delivery worker looks for due deliveries (retries, other processes')
+    webhook_poll_seconds: float = Field(2.0, gt=0)
+    #: allow webhooks to loopback, private and link-local addresses (tests, closed networks);
+    #: off, such targets are refused when registered and when delivered
+    webhook_allow_private: bool = False
     #: when set, GET /metrics needs "Authorization: Bearer <this>"
     metrics_token: str | None = None
     log_level: str = "INFO"

@@ -82,6 +82,10 @@ class ToyGame(Game):
         else:
             state["phase"] = "play"
 
+    def information_marks(self, state):
+        """The generator, the deck and the secret cards chosen so far (revealed together)."""
+        return (state["rng"], len(state["deck"]), [c is None for c in state["chosen"]])
+
     def _public_view(self, state):
         return {"round": state["round"], "phase": state["phase"], "scores": state["scores"],
                 "hand_sizes": [len(h) for h in state["hands"]], "deck_size": len(state["deck"]),

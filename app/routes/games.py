@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.responses import Response
 
 from ..auth import UserInfo, require_user, viewer
+from ..clock import TimeControl
 from ..errors import ApiError, JSONResponse
 from ..ratelimit import client_address
 from .common import parse_game_id, services
@@ -29,10 +30,17 @@ class CreateGame(BaseModel):
     bots: list[StrictInt] = Field(default_factory=list, max_length=64)
     #: which bot plays them (GET /api/bots)
     bot: StrictStr = Field("random", max_length=32)
+    #: a limit per decision or a time bank (none: untimed); see docs/async-play.md
+    time_control: TimeControl | None = None
 
 
 class JoinGame(BaseModel):
     seat: StrictInt | None = Field(None, ge=0, le=64)
+
+
+class Undo(BaseModel):
+    #: the version you see (409 if the game moved on)
+    version: StrictInt = Field(ge=0, le=INT32)
 
 
 class PostAction(BaseModel):
@@ -60,7 +68,8 @@ async def list_games(request: Request,
 async def create_game(body: CreateGame, request: Request, user: UserInfo = Depends(require_user)):
     """Open a new game; the creator sits in seat 0, ``bots`` seats are played by the server."""
     return JSONResponse(await services(request).games.create(
-        user, body.game, body.seats, body.options, body.bots, body.bot), status_code=201)
+        user, body.game, body.seats, body.options, body.bots, body.bot,
+        body.time_control.model_dump() if body.time_control else None), status_code=201)
 
 
 @router.get("/{game_id}")
@@ -99,6 +108,25 @@ async def post_action(game_id: str, body: PostAction, request: Request,
     svc.limits.action(client_address(request), getattr(request.state, "token", None))
     done = await svc.games.act(gid, body.version, body.action, user=user)
     return Response(done.frame.reply(done.seat), media_type="application/json")  # pre-encoded
+
+
+@router.post("/{game_id}/undo")
+async def undo(game_id: str, body: Undo, request: Request,
+               user: UserInfo = Depends(require_user)):
+    """Take back your latest decision (409 ``cannot_undo`` past an information barrier: a card
+    drawn, a secret revealed, another player's decision). The game moves on to a new version
+    whose state is the one before that decision; the log shows the take-back."""
+    svc = services(request)
+    gid = parse_game_id(game_id)
+    svc.limits.action(client_address(request), getattr(request.state, "token", None))
+    done = await svc.games.undo(gid, body.version, user)
+    return Response(done.frame.reply(done.seat), media_type="application/json")
+
+
+@router.post("/{game_id}/reclaim")
+async def reclaim(game_id: str, request: Request, user: UserInfo = Depends(require_user)):
+    """Take your seat back from the bot that played it after your time ran out."""
+    return JSONResponse(await services(request).games.reclaim(parse_game_id(game_id), user))
 
 
 def action_reply(done, kind: bytes | None = None) -> bytes:

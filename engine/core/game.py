@@ -180,15 +180,15 @@ class Game:
         public = self._public_view(state)
         private = None
         if seat is not None and 0 <= seat < self.seat_count(state):
-            private = {**self._private_view(state, seat),
-                       "can_undo": self.undo_depth(state, seat) > 0}
+            private = self.private_view(state, seat)
         return {"public": public, "private": private}
 
     def public_view(self, state: State) -> dict:
         return self._public_view(state)
 
     def private_view(self, state: State, seat: int) -> dict:
-        return self._private_view(state, seat)
+        """What only ``seat`` may see, with ``can_undo``: may it take back its last decision."""
+        return {**self._private_view(state, seat), "can_undo": self.undo_depth(state, seat) > 0}
 
     def result(self, state: State) -> dict | None:
         return self._result(state)

@@ -1,0 +1,100 @@
+"""The deadline scheduler: plays the decisions whose time ran out.
+
+Deadlines live in the database (``games.turn_deadline``, the earliest deadline of a game's
+waiting seats, indexed), so they survive restarts: whichever process runs the scheduler finds
+them with one query. Exactly one process runs it at a time, whatever the number of processes:
+with PostgreSQL the scheduler holds a session advisory lock on a connection of its own (when
+that process dies, PostgreSQL releases the lock and another process takes over within one
+interval); SQLite serves one process only. A timeout move is an ordinary move stored at the
+version it was computed for, so even two schedulers could not play one decision twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from .models import utcnow
+
+log = logging.getLogger("menagerie.scheduler")
+
+#: PostgreSQL advisory lock key of the scheduler ("sched")
+LOCK_KEY = 0x7363686564
+
+
+class Scheduler:
+    def __init__(self, games, db, interval: float) -> None:
+        self.games = games
+        self.db = db
+        self.interval = interval
+        self._task: asyncio.Task | None = None
+        self._conn = None  # PostgreSQL: the connection holding the advisory lock
+        self.leader = False
+        self.played = 0
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="menagerie-scheduler")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+        await self._release()
+
+    async def _release(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                await self._conn.close(timeout=2)
+            self._conn = None
+        self.leader = False
+
+    async def _lead(self) -> bool:
+        """Whether this process runs the scheduler now (taking the lock if it is free)."""
+        if not self.db.is_postgres:
+            self.leader = True
+            return True
+        import asyncpg
+
+        if self._conn is not None and not self._conn.is_closed():
+            try:
+                await asyncio.wait_for(self._conn.fetchval("SELECT 1"), 5)
+                return self.leader
+            except Exception:
+                await self._release()
+        try:
+            self._conn = await asyncpg.connect(
+                self.db.asyncpg_dsn(), timeout=10,
+                server_settings={"application_name": "menagerie-scheduler"})
+            self.leader = bool(await self._conn.fetchval("SELECT pg_try_advisory_lock($1)",
+                                                         LOCK_KEY))
+        except Exception as exc:
+            log.warning("scheduler: cannot reach the database: %s", exc)
+            await self._release()
+            return False
+        if not self.leader:  # another process leads: try again later on a fresh connection
+            await self._release()
+        else:
+            log.info("scheduler: this process plays expired deadlines")
+        return self.leader
+
+    async def tick(self) -> int:
+        """One pass: every expired game. Returns the decisions played."""
+        played = 0
+        for game_id in await self.games.expired_games(utcnow()):
+            played += await self.games.play_timeouts(game_id)
+        self.played += played
+        return played
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                if await self._lead():
+                    await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("scheduler pass failed")
+            await asyncio.sleep(self.interval)
