@@ -814,7 +814,9 @@ class GameService:
             if c.status != "running" or c.state is None:
                 raise ApiError(409, "not_running", "The game is not running.")
             if seat in c.away:
-                raise ApiError(409, "seat_away", "A bot plays your seat; reclaim it first.")
+                raise ApiError(409, "seat_away",
+                               "A bot plays your seat since your time ran out; "
+                               "reclaim the seat first.")
             if version != c.version:
                 raise ApiError(409, "stale_version",
                                f"The game is at version {c.version}; reload and try again.",

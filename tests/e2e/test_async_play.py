@@ -1,0 +1,156 @@
+"""Asynchronous play in real Chromium: a player whose time runs out is played by a bot and the
+game goes on; a take-back works before a card is drawn and is refused after; a second tab of the
+other player (the lobby) gets the "your turn" notice: a browser notification, the count in the
+title and the favicon badge, and the game moves into its "your turn" list at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import DESKTOP, ConsoleWatch
+from .helpers import (answer, decision_kind, join_from_lobby, keep_cards, register,
+                      start_from_table, unique, use_action, version, view, wait_my_turn,
+                      wait_running, wait_settled, wait_version)
+
+# records the notifications a page raises (the real ones need a desktop session)
+SPY = """
+window.__notes = [];
+class FakeNotification {
+  constructor(title, opts) { window.__notes.push({ title, body: opts && opts.body, tag: opts && opts.tag }); }
+  static get permission() { return "granted"; }
+  static requestPermission() { return Promise.resolve("granted"); }
+  close() {}
+}
+window.Notification = FakeNotification;
+"""
+
+
+@pytest.fixture(scope="module")
+def watch():
+    return ConsoleWatch()
+
+
+@pytest.fixture(autouse=True)
+def _no_console_errors(watch):
+    yield
+    errors, watch.errors[:] = list(watch.errors), []
+    assert not errors, "browser console errors:\n" + "\n".join(errors)
+
+
+@pytest.fixture(scope="module")
+def table(server, browser, watch):
+    """Alice creates a 2-player game with 10 s per decision; Bob joins; Alice starts."""
+    contexts = []
+
+    def page(label, init=None):
+        ctx = browser.new_context(viewport=DESKTOP)
+        if init:
+            ctx.add_init_script(init)
+        contexts.append(ctx)
+        p = ctx.new_page()
+        p.set_default_timeout(20_000)
+        watch.watch(p, label)
+        return p
+
+    alice, bob = page("alice"), page("bob", SPY)
+    register(alice, server, unique("alice"))
+    register(bob, server, unique("bob"))
+    alice.click("#new-game-btn")
+    alice.wait_for_selector("#ng-time")
+    alice.select_option("#ng-seats", "2")
+    alice.select_option("#ng-time", "custom")
+    alice.select_option("#ng-time-mode", "move")
+    alice.fill("#ng-time-seconds", "10")
+    alice.fill("#ng-abandon", "3")
+    alice.click("#create-game")
+    alice.wait_for_url("**/game.html?id=*")
+    gid = int(alice.url.split("id=")[1])
+    join_from_lobby(bob, server, gid)
+    start_from_table(alice)
+    wait_running(bob)
+    yield {"alice": alice, "bob": bob, "gid": gid, "page": page}
+    for ctx in contexts:
+        ctx.close()
+
+
+def test_the_clock_shows_and_a_timed_out_player_is_played_by_a_bot(table):
+    alice, bob = table["alice"], table["bob"]
+    # both owe the opening "keep 4 of 8" (a secret, simultaneous choice): both clocks run
+    alice.wait_for_selector('#clocks .clock-chip.running[data-seat="0"]')
+    alice.wait_for_selector('#clocks .clock-chip.running[data-seat="1"]')
+    assert "10" in alice.inner_text("#clocks .clock-control") or "0:10" in alice.inner_text("#clocks")
+    keep_cards(alice, {})
+    # Bob does nothing: after 10 s the bot keeps four cards for him, and the game goes on
+    wait_version(alice, 2, timeout=30_000)
+    alice.wait_for_selector('#clocks .clock-chip[data-seat="1"] .clock-timeouts', timeout=10_000)
+    wait_my_turn(alice)
+    assert decision_kind(alice) == "turn"
+    wait_version(bob, 2)
+    assert len(view(bob)["private"]["hand"]) == 4  # the bot's choice, in Bob's own hand
+    log = bob.inner_text("#log")
+    assert log.strip()
+
+
+def test_a_take_back_works_before_a_draw_and_is_refused_after(table, watch):
+    alice = table["alice"]
+    wait_my_turn(alice)
+    before = view(alice)["public"]
+    v = version(alice)
+    use_action(alice, "cards")
+    wait_version(alice, v + 1)
+    wait_settled(alice)
+    alice.wait_for_selector("#undo-btn")
+    alice.click("#undo-btn")
+    wait_version(alice, v + 2)
+    wait_settled(alice)
+    assert decision_kind(alice) == "turn"
+    assert view(alice)["public"] == before
+    assert "version" in alice.inner_text("#log").lower() or alice.locator("#log .ev-undo").count() >= 1
+    # now choose the Cards action again and draw: the drawn card cannot be taken back
+    use_action(alice, "cards")
+    wait_version(alice, v + 3)
+    wait_settled(alice)
+    answer(alice, {"type": "draw"})
+    wait_version(alice, v + 4)
+    wait_settled(alice)
+    assert alice.locator("#undo-btn").count() == 0
+    status = alice.evaluate(
+        """async ([gid, v]) => {
+             const r = await fetch(`/api/games/${gid}/undo`, {method: "POST", credentials: "same-origin",
+               headers: {"Content-Type": "application/json",
+                         "Authorization": "Bearer " + localStorage.getItem("menagerie.token")},
+               body: JSON.stringify({version: v})});
+             return [r.status, (await r.json()).error.code];
+           }""", [table["gid"], version(alice)])
+    assert status == [409, "cannot_undo"]
+    # (the browser logs the refused request itself as an error: that one was expected)
+    watch.errors[:] = [e for e in watch.errors if "409 (Conflict)" not in e]
+
+
+def test_a_second_tab_of_the_other_player_hears_it_is_their_turn(table, server):
+    alice, bob = table["alice"], table["bob"]
+    lobby = bob.context.new_page()
+    lobby.goto(server.url("/"))
+    lobby.wait_for_function("() => window.menagerie && window.menagerie.feed && window.menagerie.feed.ws"
+                            " && window.menagerie.feed.ws.readyState === 1")
+    assert lobby.evaluate("document.documentElement.dataset.turns || '0'") == "0"
+    # Alice ends her turn (whatever her chained decisions are, answer until Bob owes one)
+    for _ in range(30):
+        wait_settled(alice)
+        if 1 in (alice.evaluate("window.menagerie.state.waitingFor") or []):
+            break
+        legal = alice.evaluate("window.menagerie.state.legal")
+        pick = next((a for a in legal if a.get("type") in ("x_token", "done", "skip", "pass")),
+                    legal[0])
+        v = version(alice)
+        answer(alice, pick)
+        wait_version(alice, v + 1)
+    lobby.wait_for_function("() => window.__notes.length > 0", timeout=10_000)
+    note = lobby.evaluate("window.__notes[0]")
+    assert f"#{table['gid']}" in note["body"]
+    lobby.wait_for_function("() => document.title.startsWith('(1)')")
+    assert lobby.evaluate("document.documentElement.dataset.turns") == "1"
+    assert lobby.locator(f'#list-turn [data-game="{table["gid"]}"]').count() == 1
+    href = lobby.evaluate("document.querySelector(\"link[rel~='icon']\").href")
+    assert href.startswith("data:image/png")
+    lobby.close()
