@@ -63,8 +63,19 @@ def migrate(revision: str = typer.Argument("head", help="Target revision")) -> N
 
 
 @cli.command()
-def replay(game_id: int = typer.Argument(..., help="Game id")) -> None:
-    """Replay a stored game from its seed and action log; print the state hash and result."""
+def replay(game_id: int = typer.Argument(None, help="Game id (stored in DATABASE_URL)"),
+           file: str = typer.Option(None, "--file", "-f",
+                                    help="A game record (JSON, menagerie-record/1) to replay "
+                                         "instead of a stored game; '-' reads standard input")
+           ) -> None:
+    """Replay a stored game from its seed and action log (or a record file); print the state
+    hash and result."""
+    if (game_id is None) == (file is None):
+        typer.echo("give a game ID or --file RECORD.json (one of them)", err=True)
+        raise typer.Exit(2)
+    if file is not None:
+        _replay_file(file)
+        return
     from .db import Database
     from .errors import ApiError
     from .games import GameService
@@ -92,6 +103,28 @@ def replay(game_id: int = typer.Argument(..., help="Game id")) -> None:
         raise typer.Exit(1)
     typer.echo(f"matches the stored state at version {out['version']} "
                f"({out['actions']} actions)")
+
+
+def _replay_file(path: str) -> None:
+    """``menagerie replay --file``: replay a record with the engine, without a database."""
+    from .errors import ApiError
+    from .records import replay_file
+
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+        record = json.loads(text)
+    except (OSError, ValueError) as exc:
+        typer.echo(f"cannot read {path}: {exc}", err=True)
+        raise typer.Exit(2) from None
+    try:
+        out = replay_file(record)
+    except ApiError as exc:
+        where = f" (action {exc.extra['index']})" if "index" in exc.extra else ""
+        typer.echo(f"{exc.code}: {exc.message}{where}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"state hash: {out['state_hash']}")
+    typer.echo(f"result: {json.dumps(out['result'], sort_keys=True)}")
+    typer.echo(f"replayed {out['actions']} actions of {out['game']}")
 
 
 def _register_simulate() -> None:

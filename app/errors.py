@@ -99,9 +99,15 @@ def database_unavailable(exc: BaseException) -> bool:
 
 
 def error_response(status: int, code: str, message: str, headers: dict | None = None,
-                   **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, **extra}},
-                        status_code=status, headers=headers)
+                   request: Any = None, **extra: Any) -> JSONResponse:
+    """An error body; with ``request``, the sentence in the language of its
+    ``Accept-Language`` (the code never changes)."""
+    body = {"error": {"code": code, "message": message, **extra}}
+    if request is not None:
+        from .i18n import localize
+
+        body = localize(body, request)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 _HTTP_CODES = {
@@ -135,7 +141,8 @@ def install(app: FastAPI) -> None:
         if not database_unavailable(exc):
             log.error("database error on %s %s", request.method, request.url.path,
                       exc_info=exc)
-            return error_response(500, "internal", "Something went wrong on our side.")
+            return error_response(500, "internal", "Something went wrong on our side.",
+                                  request=request)
         from . import metrics
 
         metrics.DB_UNAVAILABLE.inc()
@@ -143,14 +150,14 @@ def install(app: FastAPI) -> None:
                     exc.__class__.__name__)
         return error_response(503, "database_unavailable",
                               "The database cannot be reached right now; try again shortly.",
-                              headers={"Retry-After": "1"})
+                              headers={"Retry-After": "1"}, request=request)
 
     @app.exception_handler(UnicodeError)
     async def _bad_text(request: Request, exc: UnicodeError):
         # a JSON string with a lone surrogate ("\ud800") is valid JSON but not text
         log.info("refused invalid text on %s %s", request.method, request.url.path)
         return error_response(400, "bad_text", "The request holds text that is not valid "
-                                               "Unicode.")
+                                               "Unicode.", request=request)
 
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -165,13 +172,21 @@ def install(app: FastAPI) -> None:
         pass
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(_request: Request, exc: RequestValidationError):
+    async def _validation(request: Request, exc: RequestValidationError):
+        from .i18n import request_language, translate
+
         code, message, details = _describe_validation(list(exc.errors()))
         status = 400 if code == "malformed_json" else 422
-        return error_response(status, code, message, details=details)
+        lang = request_language(request)
+        for d in details:  # each field's sentence too ("<where>: <sentence>", where unchanged)
+            where = ".".join(d["loc"]) or "request"
+            said = translate("invalid_request", f"{where}: {d['message']}", lang)
+            if said.startswith(f"{where}: "):
+                d["message"] = said[len(where) + 2:]
+        return error_response(status, code, message, details=details, request=request)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, exc: StarletteHTTPException):
+    async def _http(request: Request, exc: StarletteHTTPException):
         status = exc.status_code
         code = _HTTP_CODES.get(status, "http_error")
         if status == 404:
@@ -183,7 +198,7 @@ def install(app: FastAPI) -> None:
         else:
             message = code.replace("_", " ").capitalize() + "."
         headers = dict(exc.headers) if exc.headers else None
-        return error_response(status, code, message, headers=headers)
+        return error_response(status, code, message, headers=headers, request=request)
 
 
 ERROR_SCHEMA = {

@@ -49,6 +49,7 @@ from .errors import ApiError, not_found
 from . import metrics
 from .models import ActionRecord, Game, Seat, Snapshot, User, utcnow
 from .realtime import CHANNEL, USER_CHANNEL, Frame, Hub, LocalBus, move_payload
+from .records import effective_actions
 from .settings import Settings
 from .signals import Signals, YourTurn
 
@@ -382,6 +383,12 @@ class GameService:
             if empty:
                 raise ApiError(409, "seats_empty",
                                f"Seats still empty: {', '.join(map(str, empty))}.")
+            invited = (await s.execute(select(Seat.seat).where(
+                Seat.game_id == game_id, Seat.invited.is_(True)).order_by(Seat.seat))
+                ).scalars().all()
+            if invited:
+                raise ApiError(409, "seats_invited",
+                               "Some invited players have not accepted the rematch yet.")
             game = engine_game(row.game)
             state = game.setup(row.seat_count, row.options, row.seed)
             dumped = game.dump(state)
@@ -988,6 +995,7 @@ class GameService:
             "updated_at": iso(row.updated_at),
             "turn_deadline": iso(row.turn_deadline),
             "time_control": row.time_control,
+            "rematch_of": row.rematch_of,
             "clock": clock_mod.public(row.time_control, row.clock),
             "your_seat": your_seat,
             "your_turn": your_seat is not None and row.status == "running" and your_seat in waiting,
@@ -1214,7 +1222,7 @@ class GameService:
             raise ApiError(409, "not_started", "The game has not started yet.")
         game = engine_game(row.game)
         final = engine.replay(row.game, row.seat_count, row.options, row.seed,
-                              effective_log(records))
+                              effective_actions(records))
         replayed = game.state_hash(final)
         stored = game.state_hash(game.load(row.state))
         return {"id": game_id, "game": row.game, "version": row.version, "actions": len(records),
@@ -1238,20 +1246,6 @@ def _step(game, state: dict, record, undone: dict[int, dict]) -> dict:
         return game.load(undone[record.version])
     new, _ = game.apply(state, record.seat, record.action)
     return new
-
-
-def effective_log(records) -> list[tuple[int, Any]]:
-    """The ``(seat, action)`` list that rebuilds the game: the log's rows in version order,
-    with each undo row (``{"undo": V}``) dropping the actions after version V."""
-    kept: list[tuple[int, int, Any]] = []
-    for r in records:
-        if r.kind == "undo":
-            target = r.action["undo"]
-            while kept and kept[-1][0] > target:
-                kept.pop()
-        else:
-            kept.append((r.version, r.seat, r.action))
-    return [(seat, action) for _, seat, action in kept]
 
 
 def _dumped(game, state: dict) -> dict:

@@ -11,7 +11,10 @@ A value may hold ``{name}`` placeholders. :func:`translate_error` finds the Engl
 that the message fits (placeholders become wildcards), takes the values from it and fills the
 same key of the wanted language; the English message itself is the input, so every place that
 raises an error stays as it is. Language: the best match of ``Accept-Language`` (q-values) among
-:data:`LANGUAGES`, else English.
+:data:`LANGUAGES`, else English; a game socket's ``?lang=`` comes first (:func:`socket_language`).
+Every error body goes through here: ApiError, request validation (``invalid_request.<kind>``: one
+template per pydantic message), the framework's 404/405, the middlewares' own replies and the
+socket's error messages and close reasons.
 
 :func:`data_translations` reads a game's data translations (card names and texts by card id,
 ``engine/<game>/data/i18n/<lang>.json``), for the game catalog that the client translates from.
@@ -137,12 +140,58 @@ def localize(body: dict, request: Any) -> dict:
     err = body.get("error") if isinstance(body, dict) else None
     if not isinstance(err, dict) or not isinstance(err.get("message"), str):
         return body
-    headers = getattr(request, "headers", None)
-    wanted = headers.get("accept-language") if headers is not None else None
-    message = translate_error(str(err.get("code", "")), err["message"], wanted)
+    message = translate(str(err.get("code", "")), err["message"], request_language(request))
     if message == err["message"]:
         return body
     return {**body, "error": {**err, "message": message}}
+
+
+def _header(headers: Any, name: str) -> str | None:
+    """One header of a Starlette ``Headers`` object or of an ASGI scope's list of pairs."""
+    if headers is None:
+        return None
+    if isinstance(headers, (list, tuple)):
+        wanted = name.encode("latin-1")
+        for key, value in headers:
+            if key.lower() == wanted:
+                return value.decode("latin-1")
+        return None
+    return headers.get(name)
+
+
+def request_language(request: Any) -> str:
+    """The language of an HTTP request (its ``Accept-Language``); ``request`` may also be an
+    ASGI scope (the middlewares answer before there is a Request)."""
+    if isinstance(request, dict):
+        return negotiate(_header(request.get("headers"), "accept-language"))
+    return negotiate(_header(getattr(request, "headers", None), "accept-language"))
+
+
+def socket_language(ws: Any) -> str:
+    """The language of a WebSocket: its ``?lang=`` query parameter (the client's choice: a
+    browser's handshake carries the browser's languages, not the page's), else the handshake's
+    ``Accept-Language``."""
+    params = getattr(ws, "query_params", None)
+    wanted = params.get("lang") if params is not None else None
+    if wanted:
+        lang = negotiate(wanted)
+        if lang != DEFAULT or wanted.strip().lower().startswith(DEFAULT):
+            return lang
+    return request_language(ws)
+
+
+def localize_error(code: str, message: str, lang: str) -> dict:
+    """``{"code", "message"}`` of an error, the sentence in ``lang`` (the code as it is)."""
+    return {"code": code, "message": translate(code, message, lang)}
+
+
+def close_reason(text: str, limit: int = 123) -> str:
+    """A WebSocket close reason: at most ``limit`` bytes of UTF-8 (the protocol's bound),
+    cut at a character boundary."""
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    return data[:limit].decode("utf-8", "ignore")
 
 
 @lru_cache(maxsize=None)

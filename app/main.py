@@ -63,7 +63,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                      headers={"X-Request-ID": rid} if rid else None,
                                      request=request)
 
-    app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
+    app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes,
+                       routes={"/api/games/import": settings.max_import_bytes})
     app.add_middleware(RequestContextMiddleware, log_requests=settings.access_log,
                        csp=content_security_policy(settings.static_dir),
                        hsts=settings.cookie_secure)

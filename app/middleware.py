@@ -177,25 +177,30 @@ class BodyLimitMiddleware:
     """Refuse request bodies above ``limit`` bytes with 413 ``too_large``.
 
     Checks the declared ``Content-Length`` first, then counts the bytes actually streamed
-    (chunked uploads have no length).
+    (chunked uploads have no length). ``routes`` gives some paths a limit of their own (a game
+    record to import is larger than any move).
     """
 
-    def __init__(self, app, *, limit: int) -> None:
+    def __init__(self, app, *, limit: int, routes: dict[str, int] | None = None) -> None:
         self.app = app
-        self.limit = limit
+        self.default = limit
+        self.routes = dict(routes or {})
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        limit = self.routes.get(scope.get("path", ""), self.default)
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
                     declared = int(value)
                 except ValueError:
-                    return await _reply(send, 400, "bad_request", "Invalid Content-Length header.")
-                if declared > self.limit:
+                    return await _reply(send, 400, "bad_request", "Invalid Content-Length header.",
+                                        scope)
+                if declared > limit:
                     return await _reply(send, 413, "too_large",
-                                        f"The request body is larger than {self.limit} bytes.")
+                                        f"The request body is larger than {limit} bytes.",
+                                        scope)
                 break
 
         received = 0
@@ -206,8 +211,8 @@ class BodyLimitMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
-                    raise BodyTooLarge(self.limit)
+                if received > limit:
+                    raise BodyTooLarge(limit)
             return message
 
         async def tracking_send(message):
@@ -222,11 +227,16 @@ class BodyLimitMiddleware:
             if response_started:
                 raise
             await _reply(send, 413, "too_large",
-                         f"The request body is larger than {self.limit} bytes.")
+                         f"The request body is larger than {limit} bytes.", scope)
 
 
-async def _reply(send, status: int, code: str, message: str) -> None:
-    body = jsonutil.dumps({"error": {"code": code, "message": message}})
+async def _reply(send, status: int, code: str, message: str, scope=None) -> None:
+    """An error answered by a middleware itself: the sentence in the language of the
+    request's ``Accept-Language``, the code as it is."""
+    from .i18n import localize_error, request_language
+
+    error = localize_error(code, message, request_language(scope or {}))
+    body = jsonutil.dumps({"error": error})
     headers = [(b"content-type", b"application/json"),
                (b"content-length", str(len(body)).encode()),
                (b"connection", b"close")]

@@ -6,6 +6,7 @@ import gc
 import logging
 
 from .auth import AuthService
+from .chat import ChatService
 from .db import Database
 from .games import GameService
 from .ratelimit import RateLimits
@@ -14,6 +15,7 @@ from .settings import Settings
 from .scheduler import Scheduler
 from .signals import Signals
 from .userfeed import UserFeed
+from .webhooks import WebhookService
 
 log = logging.getLogger("menagerie.app")
 
@@ -37,6 +39,18 @@ class Services:
         self.userfeed = UserFeed()
         self.bus.listen(USER_CHANNEL, self.userfeed.deliver)
         self.scheduler = Scheduler(self.games, self.db, settings.scheduler_interval)
+        # asynchronous play (issue #8): ratings, game records and the replay history, rematches
+        from .ratings import RatingService
+        from .records import RecordService
+        from .rematch import RematchService
+
+        self.ratings = RatingService(self.db)
+        self.signals.on_finished(self.ratings.on_finished)
+        self.records = RecordService(self.db, settings, self.games)
+        self.rematch = RematchService(self.db, self.games)
+        self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits)
+        self.webhooks = WebhookService(self.db, settings)
+        self.signals.on_your_turn(self.webhooks.on_your_turn)
 
     async def _load_frames(self, game_id: int, after: int, upto: int):
         return await self.games.load_frames(game_id, after, upto)
@@ -53,6 +67,7 @@ class Services:
         gc.collect()
         gc.freeze()
         await self.bus.start()
+        self.webhooks.start()
         await self.games.bots.resume()
         if self.settings.scheduler:
             await self.scheduler.start()
@@ -62,5 +77,6 @@ class Services:
         await self.scheduler.stop()
         await self.games.bots.close()
         await self.signals.drain()
+        await self.webhooks.stop()
         await self.bus.stop()
         await self.db.dispose()

@@ -34,6 +34,8 @@ class Settings(BaseSettings):
     snapshot_every: int = Field(50, ge=1)
     #: largest request body accepted (bytes); bigger ones get 413 too_large
     max_body_bytes: int = Field(64 * 1024, ge=1024)
+    #: largest game record accepted by POST /api/games/import (a long 4-player game ≈ 50 kB)
+    max_import_bytes: int = Field(2 * 1024 * 1024, ge=1024)
     #: a WebSocket client further behind than this many versions gets one full state message
     sync_window: int = Field(200, ge=1)
     #: encoded state messages kept in memory per game for the WebSocket fan-out

@@ -139,6 +139,42 @@ def test_no_key_is_unused(cats, families):
     assert not unknown, f"keys used in the code but missing from en.json: {unknown}"
 
 
+#: where the tables and the lobby build what a player reads (icons.js keeps English labels only as
+#: the fallback of its icon.* keys)
+TABLE_CODE = ("js/zoocracy/*.js", "js/arknova/*.js", "js/decisionbar.js", "js/table.js", "js/lobby.js",
+              "js/asyncplay.js", "js/chat.js", "js/replay.js", "js/leaderboard.js",
+              "js/game.js", "js/seats.js", "js/generic.js")
+_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`')
+#: English prose: "Goal track", "Your move", "food markers per enclosure", "seats of the coalition"
+_PROSE = re.compile(r"\b[A-Z][a-z]+(?: [a-z]+)+\b|\b[a-z]{2,} (?:the|a|of|to|in|for|is|are|has|your|you|seats?|food|round)\b")
+
+
+def english_literals(code: str) -> list[str]:
+    """String literals of a script that read as English prose (comments and selectors aside)."""
+    code = re.sub(r"/\*.*?\*/", "", code, flags=re.S)
+    code = re.sub(r"(?m)^\s*//.*$", "", code)
+    found = []
+    for m in _LITERAL.finditer(code):
+        text = re.sub(r"\$\{[^}]*\}", "n", m.group(1) if m.group(1) is not None else m.group(2))
+        if text.startswith((".", "#")) or "[" in text or re.fullmatch(r"[MLAZHVCmlazhvc0-9 .,n-]+", text):
+            continue  # selectors, SVG paths
+        if _PROSE.search(text):
+            found.append(text)
+    return found
+
+
+def test_the_tables_say_nothing_in_english_of_their_own():
+    """Every sentence, label and tooltip of the tables and the lobby comes from the catalogues
+    (t("…")), none is an English literal in the code (the Zoocracy table included)."""
+    assert english_literals('h("h3", "Goal track"); x(`Round ${n} of ${m}`); /* "Not this" */ t("zc.log.round")') \
+        == ["Goal track", "Round n of n"]
+    files = sorted({p for pattern in TABLE_CODE for p in STATIC.glob(pattern)})
+    assert any("zoocracy" in p.parts for p in files)
+    left = {str(p.relative_to(STATIC)): english_literals(p.read_text(encoding="utf-8")) for p in files}
+    left = {k: v for k, v in left.items() if v}
+    assert not left, f"English text in the code instead of the catalogues: {left}"
+
+
 def test_runtime_keys_are_declared(families):
     starts = [pattern.split("{}")[0] for pattern in families]
     found = set()

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from .. import jsonutil
+from .. import i18n, jsonutil
 from ..auth import COOKIE, UserInfo
 from ..errors import ApiError, database_unavailable
 from ..ratelimit import client_address
@@ -35,8 +35,17 @@ router = APIRouter()
 log = logging.getLogger("menagerie.ws")
 
 
-def _error(code: str, message: str) -> dict:
-    return {"type": "error", "error": {"code": code, "message": message}}
+def _error(code: str, message: str, lang: str = i18n.DEFAULT, **extra) -> dict:
+    """An error message; the sentence in the socket's language (``?lang=`` or the handshake's
+    Accept-Language), the code as it is."""
+    return {"type": "error", "error": {**i18n.localize_error(code, message, lang), **extra}}
+
+
+async def _refuse(ws: WebSocket, code: str, message: str, lang: str, close: int) -> None:
+    """Say why, then close with that code and the same sentence as the close reason."""
+    said = _error(code, message, lang)
+    await ws.send_text(jsonutil.dumps_str(said))
+    await ws.close(code=close, reason=i18n.close_reason(said["error"]["message"]))
 
 
 def _same_origin(ws: WebSocket) -> bool:
@@ -72,16 +81,17 @@ def _int(value, low: int) -> int | None:
 @router.websocket("/api/games/{game_id}/ws")
 async def game_socket(ws: WebSocket, game_id: str):
     services = ws.app.state.services
+    lang = i18n.socket_language(ws)
     await ws.accept()
     try:
         gid = parse_game_id(game_id)
         user, problem, token = await _authenticate(ws)
         if problem:
-            await ws.send_text(jsonutil.dumps_str(_error("bad_token", problem)))
-            await ws.close(code=4401)
+            await _refuse(ws, "bad_token", problem, lang, 4401)
             return
         conn = Connection(ws, gid, None, services.hub)
         conn.token = token
+        conn.lang = lang
         services.hub.subscribe(conn)  # before reading the version: no announcement is missed
         try:
             info = await services.games.socket_info(gid, user)
@@ -89,32 +99,37 @@ async def game_socket(ws: WebSocket, game_id: str):
             services.hub.unsubscribe(conn)
             raise
     except ApiError as exc:
-        await ws.send_text(jsonutil.dumps_str(_error(exc.code, exc.message)))
-        await ws.close(code=4404 if exc.status == 404 else 4400)
+        await _refuse(ws, exc.code, exc.message, lang, 4404 if exc.status == 404 else 4400)
         return
     except Exception as exc:
         if not database_unavailable(exc):
             raise
         # the database is restarting: 1013 "try again later"; the client reconnects
         with contextlib.suppress(Exception):
-            await ws.send_text(jsonutil.dumps_str(_error(
-                "database_unavailable", "The database cannot be reached right now.")))
-            await ws.close(code=1013)
+            await _refuse(ws, "database_unavailable", "The database cannot be reached right now.",
+                          lang, 1013)
         return
 
     conn.seat = info["seat"]
     pump = None
     try:
         async with conn.lock:
-            conn.last = conn.target = info["version"] if info["status"] != "open" else -1
+            current = info["version"] if info["status"] != "open" else -1
+            conn.last = conn.target = current
+            after = ws.query_params.get("after")
+            if after is not None:
+                value = int(after) if after.lstrip("-").isdigit() and len(after) < 12 else None
+                after = _int(value, -1)
+                if after is not None and after < current:
+                    # what the client has: the versions after it go out in order, through the
+                    # pump and the sync below alike (never one twice, never one skipped)
+                    conn.last = after
             await conn.send_text(jsonutil.dumps_str({
                 "type": "hello", "game": gid, "seat": conn.seat, "status": info["status"],
-                "version": conn.last, "user": user.as_dict() if user else None}))
+                "version": current, "user": user.as_dict() if user else None}))
         pump = asyncio.create_task(conn.pump(), name=f"ws-pump-{gid}")
-        after = ws.query_params.get("after")
-        if after is not None:
-            value = int(after) if after.lstrip("-").isdigit() and len(after) < 12 else None
-            await _sync(services, conn, _int(value, -1))
+        if ws.query_params.get("after") is not None:
+            await _sync(services, conn, after, resend=False)
         limit = services.settings.max_body_bytes
         while True:
             message = await ws.receive()
@@ -126,8 +141,9 @@ async def game_socket(ws: WebSocket, game_id: str):
             else:
                 data = raw.encode()
             if len(data) > limit:
-                await conn.send(_error("too_large", f"Messages are at most {limit} bytes."))
-                await ws.close(code=1009)
+                said = _error("too_large", f"Messages are at most {limit} bytes.", lang)
+                await conn.send(said)
+                await ws.close(code=1009, reason=i18n.close_reason(said["error"]["message"]))
                 break
             try:
                 await _handle(services, conn, user, data)
@@ -137,10 +153,10 @@ async def game_socket(ws: WebSocket, game_id: str):
                 if database_unavailable(exc):
                     await conn.send(_error("database_unavailable",
                                            "The database cannot be reached right now; "
-                                           "try again shortly."))
+                                           "try again shortly.", lang))
                 else:
                     log.exception("game socket %s: message failed", gid)
-                    await conn.send(_error("internal", "Something went wrong on our side."))
+                    await conn.send(_error("internal", "Something went wrong on our side.", lang))
     except (WebSocketDisconnect, RuntimeError, ConnectionError, asyncio.TimeoutError):
         pass
     finally:
@@ -155,13 +171,14 @@ async def game_socket(ws: WebSocket, game_id: str):
 
 
 async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes) -> None:
+    lang = getattr(conn, "lang", i18n.DEFAULT)
     try:
         msg = jsonutil.loads(data)
     except Exception:
-        await conn.send(_error("malformed_json", "Messages are JSON objects."))
+        await conn.send(_error("malformed_json", "Messages are JSON objects.", lang))
         return
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        await conn.send(_error("bad_message", 'Messages are JSON objects with a "type".'))
+        await conn.send(_error("bad_message", 'Messages are JSON objects with a "type".', lang))
         return
     kind = msg["type"]
     if kind == "ping":
@@ -169,7 +186,8 @@ async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes
     elif kind == "sync":
         after = _int(msg.get("after", -1), -1)
         if after is None:
-            await conn.send(_error("invalid_request", '"after" is a version number (-1 or more).'))
+            await conn.send(_error("invalid_request", '"after" is a version number (-1 or more).',
+                                   lang))
             return
         await _sync(services, conn, after)
     elif kind == "action":
@@ -178,31 +196,55 @@ async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes
         if version is None or not isinstance(action, dict):
             await conn.send(_error("invalid_request",
                                    'An action message is {"type": "action", "version": N, '
-                                   '"action": {...}}.'))
+                                   '"action": {...}}.', lang))
             return
         if user is None:
-            await conn.send(_error("unauthorized", "Sign in to play (token or login cookie)."))
+            await conn.send(_error("unauthorized", "Sign in to play (token or login cookie).",
+                                   lang))
             return
         try:
             services.limits.action(client_address(conn.ws), conn.token)
             done = await services.games.act(conn.game_id, version, action, user=user)
         except ApiError as exc:
-            await conn.send({"type": "error", "error": {"code": exc.code, "message": exc.message,
-                                                        **exc.extra}})
+            await conn.send(_error(exc.code, exc.message, lang, **exc.extra))
             return
         async with conn.lock:
             await conn.send_text(action_reply(done, b"ack").decode())
+    elif kind == "chat":
+        # the line comes back like everyone's: {"type": "chat", "message"} (app/chat.py)
+        channel, text = msg.get("channel"), msg.get("text")
+        if not isinstance(text, str) or not (channel is None or isinstance(channel, str)):
+            await conn.send(_error("invalid_request", 'A chat message is {"type": "chat", '
+                                   '"channel": "players" | "spectators", "text": "..."}.', lang))
+            return
+        if user is None:
+            await conn.send(_error("unauthorized", "Sign in to chat.", lang))
+            return
+        try:
+            await services.chat.post(conn.game_id, user, channel, text)
+        except ApiError as exc:
+            await conn.send(_error(exc.code, exc.message, lang, **exc.extra))
     else:
-        await conn.send(_error("bad_message", f"Unknown message type {kind!r}."))
+        await conn.send(_error("bad_message", f"Unknown message type {kind!r}.", lang))
 
 
-async def _sync(services, conn: Connection, after: int | None) -> None:
+async def _sync(services, conn: Connection, after: int | None, *, resend: bool = True) -> None:
+    """Send the versions after ``after`` up to the current one, then ``synced``.
+
+    ``resend`` (a ``sync`` message): exactly the versions asked for, even those this socket
+    sent already (the client says it lacks them). On connect with ``?after=N`` (``resend``
+    false) the socket's stream simply starts after N: the pump and this catch-up both continue
+    from the last version sent, so every version goes out once, in order."""
     if after is None:
-        await conn.send(_error("invalid_request", '"after" is a version number (-1 or more).'))
+        await conn.send(_error("invalid_request", '"after" is a version number (-1 or more).',
+                               getattr(conn, "lang", i18n.DEFAULT)))
         return
     current = await services.games.current_version(conn.game_id)
     async with conn.lock:
-        if current is not None and current > after:
-            await conn.catch_up(current, after=after)
+        if current is not None:
+            if resend and current > after:
+                await conn.catch_up(current, after=after)
+            elif current > conn.last:
+                await conn.catch_up(current)
         version = max(conn.last, current if current is not None else -1)
         await conn.send_text(jsonutil.dumps_str({"type": "synced", "version": version}))

@@ -88,12 +88,14 @@ export const api = {
   log: (id, after) => request("GET", `/api/games/${id}/log?after=${after}`),
 };
 
-/** The WebSocket address of a game (token as query parameter; none = spectator). */
+/** The WebSocket address of a game (token as query parameter; none = spectator). `lang`: the
+ * page's language for the socket's error sentences (a browser's handshake sends its own). */
 export function wsUrl(id) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const token = auth.token;
-  const q = token ? `?token=${encodeURIComponent(token)}` : "";
-  return `${proto}//${location.host}/api/games/${id}/ws${q}`;
+  const q = new URLSearchParams({ lang });
+  if (token) q.set("token", token);
+  return `${proto}//${location.host}/api/games/${id}/ws?${q}`;
 }
 
 /** Game summaries come as a list or wrapped; always return a list. */

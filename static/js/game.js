@@ -8,7 +8,10 @@ import { indexCatalog } from "./arknova/cards.js";
 import { ArkNovaUI } from "./arknova/ui.js";
 import { ZoocracyUI } from "./zoocracy/ui.js";
 import { GenericUI } from "./generic.js";
+import { Chat } from "./chat.js";
 import { t, tOr, setupPage } from "./i18n.js";
+import { awayBanner, clockChips, countMyTurns, notificationButton, setBadge, showNotification,
+  titleWithCount, TurnFeed, turnNotice, undoButton } from "./asyncplay.js";
 
 injectSprite();
 setupPage();
@@ -34,6 +37,7 @@ const st = {
   sentVersion: null,
   log: [],            // [{version, events}]
   error: null,
+  turns: 0,           // how many of my games wait for me (title, favicon badge)
 };
 
 const els = {
@@ -46,6 +50,7 @@ const els = {
 };
 
 let ui = null;
+const chat = new Chat({ gameId });
 
 // ------------------------------------------------------------------ connection indicator
 function setConn(state, text) {
@@ -127,6 +132,10 @@ const live = new Live();
 function onMessage(msg) {
   if (msg.type === "state") {
     applyState(msg, { fromSocket: true });
+  } else if (msg.type === "chat") {
+    chat.receive(msg.message);
+  } else if (msg.type === "hello") {
+    chat.catchUp(); // lines sent while the socket was away
   } else if (msg.type === "error") {
     const e = msg.error || msg;
     if (e.code === "bad_token") {
@@ -186,6 +195,7 @@ function applyState(msg, opts = {}) {
   } else if (msg.full && before >= 0) {
     loadLog(before);
   }
+  if (msg.clock && st.summary) takeClock(msg.clock);
   if (st.pending && st.sentVersion !== null && v > st.sentVersion) {
     st.pending = false;
     st.sentVersion = null;
@@ -334,8 +344,20 @@ function renderHeader() {
   const line = [];
   if (st.status === "open") { line.push(t("game.waiting_for_players")); setConn("idle", t("conn.not_started")); }
   else if (ui && ui.statusLine) line.push(...ui.statusLine());
-  if (g.turn_deadline && st.status === "running") line.push(h("span", { class: "stat clock", id: "clock", dataset: { deadline: g.turn_deadline } }, "⏱ ", clockText(g.turn_deadline)));
+  if (st.status === "running" || st.status === "finished") {
+    const clocks = clockChips(g, g.clock);
+    if (clocks) line.push(clocks);
+  }
+  const undo = st.seat !== null ? undoButton(st, { applyState, resync, toast }) : null;
+  if (undo) line.push(undo);
+  const bell = auth.user ? notificationButton() : null;
+  if (bell) line.push(bell);
   clear(els.status).append(...line);
+  const away = awayBanner(st, { reload: () => refreshSummary(), toast });
+  const old = document.getElementById("away-banner");
+  if (old) old.remove();
+  if (away) document.body.insertBefore(away, document.getElementById("decision"));
+  document.title = titleWithCount(document.title, st.turns);
   const name = encodeURIComponent(st.gameName || g.game || "arknova");
   for (const a of document.querySelectorAll(".top-links a")) {
     if (/rules\.html/.test(a.getAttribute("href"))) a.href = `rules.html?game=${name}`;
@@ -343,19 +365,23 @@ function renderHeader() {
   }
 }
 
-function clockText(deadline) {
-  const ms = Date.parse(deadline) - Date.now();
-  if (Number.isNaN(ms)) return "";
-  if (ms <= 0) return t("clock.time_is_up");
-  const sec = Math.floor(ms / 1000);
-  const hh = Math.floor(sec / 3600); const mm = Math.floor((sec % 3600) / 60); const ss = sec % 60;
-  return hh ? t("clock.hours", { h: hh, m: String(mm).padStart(2, "0") }) : `${mm}:${String(ss).padStart(2, "0")}`;
+/** A new clock (with a state message): a seat newly played by the platform may have been
+ * handed to a bot, so the seats are read again then. */
+function takeClock(clock) {
+  const before = (st.summary && st.summary.clock) || null;
+  st.summary = { ...st.summary, clock };
+  const autos = (c) => JSON.stringify(Object.values((c && c.seats) || {}).map((e) => e.auto));
+  if (before && autos(before) !== autos(clock)) refreshSummary();
 }
 
-setInterval(() => {
-  const c = document.getElementById("clock");
-  if (c) c.lastChild.textContent = clockText(c.dataset.deadline);
-}, 1000);
+async function refreshSummary() {
+  try {
+    const g = await api.game(st.id);
+    takeSummary(g);
+    renderAll();
+    refreshLegal();
+  } catch { /* the next message tries again */ }
+}
 
 function renderWaitingRoom() {
   const g = st.summary || {};
@@ -385,6 +411,7 @@ function renderWaitingRoom() {
 
 function renderAll() {
   renderHeader();
+  chat.sync(st.seat, st.status);
   if (st.status === "open" || !st.view) {
     if (st.status === "open") renderWaitingRoom();
     renderBar();
@@ -395,6 +422,34 @@ function renderAll() {
   if (ui) ui.render();
   renderBar();
 }
+
+// ------------------------------------------------------------------ final screen: replay, rematch
+// The table draws the final screen; these two buttons join it each time it is drawn.
+function finalButtons() {
+  const card = document.querySelector("#final-screen .final-card");
+  if (!card || card.querySelector(".final-extra")) return;
+  const buttons = [h("a", { class: "btn", id: "replay-link", href: `replay.html?id=${encodeURIComponent(st.id)}` }, t("final.replay"))];
+  if (st.seat !== null && st.seat !== undefined && auth.user) {
+    buttons.push(h("button", {
+      class: "btn primary", type: "button", id: "rematch-btn",
+      onclick: async (e) => {
+        e.currentTarget.disabled = true;
+        const btn = e.currentTarget;
+        try {
+          const g = await api.post(`/api/games/${encodeURIComponent(st.id)}/rematch`);
+          // someone asked first and we are invited: clicking "Rematch" says yes
+          if ((g.invited || []).includes(g.your_seat)) await api.post(`/api/games/${encodeURIComponent(g.id)}/rematch/accept`);
+          location.href = `game.html?id=${encodeURIComponent(g.id)}`;
+        } catch (err) {
+          btn.disabled = false;
+          toast(err.message);
+        }
+      },
+    }, t("final.rematch")));
+  }
+  card.appendChild(h("p", { class: "final-extra row" }, buttons));
+}
+new MutationObserver(finalButtons).observe($("#final-screen"), { childList: true });
 
 function renderBar() {
   if (st.status === "open") {
@@ -462,6 +517,7 @@ async function load() {
   clearTimeout(pollTimer);
   if (g.status === "open") {
     renderAll();
+    chat.catchUp(); // no socket before the start
     pollTimer = setTimeout(load, 2500);
     return;
   }
@@ -487,8 +543,35 @@ document.addEventListener("keydown", (e) => {
 els.conn.addEventListener("click", () => live.now());
 window.addEventListener("online", () => live.now());
 
+// ------------------------------------------------------------------ your turn (all my games)
+async function recount() {
+  st.turns = await countMyTurns();
+  setBadge(st.turns);
+  document.title = titleWithCount(document.title, st.turns);
+}
+
+const feed = new TurnFeed((msg) => {
+  recount();
+  if (msg.type !== "your_turn") return;
+  const here = String(msg.game) === String(st.id);
+  if (!here) {
+    const host = $("#toasts");
+    const note = h("div", { class: "toast turn-toast", role: "status" }, turnNotice(msg));
+    host.appendChild(note);
+    setTimeout(() => note.remove(), 15000);
+  }
+  if (!here || document.hidden) showNotification(msg);
+});
+if (auth.user) { feed.start(); recount(); }
+document.addEventListener("keydown", (e) => {
+  if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === "z") {
+    const btn = document.getElementById("undo-btn");
+    if (btn && !btn.disabled) { e.preventDefault(); btn.click(); }
+  }
+});
+
 // hooks for tests and the curious
-window.menagerie = { state: st, live, send, resync, refreshLegal, ui: null };
+window.menagerie = { state: st, live, send, resync, refreshLegal, ui: null, chat, feed };
 
 load();
 export { st, send, toast };

@@ -1,9 +1,11 @@
 // The lobby: sign in or register in place, the game lists, and the "New game" form.
-import { api, auth, asList, ApiError } from "./api.js";
+import { api, auth, asList, ApiError, request } from "./api.js";
 import { h, clear, $, cap, timeAgo } from "./dom.js";
 import { injectSprite } from "./icons.js";
 import { seatColour, botLabel } from "./seats.js";
 import { t, tOr, setupPage } from "./i18n.js";
+import { describeControl, notificationButton, setBadge, showNotification, timeControlFieldset,
+  titleWithCount, TurnFeed } from "./asyncplay.js";
 
 injectSprite();
 setupPage();
@@ -114,6 +116,9 @@ function gameItem(g, kind) {
   } else {
     actions.push(h("a", { class: "btn small", href }, t("lobby.results")));
   }
+  if (g.status === "finished") {
+    actions.push(h("a", { class: "btn small", href: `replay.html?id=${encodeURIComponent(g.id)}`, dataset: { replay: g.id } }, t("lobby.replay")));
+  }
   let extra = null;
   if (g.status === "finished" && g.result && g.result.scores) {
     const scores = g.result.scores;
@@ -132,6 +137,7 @@ function gameItem(g, kind) {
       seatBadge(e.seat),
       h("span", { class: e.name ? "" : "muted" }, e.name || t("lobby.free"))))),
     extra,
+    g.time_control ? h("span", { class: "small muted gi-time" }, "⏱ ", describeControl(g.time_control)) : null,
     g.updated_at || g.created_at ? h("span", { class: "small muted" }, timeAgo(g.updated_at || g.created_at)) : null,
     h("span", { class: "gi-actions" }, actions));
 }
@@ -161,6 +167,37 @@ async function start(g) {
   }
 }
 
+// ------------------------------------------------------------------ rematch invitations
+async function answerInvite(g, how) {
+  try {
+    const res = await api.post(`/api/games/${encodeURIComponent(g.id)}/rematch/${how}`);
+    if (how === "accept") location.href = `game.html?id=${encodeURIComponent(res.id ?? g.id)}`;
+    else refresh();
+  } catch (e) {
+    toast(e.message);
+    refresh();
+  }
+}
+
+async function renderInvites(signedIn) {
+  const box = $("#invites");
+  if (!box) return;
+  let list = [];
+  if (signedIn) {
+    try { list = asList(await api.get("/api/rematch/invitations")); } catch { list = []; }
+  }
+  box.hidden = !list.length;
+  clear($("#list-invites")).append(...list.map((g) => {
+    const item = gameItem(g, "invite");
+    const host = item.querySelector(".gi-actions");
+    clear(host).append(
+      h("button", { class: "btn primary small", type: "button", dataset: { accept: g.id }, onclick: () => answerInvite(g, "accept") }, t("lobby.accept")),
+      h("button", { class: "btn small", type: "button", dataset: { decline: g.id }, onclick: () => answerInvite(g, "decline") }, t("lobby.decline")),
+      h("a", { class: "btn small", href: `game.html?id=${encodeURIComponent(g.rematch_of ?? g.id)}` }, t("lobby.last_game")));
+    return item;
+  }));
+}
+
 let refreshing = false;
 async function refresh() {
   if (refreshing) return;
@@ -185,10 +222,12 @@ async function refresh() {
     fill("#list-open", open.filter((g) => !mineIds.has(g.id)).map((g) => gameItem(g, "open")), t("lobby.empty.open"));
     fill("#list-watch", running.filter((g) => !mineIds.has(g.id)).map((g) => gameItem(g, "watch")), t("lobby.empty.watch"));
     fill("#list-done", finished.slice(0, 30).map((g) => gameItem(g, "done")), t("lobby.empty.done"));
+    renderInvites(signedIn);
     const badge = $("#turn-count");
     badge.textContent = String(turn.length);
     badge.classList.toggle("zero", turn.length === 0);
-    document.title = turn.length ? t("lobby.page_title_turns", { count: turn.length }) : t("lobby.page_title");
+    document.title = titleWithCount(t("lobby.page_title"), turn.length);
+    setBadge(turn.length);
   } catch (e) {
     toast(e.message || t("lobby.load_failed"));
   } finally {
@@ -196,7 +235,58 @@ async function refresh() {
   }
 }
 
+// ------------------------------------------------------------------ notifications (webhooks)
+// "Your turn" as a signed POST to the user's own URLs (docs/webhooks.md); the secret that signs
+// them is shown once, when the URL is added.
+async function renderNotifications(shown) {
+  const box = $("#notifications");
+  const host = $("#notify-body");
+  if (!box || !host) return;
+  if (!auth.token) { box.hidden = true; clear(host); return; }
+  let data;
+  try {
+    data = await request("GET", "/api/me/webhooks");
+  } catch {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const hooks = (data && data.webhooks) || [];
+  const lastText = { delivered: t("notify.last_delivered"), pending: t("notify.last_pending"), failed: t("notify.last_failed") };
+  const err = h("p", { class: "form-error", role: "alert" });
+  const items = hooks.map((w) => h("li", { class: "notify-item", dataset: { webhook: w.id } },
+    h("span", { class: "notify-url" }, w.url),
+    w.last_delivery ? h("span", { class: "small muted" }, lastText[w.last_delivery.status] || w.last_delivery.status) : null,
+    h("button", { class: "btn small danger", type: "button", dataset: { removeWebhook: w.id }, onclick: async () => {
+      try { await request("DELETE", `/api/me/webhooks/${encodeURIComponent(w.id)}`); } catch (e) { toast(e.message); }
+      renderNotifications();
+    } }, t("notify.remove"))));
+  const url = h("input", { type: "url", id: "notify-url", required: true, maxlength: 2000, placeholder: "https://…", "aria-label": t("notify.url") });
+  const form = h("form", { class: "notify-form", onsubmit: async (e) => {
+    e.preventDefault();
+    err.textContent = "";
+    try {
+      const made = await request("POST", "/api/me/webhooks", { url: url.value.trim() });
+      renderNotifications(made);
+    } catch (e2) {
+      err.textContent = e2.message;
+    }
+  } }, url, h("button", { class: "btn primary small", type: "submit", id: "notify-add" }, t("notify.add")));
+  const secret = shown && shown.secret ? h("div", { class: "notify-secret", role: "status", id: "notify-secret" },
+    h("strong", t("notify.secret", { url: shown.url })),
+    h("code", shown.secret),
+    h("p", { class: "small" }, t("notify.secret_once")),
+    h("button", { class: "btn small", type: "button", onclick: () => renderNotifications() }, t("notify.done"))) : null;
+  clear(host).append(
+    h("p", { class: "small muted" }, t("notify.help")),
+    hooks.length ? h("ul", { class: "notify-list" }, items) : h("p", { class: "empty-note" }, t("notify.empty")),
+    hooks.length < ((data && data.limit) || 5) ? form : h("p", { class: "small muted" }, t("notify.full")),
+    err, secret);
+}
+
 // ------------------------------------------------------------------ new game form
+let timeBox = null;
+
 function renderNewGame() {
   const host = $("#new-game");
   if (!state.catalog.length) { clear(host).append(h("p", t("newgame.no_games"))); return; }
@@ -240,9 +330,10 @@ function renderNewGame() {
     };
     seatsSel.addEventListener("change", drawBots);
     drawBots();
+    timeBox = timeControlFieldset();
     clear(body).append(
       h("fieldset", null, h("legend", t("newgame.table")), h("label", null, t("newgame.players"), seatsSel), ...opts),
-      bots);
+      bots, timeBox.el);
   };
   gameSel.addEventListener("change", draw);
   draw();
@@ -264,6 +355,8 @@ function renderNewGame() {
         const body = { game: gameSel.value, seats: Number(form.querySelector("#ng-seats").value), options, bots };
         const kind = form.querySelector("#ng-bot");
         if (kind && bots.length) body.bot = kind.value;
+        const tc = timeBox && timeBox.read();
+        if (tc) body.time_control = tc;
         const g = await api.createGame(body);
         const id = g.id ?? (g.game && g.game.id);
         location.href = `game.html?id=${encodeURIComponent(id)}`;
@@ -308,6 +401,19 @@ async function init() {
   setInterval(() => { if (!document.hidden) refresh(); }, 8000);
   window.addEventListener("focus", refresh);
   window.addEventListener("menagerie:auth", renderAuth);
+  window.addEventListener("menagerie:auth", () => renderNotifications());
+  renderNotifications();
+  // "your turn" from the per-user socket: the lists move at once, the browser may notify
+  const feed = new TurnFeed((msg) => {
+    refresh();
+    if (msg.type === "your_turn") showNotification(msg);
+  });
+  window.menagerie = { ...(window.menagerie || {}), feed, refresh };
+  if (auth.user) feed.start();
+  window.addEventListener("menagerie:auth", () => { if (auth.user) { feed.stopped = false; feed.connect(); } else feed.stop(); });
+  const bell = notificationButton();
+  const host = document.querySelector(".topbar") || document.body;
+  if (bell && auth.user) host.appendChild(bell);
 }
 
 init();

@@ -57,6 +57,49 @@ MATRIX = {
                                                            own_seat=200, spectator=403),
     ("GET", "/api/games/{gid}/log", None): dict(anonymous=200, other_player=200, own_seat=200,
                                                 spectator=200),
+    # nothing to take back here (seat 1's secret answer was a barrier; seat 0 has not decided)
+    ("POST", "/api/games/{gid}/undo", "undo"): dict(anonymous=401, other_player=409,
+                                                    own_seat=409, spectator=403),
+    # no seat of this game is played by a bot
+    ("POST", "/api/games/{gid}/reclaim", None): dict(anonymous=401, other_player=409,
+                                                     own_seat=409, spectator=403),
+    ("GET", "/api/games/{gid}/chat", None): dict(anonymous=200, other_player=200,
+                                                 own_seat=200, spectator=200),
+    # the spectators' channel is hidden from the players while the game runs
+    ("GET", "/api/games/{gid}/chat?channel=spectators", None): dict(
+        anonymous=200, other_player=403, own_seat=403, spectator=200),
+    ("POST", "/api/games/{gid}/chat", "chat"): dict(anonymous=401, other_player=201,
+                                                    own_seat=201, spectator=201),
+    ("GET", "/api/me/webhooks", None): dict(anonymous=401, other_player=200, own_seat=200,
+                                            spectator=200),
+    ("POST", "/api/me/webhooks", "webhook"): dict(anonymous=401, other_player=201,
+                                                  own_seat=201, spectator=201),
+    # nobody's webhook (deleting another user's is tested in test_webhooks.py)
+    ("DELETE", "/api/me/webhooks/{webhook_id}", None): dict(anonymous=401, other_player=404,
+                                                            own_seat=404, spectator=404),
+    # ratings are public
+    ("GET", "/api/ratings/{game}", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                               spectator=200),
+    ("GET", "/api/users/{name}/ratings", None): dict(anonymous=200, other_player=200,
+                                                     own_seat=200, spectator=200),
+    # a running game has no record (the seed, secret answers), not even for its players
+    ("GET", "/api/games/{gid}/record", None): dict(anonymous=409, other_player=409,
+                                                   own_seat=409, spectator=409),
+    ("POST", "/api/games/import", None): dict(anonymous=401, other_player=422, own_seat=422,
+                                              spectator=422),
+    # the public view of any version (privates only once the game is over)
+    ("GET", "/api/games/{gid}/history", None): dict(anonymous=200, other_player=200,
+                                                    own_seat=200, spectator=200),
+    ("POST", "/api/games/{gid}/rematch", None): dict(anonymous=401, other_player=409,
+                                                     own_seat=409, spectator=403),
+    ("GET", "/api/games/{gid}/rematch", None): dict(anonymous=200, other_player=200,
+                                                    own_seat=200, spectator=200),
+    ("POST", "/api/games/{gid}/rematch/accept", None): dict(anonymous=401, other_player=403,
+                                                            own_seat=403, spectator=403),
+    ("POST", "/api/games/{gid}/rematch/decline", None): dict(anonymous=401, other_player=403,
+                                                             own_seat=403, spectator=403),
+    ("GET", "/api/rematch/invitations", None): dict(anonymous=401, other_player=200,
+                                                    own_seat=200, spectator=200),
     ("GET", "/healthz", None): dict(anonymous=200, other_player=200, own_seat=200,
                                     spectator=200),
     ("GET", "/metrics", None): dict(anonymous=200, other_player=200, own_seat=200,
@@ -106,13 +149,21 @@ async def test_authorization_matrix(api):
         for role in ROLES:
             player = scene.get(role)
             headers = player.headers if player else {}
-            path = template.format(gid=scene["gid"], open=scene["open"], game="toy")
+            path = template.format(gid=scene["gid"], open=scene["open"], game="toy",
+                                   name=scene["own_seat"].name,
+                                   webhook_id=999999)
             body = None
             if body_kind == "new_user":
                 body = {"username": f"n{random.randrange(10**9)}", "password": PASSWORD}
             elif body_kind == "login_self":
                 name = player.name if player else "nobody_here"
                 body = {"username": name, "password": PASSWORD}
+            elif body_kind == "chat":
+                body = {"text": "hello"}
+            elif body_kind == "webhook":
+                body = {"url": f"https://example.invalid/hook/{random.randrange(10**9)}"}
+            elif body_kind == "undo":
+                body = {"version": 1}
             elif body_kind == "create":
                 body = {"game": "toy", "seats": 2}
             elif body_kind == "own_move":

@@ -151,3 +151,122 @@ def test_lobby_follows_the_browser_language(server, browser, console, lang, word
         assert page.evaluate("document.documentElement.lang") == lang
     finally:
         ctx.close()
+
+
+# --------------------------------------------------------------------------- the Zoocracy table
+#: English words of the Zoocracy table's texts (labels, buttons, tooltips, log) that no
+#: translated page may show
+ZC_ENGLISH = re.compile(
+    r"\b(Goal track|Goals?|Seats?|Cards|Food|Party|Parties|Parliament|Government|Coalition|"
+    r"President|Presidential|Treasury|Campaign|Round|Events?|Waiting|Your|You|you|Seat order|"
+    r"Next election|majority|face down|Bid|Vote|Pass|Done|Log|Cancel|enclosure|food|seats|Deck|"
+    r"discard|Secret|Public|Phases|Progress|caretaker|Hide|Answers|Sending|answered|"
+    r"waiting|secret|bid|placed|took|drew|begins|elected|Nobody|nobody|Paid|Free|"
+    r"Manipulated|Blockaded|ready|used|deciding|Final result|Game over)\b")
+
+ZC_MINE_OR_OVER = ("() => { const s = window.menagerie.state;"
+                   " if (s.view && s.view.public.over) return true;"
+                   " return !s.pending && s.legalVersion === s.version && s.legal.length > 0"
+                   " && document.querySelector('#decision.mine') !== null; }")
+
+
+def table_words(page) -> str:
+    """The table's text and the tooltips and labels of its elements (title, aria-label)."""
+    return page.evaluate("""() => {
+        const parts = ['.topbar', '#scoretrack', '#panels', '#decision'].map(s => document.querySelector(s)).filter(Boolean);
+        const out = parts.map(e => e.innerText);
+        for (const p of parts) for (const e of p.querySelectorAll('[title], [aria-label]')) {
+            out.push(e.getAttribute('title') || '', e.getAttribute('aria-label') || '');
+        }
+        for (const e of document.querySelectorAll('svg title')) out.push(e.textContent);
+        return out.join('\\n');
+    }""")
+
+
+def zc_english_left(page, allowed: tuple[str, ...]) -> list[str]:
+    text = table_words(page)
+    for word in allowed:
+        text = text.replace(word, "")
+    return sorted(set(ZC_ENGLISH.findall(text)))
+
+
+def play_zoocracy(page, answers: int, rng: random.Random) -> None:
+    """Answer `answers` of the human seat's decisions by clicking answers of the bar."""
+    for _ in range(answers):
+        page.wait_for_function(ZC_MINE_OR_OVER, timeout=30_000)
+        if page.evaluate("() => !!window.menagerie.state.view.public.over"):
+            return
+        before = page.evaluate("() => window.menagerie.state.version")
+        keys = page.eval_on_selector_all("#decision .answer:not([disabled])", "els => els.map(e => e.dataset.answer)")
+        assert keys, "my decision, but no answer in the bar"
+        page.click(f"#decision .answer[data-answer='{rng.choice(keys)}']")
+        page.wait_for_function("(v) => window.menagerie.state.version > v", arg=before, timeout=20_000)
+    wait_settled(page)
+
+
+def test_the_zoocracy_table_in_ukrainian_and_german(server, browser, console, artifacts):
+    ctx = browser.new_context(viewport=DESKTOP, locale="uk-UA", bypass_csp=True)
+    try:
+        page = console.watch(ctx.new_page(), "zoocracy-uk")
+        page.set_default_timeout(20_000)
+        page.goto(server.url("/"))
+        page.wait_for_selector("#auth-form")
+        name = unique("mykola")
+        page.fill("#auth-user", name)
+        page.fill("#auth-pass", PASSWORD)
+        page.click("#register-btn")
+        page.wait_for_selector("#logout")
+        page.click("#new-game-btn")
+        page.wait_for_selector("#ng-game")
+        page.select_option("#ng-game", "zoocracy")
+        page.select_option("#ng-seats", "3")
+        for seat in (1, 2):
+            page.check(f'input[data-bot-seat="{seat}"]')
+        page.click("#create-game")
+        page.wait_for_url(re.compile(r".*/game\.html\?id=\d+"))
+        page.wait_for_selector("#start-btn:not([disabled])")
+        page.click("#start-btn")
+        wait_running(page)
+        assert page.evaluate("() => document.body.classList.contains('zoocracy-game')")
+        # the first question (a secret bid) and its dialog, then a few more answers
+        page.wait_for_function(ZC_MINE_OR_OVER)
+        wait_settled(page)
+        assert CYRILLIC.search(page.inner_text("#decision .ask"))
+        assert page.locator('#decision [aria-label="на одну більше"]').count() == 1
+        left = zc_english_left(page, (name,))
+        assert not left, f"English on the Ukrainian Zoocracy table: {left}"
+        play_zoocracy(page, 6, random.Random(7))
+        board = page.inner_text("#board")
+        assert "Парламент" in board and "Уряд" in board
+        assert "трек мети" in page.inner_text("#scoretrack").lower()
+        assert "Будинок левів" in page.inner_text("#zoo-map")
+        log = page.inner_text("#log")
+        assert "Ви робите таємну ставку." in log and "Ставки розкрито" in log, log[-1500:]
+        hand = page.evaluate("() => window.menagerie.state.view.private.hand")
+        if hand:
+            shown = page.inner_text(f'#hand .zc-card[data-card="{hand[0]}"] .zc-card-name')
+            assert CYRILLIC.search(shown), shown
+        left = zc_english_left(page, (name,))
+        assert not left, f"English on the Ukrainian Zoocracy table: {left}"
+        page.screenshot(path=str(artifacts / "i18n-uk-zoocracy-1920x1080.png"))
+
+        # the same table in German
+        page.select_option("#lang-switch", "de")
+        page.wait_for_load_state("load")
+        wait_running(page)
+        wait_settled(page)
+        assert page.evaluate("document.documentElement.lang") == "de"
+        page.wait_for_selector("#log .log-line")
+        board = page.inner_text("#board")
+        assert "Parlament" in board and "Regierung" in board
+        assert "zielleiste" in page.inner_text("#scoretrack").lower()
+        log = page.inner_text("#log")
+        assert "Du gibst ein geheimes Gebot ab." in log and "Gebote aufgedeckt" in log, log[-1500:]
+        left = zc_english_left(page, (name,))
+        assert not left, f"English on the German Zoocracy table: {left}"
+        play_zoocracy(page, 4, random.Random(8))
+        left = zc_english_left(page, (name,))
+        assert not left, f"English on the German Zoocracy table: {left}"
+        page.screenshot(path=str(artifacts / "i18n-de-zoocracy-1920x1080.png"))
+    finally:
+        ctx.close()

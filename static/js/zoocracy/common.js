@@ -2,29 +2,30 @@
 // Nothing here decides what is legal or true: the view and GET /legal do that.
 import { h } from "../dom.js";
 import { seatName, seatChip } from "../seats.js";
+import { t, tOr, lang } from "../i18n.js";
 
 /** The seven phases of a round, in order (labels only; which one runs comes from the view). */
 export const PHASES = [
-  { id: "president", no: 1, label: "Presidential election", short: "President" },
-  { id: "campaign", no: 2, label: "Campaign", short: "Campaign" },
-  { id: "parliament", no: 3, label: "Parliamentary election", short: "Parliament" },
-  { id: "government", no: 4, label: "Government formation", short: "Government" },
-  { id: "event", no: 5, label: "Event", short: "Event" },
-  { id: "no_confidence", no: 6, label: "Vote of no confidence", short: "No conf." },
-  { id: "progress", no: 7, label: "Progress", short: "Progress" },
+  { id: "president", no: 1, label: t("zc.phase.president"), short: t("zc.phase.president.short") },
+  { id: "campaign", no: 2, label: t("zc.phase.campaign"), short: t("zc.phase.campaign.short") },
+  { id: "parliament", no: 3, label: t("zc.phase.parliament"), short: t("zc.phase.parliament.short") },
+  { id: "government", no: 4, label: t("zc.phase.government"), short: t("zc.phase.government.short") },
+  { id: "event", no: 5, label: t("zc.phase.event"), short: t("zc.phase.event.short") },
+  { id: "no_confidence", no: 6, label: t("zc.phase.no_confidence"), short: t("zc.phase.no_confidence.short") },
+  { id: "progress", no: 7, label: t("zc.phase.progress"), short: t("zc.phase.progress.short") },
 ];
 export const PHASE = Object.fromEntries(PHASES.map((p) => [p.id, p]));
-PHASE.end_round = { id: "end_round", no: 8, label: "End of the round", short: "End of round" };
-PHASE.setup = { id: "setup", no: 0, label: "Setup", short: "Setup" };
+PHASE.end_round = { id: "end_round", no: 8, label: t("zc.phase.end_round"), short: t("zc.phase.end_round.short") };
+PHASE.setup = { id: "setup", no: 0, label: t("zc.phase.setup"), short: t("zc.phase.setup") };
 
 export function phaseLabel(id) {
   return (PHASE[id] && PHASE[id].label) || String(id || "").replace(/_/g, " ");
 }
 
 export const OFFICES = [
-  { id: "head", label: "Head of government", short: "Head", glyph: "★", power: "2 extra food in a campaign" },
-  { id: "finance", label: "Finance minister", short: "Finance", glyph: "€", power: "the manipulation marker" },
-  { id: "defence", label: "Defence minister", short: "Defence", glyph: "♜", power: "the blockade marker" },
+  { id: "head", label: t("zc.office.head"), short: t("zc.office.head.short"), glyph: "★", power: t("zc.office.head.power") },
+  { id: "finance", label: t("zc.office.finance"), short: t("zc.office.finance.short"), glyph: "€", power: t("zc.office.finance.power") },
+  { id: "defence", label: t("zc.office.defence"), short: t("zc.office.defence.short"), glyph: "♜", power: t("zc.office.defence.power") },
 ];
 export const OFFICE = Object.fromEntries(OFFICES.map((o) => [o.id, o]));
 
@@ -34,34 +35,41 @@ export const ENCLOSURE_ICON = {
   reptile_house: "reptile", aviary: "bird", petting_zoo: "pet",
 };
 
-/** The catalog ({enclosures, events, cards, tables}) indexed by id. */
+/** The catalog ({enclosures, events, cards, tables}) indexed by id; names and texts in the
+ * page's language (zoocracy.card.<id>.name, zoocracy.event.<id>.text, zoocracy.enclosure.<id>). */
 export function indexZoocracy(catalog) {
   const cat = catalog || {};
   const cards = new Map();
-  for (const c of Array.isArray(cat.cards) ? cat.cards : []) if (c && c.id) cards.set(c.id, c);
+  for (const c of Array.isArray(cat.cards) ? cat.cards : []) {
+    if (c && c.id) cards.set(c.id, { ...c, name: tOr(`zoocracy.card.${c.id}.name`, c.name), text: tOr(`zoocracy.card.${c.id}.text`, c.text) });
+  }
   const events = new Map();
-  for (const e of Array.isArray(cat.events) ? cat.events : []) if (e && e.id) events.set(e.id, e);
-  const enclosures = Array.isArray(cat.enclosures) ? cat.enclosures : [];
+  for (const e of Array.isArray(cat.events) ? cat.events : []) {
+    if (e && e.id) events.set(e.id, { ...e, name: tOr(`zoocracy.event.${e.id}.name`, e.name), text: tOr(`zoocracy.event.${e.id}.text`, e.text) });
+  }
+  const enclosures = (Array.isArray(cat.enclosures) ? cat.enclosures : [])
+    .map((e) => (e && e.id ? { ...e, name: tOr(`zoocracy.enclosure.${e.id}`, e.name) } : e));
   const encById = new Map(enclosures.map((e) => [e.id, e]));
   return { cards, events, enclosures, encById, tables: cat.tables || {} };
 }
 
 /** "You" for the viewer's own seat, else the seat's name. */
 export function whoName(seat, you, lower = false) {
-  if (seat === null || seat === undefined) return lower ? "nobody" : "Nobody";
-  if (seat === you) return lower ? "you" : "You";
+  if (seat === null || seat === undefined) return lower ? t("zc.who.nobody_lower") : t("zc.who.nobody");
+  if (seat === you) return lower ? t("zc.who.you_lower") : t("zc.who.you");
   return seatName(seat);
 }
 
 /** Chip + name, "you" marked. */
 export function party(seat, you, opts = {}) {
-  if (seat === null || seat === undefined) return h("span", { class: "muted" }, "nobody");
+  if (seat === null || seat === undefined) return h("span", { class: "muted" }, t("zc.who.nobody_lower"));
   return h("span", { class: ["zc-party", opts.class] }, seatChip(seat, { small: true }),
-    h("span", { class: "zc-party-name" }, seat === you ? (opts.compact ? "You" : `${seatName(seat)} (you)`) : seatName(seat)));
+    h("span", { class: "zc-party-name" }, seat === you ? (opts.compact ? t("zc.who.you") : t("zc.party.you", { name: seatName(seat) })) : seatName(seat)));
 }
 
-export function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many || one + "s"}`;
+/** A label inside a sentence: lower case, but German keeps its capital nouns. */
+export function inSentence(label) {
+  return lang === "de" ? String(label) : String(label).toLowerCase();
 }
 
 /** A keyed-by-seat object ({"0": x}) or a list: the value of one seat. */

@@ -1,33 +1,31 @@
 // The Zoocracy decision bar: what is asked now, in one sentence, and the legal answers as controls.
 // The answers are exactly the dicts of GET /legal; grouping and labels are presentation only.
 // Secret decisions (bids, votes) show who has answered, never what.
-import { h, clear, $, $$, cap, stableKey } from "../dom.js";
+import { h, clear, $$, cap, stableKey } from "../dom.js";
 import { seatChip, seatName, seatLabel } from "../seats.js";
-import { OFFICE, phaseLabel, plural, whoName } from "./common.js";
+import { t } from "../i18n.js";
+import { DecisionBar as TableBar } from "../decisionbar.js";
+import { OFFICE, inSentence, phaseLabel, whoName } from "./common.js";
 import { stepLabel } from "./board.js";
 
 const SIMULTANEOUS = new Set(["bid", "vote", "discard"]);
 const FINISHERS = new Set(["done", "pass", "hold", "decline", "members_done"]);
 
-let keyboardUser = false;
-document.addEventListener("keydown", (e) => { if (e.key === "Tab" || e.key === "Enter" || e.key === " ") keyboardUser = true; }, true);
-document.addEventListener("pointerdown", () => { keyboardUser = false; }, true);
-
 /** What another party is doing, for "Waiting for X: …". */
 function doing(dec, ui) {
   switch (dec.kind) {
-    case "bid": return dec.stage === 2 ? "re-bidding after a tie" : "bidding for the presidency";
-    case "campaign_turn": return "campaigning";
-    case "office": return dec.office === "finance" ? "placing the manipulation marker" : "placing the blockade marker";
-    case "proposal": return `drafting a proposal (${stepLabel(dec.step)})`;
-    case "vote": return "voting on the proposal";
-    case "window": return `deciding whether to play a card (${phaseLabel(dec.phase).toLowerCase()})`;
-    case "card_target": return `choosing a target for ${ui.cardName(dec.card)}`;
-    case "nc_offer": return "deciding on a vote of no confidence";
-    case "assign_goal": return "naming who realises this round's goal";
-    case "pay_goal": return "deciding whether to pay for the goal";
-    case "discard": return "discarding down to the hand limit";
-    default: return cap(dec.kind || "deciding").toLowerCase();
+    case "bid": return dec.stage === 2 ? t("zc.doing.rebid") : t("zc.doing.bid");
+    case "campaign_turn": return t("zc.doing.campaign_turn");
+    case "office": return dec.office === "finance" ? t("zc.doing.office_finance") : t("zc.doing.office_defence");
+    case "proposal": return t("zc.doing.proposal", { step: stepLabel(dec.step) });
+    case "vote": return t("zc.doing.vote");
+    case "window": return t("zc.doing.window", { phase: inSentence(phaseLabel(dec.phase)) });
+    case "card_target": return t("zc.doing.card_target", { card: ui.cardName(dec.card) });
+    case "nc_offer": return t("zc.doing.nc_offer");
+    case "assign_goal": return t("zc.doing.assign_goal");
+    case "pay_goal": return t("zc.doing.pay_goal");
+    case "discard": return t("zc.doing.discard");
+    default: return cap(dec.kind || t("doing.deciding")).toLowerCase();
   }
 }
 
@@ -39,40 +37,15 @@ function cardOf(a) {
   return a.type === "card" || a.type === "discard" ? a.card : null;
 }
 
-export class DecisionBar {
+export class DecisionBar extends TableBar {
   constructor(ui) {
-    this.ui = ui;
-    this.st = ui.st;
-    this.host = $("#decision");
-    this.selVersion = null;
-    this.resetSel();
-    const ro = new ResizeObserver(() => {
-      document.documentElement.style.setProperty("--bar-h", `${this.host.offsetHeight}px`);
-    });
-    ro.observe(this.host);
-    for (const host of [$("#zoo-map"), $("#player")]) {
-      if (!host) continue;
-      host.addEventListener("click", (e) => this.onTableClick(e));
-      host.addEventListener("keydown", (e) => {
-        if ((e.key === "Enter" || e.key === " ") && e.target.classList && e.target.classList.contains("legal")) {
-          e.preventDefault();
-          this.onTableClick(e);
-        }
-      });
-    }
+    super(ui, ["#zoo-map", "#player"]);
+    this.waitingManyKey = "zc.bar.waiting_for_n_doing";
+    this.finalKey = "zc.bar.final_result";
   }
 
   resetSel() {
     this.sel = { bid: null, focus: null, focusLabel: null };
-  }
-
-  get legal() {
-    return this.st.legalVersion === this.st.version ? this.st.legal : [];
-  }
-
-  send(action) {
-    if (this.st.pending) return;
-    this.ui.send(action);
   }
 
   // ---------------------------------------------------------------- the sentence
@@ -81,98 +54,47 @@ export class DecisionBar {
     const st = this.st;
     const pub = ui.pub;
     const me = st.seat;
-    if (pub.over) return "The game is over.";
-    if (!dec) return "Waiting…";
+    if (pub.over) return t("bar.game_over");
+    if (!dec) return t("bar.waiting");
     if (!mine) {
-      const all = st.waitingFor || dec.waiting || [];
       const secret = ui.priv ? ui.priv.secret : null;
       if (secret !== null && secret !== undefined && SIMULTANEOUS.has(dec.kind)) {
-        if (dec.kind === "bid") return `Your secret bid is in: ${plural(secret, "food", "food")}. Waiting for the others to bid.`;
-        if (dec.kind === "vote") return `Your secret vote is in: ${secret.yes ? "yes" : "no"}${secret.card ? ` (${ui.cardName(secret.card)}: counts twice)` : ""}. Waiting for the others.`;
+        if (dec.kind === "bid") return t("zc.ask.bid_in", { amount: secret });
+        if (dec.kind === "vote") {
+          const vote = secret.yes ? t("zc.vote.yes_lower") : t("zc.vote.no_lower");
+          return secret.card ? t("zc.ask.vote_in_card", { vote, card: ui.cardName(secret.card) }) : t("zc.ask.vote_in", { vote });
+        }
       }
-      if (me !== null && me !== undefined && all.includes(me)) {
-        return st.pending ? "Your answer is on its way…" : "Your move — getting your options…";
-      }
-      const waiting = all.filter((q) => q !== me);
-      if (!waiting.length) return `Waiting: ${doing(dec, ui)}.`;
-      if (waiting.length === 1) return `Waiting for ${seatName(waiting[0])}: ${doing(dec, ui)}.`;
-      return `Waiting for ${waiting.length} parties: ${doing(dec, ui)}.`;
+      return this.waitingSentence(dec, doing(dec, ui));
     }
     const priv = ui.priv || {};
     switch (dec.kind) {
       case "bid": return dec.stage === 2
-        ? `Tie for the presidency! Re-bid secretly: at least your first bid (${(dec.min || {})[String(me)] ?? 0}); you have ${priv.food} food.`
-        : `Presidential election: bid food secretly (you have ${priv.food}). Everyone pays the bid and gets half back.`;
-      case "campaign_turn": return [h("span", { class: "wide-only" }, "Your campaign turn: place food into the enclosures (never a tie), use your powers and cards, then finish."),
-        h("span", { class: "narrow-only" }, "Your campaign turn: place food, then Done.")];
-      case "office": return dec.office === "finance"
-        ? "Finance minister: put the manipulation marker on an enclosure (only first place wins seats there), or keep it for later."
-        : "Defence minister: blockade an enclosure (no food may be added there), or keep it for later.";
+        ? t("zc.ask.rebid", { min: (dec.min || {})[String(me)] ?? 0, food: priv.food })
+        : t("zc.ask.bid", { food: priv.food });
+      case "campaign_turn": return [h("span", { class: "wide-only" }, t("zc.ask.campaign_turn")),
+        h("span", { class: "narrow-only" }, t("zc.ask.campaign_turn_short"))];
+      case "office": return dec.office === "finance" ? t("zc.ask.office_finance") : t("zc.ask.office_defence");
       case "proposal": {
-        const pre = dec.mode === "no_confidence" ? "Vote of no confidence — " : dec.mode === "duel" ? "" : "Your proposal — ";
+        const key = dec.mode === "no_confidence" ? "zc.ask.proposal_nc" : dec.mode === "duel" ? "zc.ask.proposal_duel" : "zc.ask.proposal";
+        let what;
         switch (dec.step) {
-          case "members": return `${pre}build the coalition: add parties until your seats reach the majority (${pub.majority}).`;
-          case "head": case "finance": case "defence": return `${pre}who becomes ${OFFICE[dec.step].label.toLowerCase()}?`;
-          case "goal_now": return `${pre}which party realises a goal in this round's progress phase (round ${pub.round})?`;
-          case "goal_next": return `${pre}which other party realises a goal next round (round ${pub.round + 1})?`;
-          default: return `${pre}${stepLabel(dec.step)}.`;
+          case "members": what = t("zc.ask.step_members", { majority: pub.majority ?? "?" }); break;
+          case "head": case "finance": case "defence": what = t("zc.ask.step_office", { office: inSentence(OFFICE[dec.step].label) }); break;
+          case "goal_now": what = t("zc.ask.step_goal_now", { round: pub.round }); break;
+          case "goal_next": what = t("zc.ask.step_goal_next", { round: pub.round + 1 }); break;
+          default: what = `${stepLabel(dec.step)}.`;
         }
+        return t(key, { what });
       }
-      case "vote": return `${dec.mode === "no_confidence" ? "Vote of no confidence" : "Coalition vote"}: ${whoName(dec.proposal.seat, me)} proposed — vote yes or no, secretly (everybody at once).`;
-      case "window": return `Card window — ${phaseLabel(dec.phase)}: play one card of this phase, or pass.`;
-      case "card_target": return `${ui.cardName(dec.card)}: choose a target.`;
-      case "nc_offer": return "As opposition leader you may call a vote of no confidence.";
-      case "assign_goal": return `Free hand: who realises this round's goal? (The proposal promised it to ${whoName(dec.promised, me, true)}.)`;
-      case "pay_goal": return `This round's goal costs ${dec.cost} food (you have ${priv.food}): pay it, or forgo the goal.`;
-      case "discard": return `Hand limit: discard a card (you hold ${(priv.hand || []).length}; the limit is ${pub.hand_limit}).`;
-      default: return `${cap(dec.kind)}: choose an answer.`;
-    }
-  }
-
-  // ---------------------------------------------------------------- render
-  render() {
-    const st = this.st;
-    const ui = this.ui;
-    const pub = ui.pub;
-    let fresh = false;
-    if (this.selVersion !== st.version) {
-      this.resetSel();
-      this.selVersion = st.version;
-      this.host.classList.remove("collapsed");
-    }
-    if (this.focusedFor !== st.version && this.legal.length) {
-      this.focusedFor = st.version;
-      fresh = true;
-    }
-    const legal = this.legal;
-    const mine = legal.length > 0;
-    const dec = mine ? ((ui.priv && ui.priv.decision) || pub.decision) : pub.decision;
-    const line = h("div", { class: "bar-line" });
-    line.appendChild(h("p", { class: "ask", id: "ask", role: "status" }, this.sentence(dec, mine)));
-    if (st.pending) line.appendChild(h("span", { class: "sending", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), " Sending…"));
-    const status = this.waitingLine(dec, mine);
-    if (status) line.appendChild(status);
-    const tools = h("span", { class: "bar-tools" });
-    if (pub.over) tools.appendChild(h("button", { class: "btn", type: "button", id: "show-final", onclick: () => ui.showFinal() }, "Final result"));
-    if (mine) {
-      const collapsed = this.host.classList.contains("collapsed");
-      tools.appendChild(h("button", { class: "btn ghost small bar-collapse", type: "button", "aria-expanded": String(!collapsed),
-        "aria-label": collapsed ? "Show the answers" : "Hide the answers to see the table",
-        onclick: () => { this.host.classList.toggle("collapsed"); this.render(); } }, collapsed ? "▲ Answers" : "▼ Hide"));
-    }
-    tools.appendChild(h("button", { class: "btn ghost log-toggle", type: "button", "aria-controls": "panel-log", onclick: () => document.body.classList.toggle("log-open") }, "Log"));
-    line.appendChild(tools);
-    const body = h("div", { class: "bar-controls" });
-    if (mine && dec) body.append(...this.controls(legal, dec));
-    clear(this.host).append(line, body);
-    this.host.classList.toggle("mine", mine);
-    this.host.classList.toggle("pending", !!st.pending);
-    this.host.dataset.kind = dec ? dec.kind : "";
-    this.applyHighlights();
-    const active = document.activeElement;
-    if (fresh && mine && keyboardUser && (!active || active === document.body || this.host.contains(active) || !active.isConnected)) {
-      const first = this.host.querySelector(".bar-controls button:not([disabled])");
-      if (first) first.focus({ preventScroll: true });
+      case "vote": return t(dec.mode === "no_confidence" ? "zc.ask.vote_nc" : "zc.ask.vote", { name: whoName(dec.proposal.seat, me) });
+      case "window": return t("zc.ask.window", { phase: phaseLabel(dec.phase) });
+      case "card_target": return t("zc.ask.card_target", { card: ui.cardName(dec.card) });
+      case "nc_offer": return t("zc.ask.nc_offer");
+      case "assign_goal": return t("zc.ask.assign_goal", { name: whoName(dec.promised, me, true) });
+      case "pay_goal": return t("zc.ask.pay_goal", { cost: dec.cost, food: priv.food });
+      case "discard": return t("zc.ask.discard", { n: (priv.hand || []).length, limit: pub.hand_limit });
+      default: return t("ask.default", { kind: cap(dec.kind) });
     }
   }
 
@@ -186,30 +108,16 @@ export class DecisionBar {
     const me = st.seat;
     const answered = (dec.answered || []).filter((q) => !waiting.includes(q));
     const others = waiting.filter((q) => !(mine && q === me));
-    const wf = (q) => h("span", { class: "wf", title: `${seatLabel(q)} has not answered yet` }, seatChip(q, { small: true }), ` ${q === me ? "you" : seatName(q)}`);
-    const done = (q) => h("span", { class: "wf done", title: `${seatLabel(q)} has answered` }, seatChip(q, { small: true }), q === me ? " you ✓" : " ✓");
-    return h("span", { class: "waiting-for", "aria-label": "Who has answered" },
-      others.length ? [h("span", { class: "wf-label" }, mine ? "also waiting for:" : "waiting for:"), others.map(wf)] : null,
-      answered.length ? [h("span", { class: "wf-label" }, "answered:"), answered.map(done)] : null);
+    const wf = (q) => h("span", { class: "wf", title: t("zc.bar.not_answered", { seat: seatLabel(q) }) }, seatChip(q, { small: true }), ` ${q === me ? t("zc.who.you_lower") : seatName(q)}`);
+    const done = (q) => h("span", { class: "wf done", title: t("bar.has_answered", { name: seatLabel(q) }) }, seatChip(q, { small: true }), q === me ? ` ${t("zc.who.you_lower")} ✓` : " ✓");
+    return h("span", { class: "waiting-for", "aria-label": t("zc.bar.who_answered") },
+      others.length ? [h("span", { class: "wf-label" }, mine ? t("bar.also_waiting_for") : t("bar.waiting_for")), others.map(wf)] : null,
+      answered.length ? [h("span", { class: "wf-label" }, t("bar.answered")), answered.map(done)] : null);
   }
 
   // ---------------------------------------------------------------- controls
-  answer(label, action, opts = {}) {
-    return h("button", {
-      class: ["btn", "answer", opts.primary && "primary", opts.secondary && "secondary", opts.class],
-      type: "button", disabled: this.st.pending,
-      dataset: { answer: stableKey(action), type: action.type },
-      title: opts.title || null, "aria-label": opts.aria || null,
-      onclick: () => this.send(action),
-    }, label);
-  }
-
-  row(label, ...kids) {
-    return h("div", { class: "bar-row" }, label ? h("span", { class: "row-label" }, label) : null, ...kids);
-  }
-
   partyLabel(q, extra) {
-    return [seatChip(q, { small: true }), " ", q === this.st.seat ? "You" : seatName(q), extra ? h("span", { class: "btn-note" }, extra) : null];
+    return [seatChip(q, { small: true }), " ", q === this.st.seat ? t("zc.who.you") : seatName(q), extra ? h("span", { class: "btn-note" }, extra) : null];
   }
 
   encName(id) {
@@ -221,20 +129,20 @@ export class DecisionBar {
   label(a) {
     const ui = this.ui;
     switch (a.type) {
-      case "place": return `+${a.count} food`;
+      case "place": return t("zc.answer.place", { count: a.count });
       case "marker": return this.encName(a.enclosure);
-      case "negative": return [this.encName(a.enclosure), ": swap ", seatChip(a.party, { small: true }), " marker"];
-      case "card": return `Play ${ui.cardName(a.card)}`;
-      case "discard": return `Discard ${ui.cardName(a.card)}`;
+      case "negative": return [`${this.encName(a.enclosure)}: ${t("zc.answer.swap")} `, seatChip(a.party, { small: true }), ` ${t("zc.answer.marker")}`];
+      case "card": return t("zc.answer.play", { card: ui.cardName(a.card) });
+      case "discard": return t("answer.discard", { card: ui.cardName(a.card) });
       case "target":
         if (a.from !== undefined) return `${this.encName(a.from)} → ${this.encName(a.to)}`;
-        if (a.enclosure !== undefined && a.party !== undefined) return [seatChip(a.party, { small: true }), `'s marker in the ${this.encName(a.enclosure)}`];
+        if (a.enclosure !== undefined && a.party !== undefined) return [seatChip(a.party, { small: true }), t("zc.answer.marker_in", { enclosure: this.encName(a.enclosure) })];
         if (a.enclosure !== undefined) return this.encName(a.enclosure);
         if (a.party !== undefined) return this.partyLabel(a.party);
         break;
       case "add": case "office": case "goal": case "assign": return this.partyLabel(a.party);
-      case "vote": return `${a.yes ? "Yes" : "No"}${a.card ? ` ×2 (${ui.cardName(a.card)})` : ""}`;
-      case "bid": return `Bid ${a.amount}`;
+      case "vote": return `${a.yes ? t("zc.vote.yes") : t("zc.vote.no")}${a.card ? ` ×2 (${ui.cardName(a.card)})` : ""}`;
+      case "bid": return t("zc.answer.bid", { amount: a.amount });
       default: break;
     }
     const bits = Object.entries(a).filter(([k]) => k !== "type").map(([k, v]) => `${k.replace(/_/g, " ")} ${typeof v === "object" ? JSON.stringify(v) : v}`);
@@ -253,11 +161,11 @@ export class DecisionBar {
       by.get(a.type).push(a);
     }
     const handled = new Set();
-    const take = (t) => { handled.add(t); return by.get(t) || []; };
+    const take = (type) => { handled.add(type); return by.get(type) || []; };
 
     if (this.sel.focus && this.sel.focus.length) {
-      const focus = this.row(this.sel.focusLabel || "This one:", ...this.sel.focus.map((a) => this.answer(this.label(a), a, { primary: true })),
-        h("button", { class: "btn ghost", type: "button", onclick: () => { this.sel.focus = null; this.render(); } }, "Cancel"));
+      const focus = this.row(this.sel.focusLabel || t("zc.bar.this_one"), ...this.sel.focus.map((a) => this.answer(this.label(a), a, { primary: true })),
+        h("button", { class: "btn ghost", type: "button", onclick: () => { this.sel.focus = null; this.render(); } }, t("common.cancel")));
       focus.classList.add("zc-focus-row");
       rows.push(focus);
     }
@@ -271,9 +179,9 @@ export class DecisionBar {
         const out = h("output", { class: "num zc-bid-out", id: "bid-amount" }, String(this.sel.bid));
         const confirm = h("button", { class: "btn answer primary confirm zc-bid-confirm", type: "button", disabled: this.st.pending,
           dataset: { type: "bid" }, onclick: () => this.send(bids[idx]) });
-        const slider = h("input", { type: "range", class: "zc-bid-range", min: 0, max: bids.length - 1, step: 1, value: idx, "aria-label": "Bid amount" });
-        const minus = h("button", { class: "btn small zc-step-btn", type: "button", "aria-label": "bid one less" }, "−");
-        const plus = h("button", { class: "btn small zc-step-btn", type: "button", "aria-label": "bid one more" }, "+");
+        const slider = h("input", { type: "range", class: "zc-bid-range", min: 0, max: bids.length - 1, step: 1, value: idx, "aria-label": t("zc.bar.bid_amount") });
+        const minus = h("button", { class: "btn small zc-step-btn", type: "button", "aria-label": t("zc.bar.bid_less") }, "−");
+        const plus = h("button", { class: "btn small zc-step-btn", type: "button", "aria-label": t("zc.bar.bid_more") }, "+");
         const update = (i) => {
           idx = Math.max(0, Math.min(bids.length - 1, i));
           const a = bids[idx];
@@ -281,7 +189,7 @@ export class DecisionBar {
           slider.value = String(idx);
           out.textContent = String(a.amount);
           confirm.dataset.answer = stableKey(a);
-          clear(confirm).append(`Bid ${plural(a.amount, "food", "food")} secretly`);
+          clear(confirm).append(t("zc.bar.bid_secretly", { amount: a.amount }));
           minus.disabled = idx <= 0;
           plus.disabled = idx >= bids.length - 1;
         };
@@ -289,8 +197,8 @@ export class DecisionBar {
         minus.addEventListener("click", () => update(idx - 1));
         plus.addEventListener("click", () => update(idx + 1));
         update(idx);
-        rows.push(this.row("Your bid:", h("span", { class: "stepper zc-bid", role: "group", "aria-label": "Bid" }, minus, slider, out, plus), confirm,
-          h("span", { class: "hint" }, `you have ${priv.food} food`)));
+        rows.push(this.row(t("zc.bar.your_bid"), h("span", { class: "stepper zc-bid", role: "group", "aria-label": t("zc.bar.bid") }, minus, slider, out, plus), confirm,
+          h("span", { class: "hint" }, t("zc.bar.you_have", { food: priv.food }))));
         break;
       }
       case "vote": {
@@ -298,8 +206,8 @@ export class DecisionBar {
         const plain = votes.filter((a) => !a.card);
         const doubled = votes.filter((a) => a.card);
         rows.push(this.row(null, this.proposalSummary(dec.proposal)));
-        rows.push(this.row("Your vote:", ...plain.map((a) => this.answer(a.yes ? "Yes" : "No", a, { primary: a.yes, secondary: !a.yes, class: a.yes ? "vote-yes" : "vote-no" }))));
-        if (doubled.length) rows.push(this.row("Or, counting twice:", ...doubled.map((a) => this.answer(this.label(a), a, { class: "small" }))));
+        rows.push(this.row(t("zc.bar.your_vote"), ...plain.map((a) => this.answer(a.yes ? t("zc.vote.yes") : t("zc.vote.no"), a, { primary: a.yes, secondary: !a.yes, class: a.yes ? "vote-yes" : "vote-no" }))));
+        if (doubled.length) rows.push(this.row(t("zc.bar.counting_twice"), ...doubled.map((a) => this.answer(this.label(a), a, { class: "small" }))));
         break;
       }
       case "campaign_turn": {
@@ -307,20 +215,20 @@ export class DecisionBar {
         const done = take("done");
         const places0 = by.get("place") || [];
         rows.push(this.row(null, h("span", { class: "zc-chips" },
-          h("span", { class: "zc-chip" }, "Food ", h("b", { class: "num" }, String(priv.food ?? "?"))),
-          limit !== null ? h("span", { class: "zc-chip", title: "Campaign limit this round (+ extra from cards)" }, "Limit ", h("b", { class: "num" }, `${limit}${dec.extra_limit ? ` +${dec.extra_limit}` : ""}`)) : null,
-          h("span", { class: "zc-chip", title: "Food paid from your treasury this turn" }, "Paid ", h("b", { class: "num" }, String(dec.paid ?? 0))),
-          dec.free ? h("span", { class: "zc-chip", title: "Free food from the supply still to place" }, "Free ", h("b", { class: "num" }, String(dec.free))) : null),
-          places0.length ? h("span", { class: "narrow-only zc-tap-hint" }, "Tap a framed enclosure to place food.") : null,
-          done.length ? this.answer([h("span", { class: "wide-only" }, "Done — end my campaign turn"), h("span", { class: "narrow-only" }, "Done")], done[0], { secondary: true, class: "zc-done" }) : null));
+          h("span", { class: "zc-chip" }, `${t("zc.parties.food")} `, h("b", { class: "num" }, String(priv.food ?? "?"))),
+          limit !== null ? h("span", { class: "zc-chip", title: t("zc.bar.limit_title") }, `${t("zc.bar.limit")} `, h("b", { class: "num" }, `${limit}${dec.extra_limit ? ` +${dec.extra_limit}` : ""}`)) : null,
+          h("span", { class: "zc-chip", title: t("zc.bar.paid_title") }, `${t("zc.bar.paid")} `, h("b", { class: "num" }, String(dec.paid ?? 0))),
+          dec.free ? h("span", { class: "zc-chip", title: t("zc.bar.free_title") }, `${t("zc.bar.free")} `, h("b", { class: "num" }, String(dec.free))) : null),
+          places0.length ? h("span", { class: "narrow-only zc-tap-hint" }, t("zc.bar.tap_hint")) : null,
+          done.length ? this.answer([h("span", { class: "wide-only" }, t("zc.bar.done_campaign")), h("span", { class: "narrow-only" }, t("answer.done"))], done[0], { secondary: true, class: "zc-done" }) : null));
         const places = take("place");
         if (places.length) {
           const order = ui.cat.enclosures.map((e) => e.id);
           const ids = [...new Set(places.map((a) => a.enclosure))].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-          const placeRow = this.row(h("span", { class: "wide-only" }, "Place food:"), ...ids.map((id) => h("span", { class: "zc-place-group", dataset: { enclosure: id } },
+          const placeRow = this.row(h("span", { class: "wide-only" }, t("zc.bar.place_food")), ...ids.map((id) => h("span", { class: "zc-place-group", dataset: { enclosure: id } },
             h("span", { class: "zc-place-name" }, this.encName(id)),
             places.filter((a) => a.enclosure === id).sort((a, b) => a.count - b.count)
-              .map((a) => this.answer(`+${a.count}`, a, { class: "small zc-count-btn", aria: `Place ${a.count} food in the ${this.encName(id)}`, title: `Place ${a.count} food in the ${this.encName(id)}` })))));
+              .map((a) => this.answer(`+${a.count}`, a, { class: "small zc-count-btn", aria: t("zc.bar.place_in", { count: a.count, enclosure: this.encName(id) }), title: t("zc.bar.place_in", { count: a.count, enclosure: this.encName(id) }) })))));
           // on a phone the zoo is the place to choose (tap an enclosure); its answers then come up here
           placeRow.classList.add("zc-place-row");
           rows.push(placeRow);
@@ -330,67 +238,67 @@ export class DecisionBar {
         const cards = take("card");
         if (head.length || cards.length) {
           rows.push(this.row(null,
-            head.length ? this.answer(`★ Head of government: add ${ui.cat.tables.head_extra_food ?? 2} food from the supply`, head[0], { title: "Your office power, once per government" }) : null,
+            head.length ? this.answer(`★ ${t("zc.bar.head_bonus", { food: ui.cat.tables.head_extra_food ?? 2 })}`, head[0], { title: t("zc.bar.head_bonus_title") }) : null,
             ...cards.map((a) => this.answer(this.label(a), a, { title: ui.cardText(a.card) }))));
         }
-        if (neg.length) rows.push(this.row("Negative campaign:", ...neg.map((a) => this.answer(this.label(a), a, { class: "small" }))));
+        if (neg.length) rows.push(this.row(t("zc.bar.negative"), ...neg.map((a) => this.answer(this.label(a), a, { class: "small" }))));
         break;
       }
       case "office": {
         const marks = take("marker");
         const hold = take("hold");
-        rows.push(this.row(dec.office === "finance" ? "Manipulate:" : "Blockade:", ...marks.map((a) => this.answer(this.encName(a.enclosure), a, { primary: true }))));
-        if (hold.length) rows.push(this.row(null, this.answer("Keep the marker for later", hold[0], { secondary: true })));
+        rows.push(this.row(dec.office === "finance" ? t("zc.bar.manipulate") : t("zc.bar.blockade"), ...marks.map((a) => this.answer(this.encName(a.enclosure), a, { primary: true }))));
+        if (hold.length) rows.push(this.row(null, this.answer(t("zc.bar.keep_marker"), hold[0], { secondary: true })));
         break;
       }
       case "proposal": {
         rows.push(this.row(null, this.proposalSummary({ seat: dec.seat, members: dec.members, offices: dec.offices, goals: dec.goals }, dec.step)));
         const parl = pub.parliament || [];
         const adds = take("add");
-        if (adds.length) rows.push(this.row("Add to the coalition:", ...adds.map((a) => this.answer(this.partyLabel(a.party, ` ${parl[a.party] ?? 0} seats`), a))));
+        if (adds.length) rows.push(this.row(t("zc.bar.add_coalition"), ...adds.map((a) => this.answer(this.partyLabel(a.party, ` ${t("zc.bar.n_seats", { count: parl[a.party] ?? 0 })}`), a))));
         const fin = take("members_done");
         if (fin.length) {
           const seats = (dec.members || []).reduce((s, q) => s + (parl[q] || 0), 0);
-          rows.push(this.row(null, this.answer(`Coalition complete (${seats} seats)`, fin[0], { primary: true, class: "zc-members-done" })));
+          rows.push(this.row(null, this.answer(t("zc.bar.coalition_complete", { count: seats }), fin[0], { primary: true, class: "zc-members-done" })));
         }
         const offices = take("office");
-        if (offices.length) rows.push(this.row(`${OFFICE[dec.step] ? OFFICE[dec.step].label : "Office"}:`, ...offices.map((a) => this.answer(this.partyLabel(a.party), a, { primary: true }))));
+        if (offices.length) rows.push(this.row(`${OFFICE[dec.step] ? OFFICE[dec.step].label : t("zc.bar.office")}:`, ...offices.map((a) => this.answer(this.partyLabel(a.party), a, { primary: true }))));
         const goals = take("goal");
-        if (goals.length) rows.push(this.row(dec.step === "goal_now" ? `Goal in round ${pub.round}:` : `Goal in round ${pub.round + 1}:`, ...goals.map((a) => this.answer(this.partyLabel(a.party), a, { primary: true }))));
+        if (goals.length) rows.push(this.row(t("zc.bar.goal_in_round", { round: dec.step === "goal_now" ? pub.round : pub.round + 1 }), ...goals.map((a) => this.answer(this.partyLabel(a.party), a, { primary: true }))));
         break;
       }
       case "window": {
         const cards = take("card");
-        if (cards.length) rows.push(this.row("Play:", ...cards.map((a) => this.answer(ui.cardName(a.card), a, { primary: true, title: ui.cardText(a.card) }))));
+        if (cards.length) rows.push(this.row(t("zc.bar.play"), ...cards.map((a) => this.answer(ui.cardName(a.card), a, { primary: true, title: ui.cardText(a.card) }))));
         const pass = take("pass");
-        if (pass.length) rows.push(this.row(null, this.answer(cards.length ? "Pass" : "Pass (no card of this phase can be played)", pass[0], { secondary: true })));
+        if (pass.length) rows.push(this.row(null, this.answer(cards.length ? t("zc.bar.pass") : t("zc.bar.pass_none"), pass[0], { secondary: true })));
         break;
       }
       case "card_target": {
-        const t = take("target");
-        rows.push(this.row("Target:", ...t.map((a) => this.answer(this.label(a), a, { primary: true }))));
+        const targets = take("target");
+        rows.push(this.row(t("zc.bar.target"), ...targets.map((a) => this.answer(this.label(a), a, { primary: true }))));
         break;
       }
       case "nc_offer": {
         const call = take("call"); const no = take("decline");
-        rows.push(this.row(null, ...call.map((a) => this.answer("Call a vote of no confidence", a, { primary: true })),
-          ...no.map((a) => this.answer("Not now", a, { secondary: true }))));
+        rows.push(this.row(null, ...call.map((a) => this.answer(t("zc.bar.call_nc"), a, { primary: true })),
+          ...no.map((a) => this.answer(t("zc.bar.not_now"), a, { secondary: true }))));
         break;
       }
       case "assign_goal": {
-        const t = take("assign");
-        rows.push(this.row("Goal to:", ...t.map((a) => this.answer(this.partyLabel(a.party, a.party === dec.promised ? " (promised)" : ""), a, { primary: a.party === dec.promised }))));
+        const targets = take("assign");
+        rows.push(this.row(t("zc.bar.goal_to"), ...targets.map((a) => this.answer(this.partyLabel(a.party, a.party === dec.promised ? ` ${t("zc.bar.promised")}` : ""), a, { primary: a.party === dec.promised }))));
         break;
       }
       case "pay_goal": {
         const pay = take("pay"); const no = take("decline");
-        rows.push(this.row(null, ...pay.map((a) => this.answer(`Pay ${dec.cost} food and advance`, a, { primary: true })),
-          ...no.map((a) => this.answer("Forgo the goal", a, { secondary: true }))));
+        rows.push(this.row(null, ...pay.map((a) => this.answer(t("zc.bar.pay_goal", { cost: dec.cost }), a, { primary: true })),
+          ...no.map((a) => this.answer(t("zc.bar.forgo_goal"), a, { secondary: true }))));
         break;
       }
       case "discard": {
         const d = take("discard");
-        rows.push(this.row("Discard:", ...d.map((a) => this.answer(ui.cardName(a.card), a, { primary: true, title: ui.cardText(a.card) }))));
+        rows.push(this.row(t("zc.bar.discard"), ...d.map((a) => this.answer(ui.cardName(a.card), a, { primary: true, title: ui.cardText(a.card) }))));
         break;
       }
       default: break;
@@ -414,14 +322,14 @@ export class DecisionBar {
     const goals = p.goals || {};
     const bit = (label, q, cur) => h("span", { class: ["zc-sum-bit", cur && "current"] }, `${label} `, q === undefined || q === null ? h("span", { class: "muted-bar" }, "?") : seatChip(q, { small: true }));
     return h("span", { class: "zc-summary" },
-      h("span", { class: ["zc-sum-bit", step === "members" && "current"] }, "Coalition ", members.map((q) => seatChip(q, { small: true })),
+      h("span", { class: ["zc-sum-bit", step === "members" && "current"] }, `${t("zc.gov.coalition")} `, members.map((q) => seatChip(q, { small: true })),
         h("b", { class: "num" }, ` ${seats}/${pub.majority ?? "?"}`)),
-      bit(`${OFFICE.head.glyph} Head`, offices.head, step === "head"),
-      bit(`${OFFICE.finance.glyph} Finance`, offices.finance, step === "finance"),
-      bit(`${OFFICE.defence.glyph} Defence`, offices.defence, step === "defence"),
-      bit(`Goal R${pub.round}`, goals.now, step === "goal_now"),
-      bit(`Goal R${pub.round + 1}`, goals.next, step === "goal_next"),
-      p.seat !== undefined && p.seat !== me ? h("span", { class: "zc-sum-bit" }, "by ", seatChip(p.seat, { small: true })) : null);
+      bit(`${OFFICE.head.glyph} ${OFFICE.head.short}`, offices.head, step === "head"),
+      bit(`${OFFICE.finance.glyph} ${OFFICE.finance.short}`, offices.finance, step === "finance"),
+      bit(`${OFFICE.defence.glyph} ${OFFICE.defence.short}`, offices.defence, step === "defence"),
+      bit(t("zc.bar.goal_r", { round: pub.round }), goals.now, step === "goal_now"),
+      bit(t("zc.bar.goal_r", { round: pub.round + 1 }), goals.next, step === "goal_next"),
+      p.seat !== undefined && p.seat !== me ? h("span", { class: "zc-sum-bit" }, `${t("zc.bar.by")} `, seatChip(p.seat, { small: true })) : null);
   }
 
   // ---------------------------------------------------------------- the table: legal targets
@@ -451,7 +359,7 @@ export class DecisionBar {
     if (encEl) {
       const id = encEl.dataset.enclosure;
       acts = legal.filter((a) => enclosureOf(a) === id);
-      label = `The ${this.encName(id)}:`;
+      label = t("zc.bar.the_enclosure", { enclosure: this.encName(id) });
     } else if (cardEl) {
       const id = cardEl.dataset.card;
       acts = legal.filter((a) => cardOf(a) === id);

@@ -2,6 +2,7 @@
 import { h } from "../dom.js";
 import { seatTag, seatName } from "../seats.js";
 import { bySeat, whoName } from "./common.js";
+import { t, tv, listing } from "../i18n.js";
 
 export function renderFinal(ui, onClose) {
   const st = ui.st;
@@ -16,15 +17,15 @@ export function renderFinal(ui, onClose) {
   const winners = new Set((det.winners || (result ? [ranking[0]] : [])).map(Number));
   const you = st.seat;
   const names = [...winners].map((q) => whoName(q, you));
-  let headline = "Game over";
-  if (winners.size > 1) headline = `Shared win: ${names.join(" and ")}`;
-  else if (winners.size === 1) headline = winners.has(you) ? "You win!" : `${seatName([...winners][0])} wins`;
+  let headline = t("status.game_over");
+  if (winners.size > 1) headline = t("final.shared_win", { names: listing(names) });
+  else if (winners.size === 1) headline = winners.has(you) ? t("final.you_win") : t("final.wins", { name: seatName([...winners][0]) });
   const over = pub.over || {};
   const reason = det.reason || over.reason;
   const round = det.round ?? over.round;
   const why = reason === "goal_track"
-    ? `${names[0] || "A party"} reached the last step of the goal track in round ${round} and won at once.`
-    : `${reason === "end_flag" ? "The event with the end flag came up" : "The last round was played"} in round ${round}. Most goal steps wins; a tie goes to the larger treasury.`;
+    ? tv("zc.final.why_goal_track", winners.has(you) && winners.size === 1 ? "you" : null, { name: names[0] || t("zc.final.a_party"), round })
+    : `${t(reason === "end_flag" ? "zc.final.why_end_flag" : "zc.final.why_last_round", { round })} ${t("zc.final.rule")}`;
   let place = 0;
   let prev = null;
   const rows = ranking.map((q, i) => {
@@ -34,19 +35,19 @@ export function renderFinal(ui, onClose) {
     prev = key;
     return h("tr", { class: winners.has(q) ? "winner" : null, dataset: { seat: q } },
       h("td", { class: "num" }, String(place)),
-      h("td", seatTag(q), q === you ? h("span", { class: "muted" }, " (you)") : null),
+      h("td", seatTag(q), q === you ? h("span", { class: "muted" }, ` ${t("zc.final.you_mark")}`) : null),
       h("td", { class: "num strong" }, String(bySeat(result && result.scores, q) ?? bySeat(goals, q) ?? "–")),
       h("td", { class: "num" }, String(bySeat(food, q) ?? "–")),
       h("td", { class: "num" }, String((pub.parliament || [])[q] ?? 0)),
-      h("td", null, [pub.president === q ? "President" : null, pub.government && pub.government.members.includes(q) ? "Government" : null].filter(Boolean).join(", ") || "–"));
+      h("td", null, [pub.president === q ? t("zc.gov.president") : null, pub.government && pub.government.members.includes(q) ? t("zc.gov.title") : null].filter(Boolean).join(", ") || "–"));
   });
   return h("div", { class: "final-card zc-final", role: "dialog", "aria-modal": "true", "aria-labelledby": "final-title" },
     h("header", { class: "final-head" }, h("h2", { id: "final-title" }, headline),
-      h("button", { class: "btn ghost", type: "button", onclick: onClose, "aria-label": "Close the final scores" }, "Back to the board")),
+      h("button", { class: "btn ghost", type: "button", onclick: onClose, "aria-label": t("final.close_aria") }, t("final.back_to_board"))),
     h("p", { class: "zc-final-why" }, why),
     h("table", { class: "final-table" },
-      h("thead", h("tr", h("th", "#"), h("th", "Party"), h("th", { class: "num" }, "Goal steps"), h("th", { class: "num" }, "Treasury"),
-        h("th", { class: "num" }, "Seats"), h("th", "At the end"))),
+      h("thead", h("tr", h("th", "#"), h("th", t("zc.parties.party")), h("th", { class: "num" }, t("zc.parties.goals_title")), h("th", { class: "num" }, t("zc.me.treasury")),
+        h("th", { class: "num" }, t("zc.parties.seats")), h("th", t("zc.final.at_the_end")))),
       h("tbody", rows)),
-    h("p", h("a", { class: "btn", href: "./" }, "Back to the lobby")));
+    h("p", h("a", { class: "btn", href: "./" }, t("game.back_to_lobby"))));
 }

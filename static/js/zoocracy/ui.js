@@ -2,9 +2,11 @@
 // markers, the parliament hemicycle with government, proposal and vote, the round track and the
 // event deck, the own party's treasury and hand, the log, and the winner screen.
 // Everything shown comes from the view (public + own private part) and the game's catalog.
-import { h, clear, $, $$ } from "../dom.js";
+import { h, clear } from "../dom.js";
 import { seatChip, seatName } from "../seats.js";
-import { indexZoocracy, phaseLabel, plural, PHASE } from "./common.js";
+import { t } from "../i18n.js";
+import { TableUI } from "../table.js";
+import { indexZoocracy, phaseLabel, PHASE } from "./common.js";
 import { renderCard } from "./cards.js";
 import {
   renderEnclosures, renderHemicycle, parliamentLegend, renderGovernment, renderProposal, renderPresidential,
@@ -14,100 +16,42 @@ import { DecisionBar } from "./decision.js";
 import { logLine } from "./log.js";
 import { renderFinal } from "./final.js";
 
-export class ZoocracyUI {
+export class ZoocracyUI extends TableUI {
   constructor(st, hooks) {
-    this.st = st;
-    this.send = hooks.send;
-    this.toast = hooks.toast;
+    super(st, hooks);
     this.cat = indexZoocracy(st.catalog);
-    this.finalDismissed = false;
-    this.lastWidth = 0;
     document.body.classList.add("zoocracy-game");
-    this.els = {
-      score: $("#scoretrack"), zooTabs: $("#zoo-tabs"), zooMap: $("#zoo-map"), zooInfo: $("#zoo-info"),
-      board: $("#board"), player: $("#player"), log: $("#log"), final: $("#final-screen"),
-      panels: $("#panels"), panelTabs: $("#panel-tabs"),
-    };
     this.bar = new DecisionBar(this);
-    this.setupPanels();
-    window.addEventListener("resize", () => {
-      const w = this.els.score.clientWidth;
-      if (Math.abs(w - this.lastWidth) > 8 && this.st.view) this.renderScore();
-    });
+    this.setupTable();
   }
 
   // ---------------------------------------------------------------- helpers
-  get pub() { return this.st.view.public; }
-  get priv() { return this.st.view.private; }
   cardName(id) { const c = this.cat.cards.get(id); return c ? c.name : String(id); }
-  cardText(id) { const c = this.cat.cards.get(id); return c ? `${c.name}: ${c.text}` : String(id); }
+  cardText(id) { const c = this.cat.cards.get(id); return c ? t("zc.card.text", { name: c.name, text: c.text }) : String(id); }
   /** My own campaign turn frame, if it is the current decision. */
   myCampaignFrame() {
     const d = this.priv && this.priv.decision;
     return d && d.kind === "campaign_turn" ? d : null;
   }
 
-  setupPanels() {
-    const tabs = this.els.panelTabs;
-    if (!tabs) return;
-    for (const b of $$("button", tabs)) {
-      b.addEventListener("click", () => {
-        const target = document.getElementById(b.dataset.panel);
-        if (target) this.els.panels.scrollTo({ left: target.offsetLeft - this.els.panels.offsetLeft, behavior: "smooth" });
-        if (b.dataset.panel === "panel-log") document.body.classList.toggle("log-open");
-      });
-    }
-    this.els.panels.addEventListener("scroll", () => {
-      const i = Math.round(this.els.panels.scrollLeft / (this.els.panels.clientWidth || 1));
-      $$("button", tabs).forEach((b, j) => b.setAttribute("aria-selected", String(i === j)));
-    }, { passive: true });
-  }
-
   statusLine() {
     if (!this.st.view || !this.st.view.public) return [];
     const p = this.pub;
     const out = [];
-    out.push(h("span", { class: "stat", title: "Round / last possible round" }, `Round ${p.round}/${p.rounds}`));
+    out.push(h("span", { class: "stat", title: t("zc.status.round_title") }, t("zc.status.round", { round: p.round, rounds: p.rounds })));
     out.push(h("span", { class: "stat zc-phase-stat" }, PHASE[p.phase] && PHASE[p.phase].no ? `${PHASE[p.phase].no} · ` : "", phaseLabel(p.phase)));
-    if (p.over) out.push(h("span", { class: "stat strong" }, "Game over"));
+    if (p.over) out.push(h("span", { class: "stat strong" }, t("status.game_over")));
     else {
       const waiting = this.st.waitingFor || (p.decision && p.decision.waiting) || [];
-      if (waiting.length === 1) out.push(h("span", { class: "stat whose" }, seatChip(waiting[0], { small: true }), ` ${waiting[0] === this.st.seat ? "Your move" : seatName(waiting[0]) + " to play"}`));
-      else if (waiting.length > 1) out.push(h("span", { class: "stat whose" }, `Waiting for ${waiting.length} parties`));
-      if (p.events && p.events.end_flag) out.push(h("span", { class: "stat warn" }, "Last round"));
+      if (waiting.length === 1) out.push(h("span", { class: "stat whose" }, seatChip(waiting[0], { small: true }), ` ${waiting[0] === this.st.seat ? t("status.your_move") : t("status.to_play", { name: seatName(waiting[0]) })}`));
+      else if (waiting.length > 1) out.push(h("span", { class: "stat whose" }, t("zc.status.waiting_n", { count: waiting.length })));
+      if (p.events && p.events.end_flag) out.push(h("span", { class: "stat warn" }, t("zc.status.last_round")));
     }
     return out;
   }
 
-  // ---------------------------------------------------------------- render everything
-  render() {
-    if (!this.st.view || !this.st.view.public || !Array.isArray(this.st.view.public.goals)) return;
-    this.renderScore();
-    this.renderZoo();
-    this.renderBoard();
-    this.renderPlayer();
-    this.renderLog();
-    this.renderFinalScreen();
-    this.flashChanges();
-  }
-
-  renderBar() {
-    if (!this.st.view || !this.st.view.public) return;
-    this.bar.render();
-  }
-
-  onKey(e) { return this.bar.onKey(e); }
-
-  /** A short highlight (≤ 200 ms) on the numbers that changed since the last version. */
-  flashChanges() {
-    const prev = this.prevVals;
-    const next = new Map();
-    for (const el of document.querySelectorAll("[data-k]")) {
-      next.set(el.dataset.k, el.textContent);
-      if (prev && prev.has(el.dataset.k) && prev.get(el.dataset.k) !== el.textContent) el.classList.add("bump");
-    }
-    this.prevVals = next;
-  }
+  // ---------------------------------------------------------------- render everything (table.js)
+  hasView(pub) { return Array.isArray(pub.goals); }
 
   // ---------------------------------------------------------------- goal track + parties
   renderScore() {
@@ -117,7 +61,7 @@ export class ZoocracyUI {
     const phone = W < 640;
     const trackW = phone ? W - 20 : Math.min(560, Math.max(320, W * 0.34));
     clear(host).append(
-      h("div", { class: "zc-goal-wrap" }, h("h2", { class: "zc-score-title" }, "Goal track"), renderGoalTrack(this, trackW)),
+      h("div", { class: "zc-goal-wrap" }, h("h2", { class: "zc-score-title" }, t("zc.goal.title")), renderGoalTrack(this, trackW)),
       partyRows(this));
   }
 
@@ -127,22 +71,22 @@ export class ZoocracyUI {
     clear(this.els.zooTabs);
     const camp = p.campaign;
     const head = h("div", { class: "zc-zoo-head" },
-      h("h3", "The zoo ", h("span", { class: "muted small" }, "food markers per enclosure")),
+      h("h3", `${t("zc.zoo.title")} `, h("span", { class: "muted small" }, t("zc.zoo.subtitle"))),
       h("span", { class: "zc-zoo-facts" },
-        camp ? h("span", { class: "zc-chip" }, "Campaign limit ", h("b", { class: "num" }, String(camp.limit))) : null,
-        p.next_campaign_limit_change ? h("span", { class: "zc-chip", title: "Change of the next campaign limit (events)" }, "Next limit ", h("b", { class: "num" }, `${p.next_campaign_limit_change > 0 ? "+" : "−"}${Math.abs(p.next_campaign_limit_change)}`)) : null,
-        camp && camp.no_negative ? h("span", { class: "zc-chip warn" }, "No negative campaigns") : null,
-        h("span", { class: "zc-chip" }, "Next election ", h("b", { class: "num" }, `round ${(p.elections || {}).parliament ?? "–"}`))));
+        camp ? h("span", { class: "zc-chip" }, `${t("zc.zoo.campaign_limit")} `, h("b", { class: "num" }, String(camp.limit))) : null,
+        p.next_campaign_limit_change ? h("span", { class: "zc-chip", title: t("zc.zoo.next_limit_title") }, `${t("zc.zoo.next_limit")} `, h("b", { class: "num" }, `${p.next_campaign_limit_change > 0 ? "+" : "−"}${Math.abs(p.next_campaign_limit_change)}`)) : null,
+        camp && camp.no_negative ? h("span", { class: "zc-chip warn" }, t("zc.zoo.no_negative")) : null,
+        h("span", { class: "zc-chip" }, `${t("zc.zoo.next_election")} `, h("b", { class: "num" }, t("zc.zoo.round", { round: (p.elections || {}).parliament ?? "–" })))));
     clear(this.els.zooMap).append(head, h("div", { class: "zc-enclosures" }, renderEnclosures(this)));
     const info = [];
     if (p.order && p.order.length) {
-      info.push(h("p", { class: "zc-line" }, h("span", { class: "zc-key" }, "Seat order"), p.order.map((q, i) => [i ? h("span", { class: "muted" }, " › ") : null, seatChip(q, { small: true })])));
+      info.push(h("p", { class: "zc-line" }, h("span", { class: "zc-key" }, t("zc.zoo.seat_order")), p.order.map((q, i) => [i ? h("span", { class: "muted" }, " › ") : null, seatChip(q, { small: true })])));
     }
     info.push(h("section", { class: "board-block zc-where" },
-      h("h3", `Round ${p.round} of ${p.rounds}`, h("span", { class: "muted small" }, ` · ${phaseLabel(p.phase)}`)),
+      h("h3", t("zc.round_of", { round: p.round, rounds: p.rounds }), h("span", { class: "muted small" }, ` · ${phaseLabel(p.phase)}`)),
       renderPhaseStrip(this), renderRoundTrack(this)));
     info.push(h("section", { class: "board-block zc-event-block" },
-      h("h3", "Events ", h("span", { class: "muted small" }, `${p.events.remaining} face down`)), ...renderEventDeck(this)));
+      h("h3", `${t("zc.events.title")} `, h("span", { class: "muted small" }, t("zc.events.remaining", { count: p.events.remaining }))), ...renderEventDeck(this)));
     clear(this.els.zooInfo).append(...info);
   }
 
@@ -155,11 +99,11 @@ export class ZoocracyUI {
     const pres = renderPresidential(this);
     out.push(h("div", { class: "zc-board-grid" },
       h("section", { class: "board-block zc-parliament" },
-        h("h3", "Parliament ", h("span", { class: "muted small" }, total ? `${total} seats · majority ${p.majority}` : "not elected yet")),
+        h("h3", `${t("zc.parl.title")} `, h("span", { class: "muted small" }, total ? t("zc.parl.summary", { count: total, majority: p.majority ?? "?" }) : t("zc.parl.not_elected"))),
         h("div", { class: "zc-parl-body" }, renderHemicycle(this), parliamentLegend(this))),
-      h("section", { class: "board-block zc-government" }, h("h3", "Government"), ...renderGovernment(this)),
+      h("section", { class: "board-block zc-government" }, h("h3", t("zc.gov.title")), ...renderGovernment(this)),
       prop ? h("section", { class: "board-block zc-proposal-block" }, prop) : null,
-      pres.length ? h("section", { class: "board-block zc-pres" }, h("h3", "Presidential election"), ...pres) : null));
+      pres.length ? h("section", { class: "board-block zc-pres" }, h("h3", t("zc.phase.president")), ...pres) : null));
     clear(this.els.board).append(...out);
   }
 
@@ -172,62 +116,37 @@ export class ZoocracyUI {
     if (this.priv && me !== null && me !== undefined) {
       const hand = this.priv.hand || [];
       out.push(h("div", { class: "player-head zc-me" },
-        h("h3", "Your party ", seatChip(me, { small: true })),
-        h("span", { class: "zc-treasury", title: "Your treasury: only you see it" }, "Treasury ", h("b", { class: "num", dataset: { k: "me:food" } }, String(this.priv.food)), " food ", h("span", { class: "muted small" }, "(secret)")),
-        h("span", { class: "zc-treasury" }, "Goal step ", h("b", { class: "num" }, `${p.goals[me]}/${p.goal_track}`)),
-        h("span", { class: "zc-treasury" }, "Seats ", h("b", { class: "num" }, String((p.parliament || [])[me] ?? 0)))));
-      out.push(h("div", { class: "hand-head" }, h("h3", `Your action cards (${hand.length}/${p.hand_limit})`),
-        h("span", { class: "muted small" }, "each card belongs to one phase; played cards are shown to everyone")));
+        h("h3", `${t("zc.me.party")} `, seatChip(me, { small: true })),
+        h("span", { class: "zc-treasury", title: t("zc.me.treasury_title") }, `${t("zc.me.treasury")} `, h("b", { class: "num", dataset: { k: "me:food" } }, String(this.priv.food)), ` ${t("zc.me.food")} `, h("span", { class: "muted small" }, t("zc.me.secret"))),
+        h("span", { class: "zc-treasury" }, `${t("zc.me.goal_step")} `, h("b", { class: "num" }, `${p.goals[me]}/${p.goal_track}`)),
+        h("span", { class: "zc-treasury" }, `${t("zc.parties.seats")} `, h("b", { class: "num" }, String((p.parliament || [])[me] ?? 0)))));
+      out.push(h("div", { class: "hand-head" }, h("h3", t("zc.me.hand", { n: hand.length, limit: p.hand_limit })),
+        h("span", { class: "muted small" }, t("zc.me.hand_note"))));
       out.push(h("div", { class: "zc-hand", id: "hand" }, hand.length
         ? hand.map((cid) => renderCard(this.cat.cards.get(cid), cid, { now: this.cat.cards.get(cid) && this.cat.cards.get(cid).phase === phase }))
-        : h("p", { class: "muted" }, "No action cards in hand.")));
+        : h("p", { class: "muted" }, t("zc.me.no_cards"))));
     } else {
-      out.push(h("div", { class: "player-head" }, h("h3", "Parties"), h("span", { class: "muted small" }, "Treasuries and hands are secret; their sizes are public.")));
-      out.push(h("ul", { class: "zc-hands" }, Array.from({ length: p.seats }, (_, q) => h("li", null, seatChip(q, { small: true }), ` ${seatName(q)} holds ${plural((p.hand_sizes || [])[q] ?? 0, "action card")}`))));
+      out.push(h("div", { class: "player-head" }, h("h3", t("zc.parties.title")), h("span", { class: "muted small" }, t("zc.parties.secret_note"))));
+      out.push(h("ul", { class: "zc-hands" }, Array.from({ length: p.seats }, (_, q) => h("li", null, seatChip(q, { small: true }), ` ${t("zc.parties.holds", { name: seatName(q), count: (p.hand_sizes || [])[q] ?? 0 })}`))));
     }
-    out.push(h("p", { class: "zc-public-note muted small" }, "Public: goal steps, seats, food markers, hand sizes, revealed bids and votes, played cards. ",
-      "Secret: treasuries, hands, and bids and votes until all are in."));
+    out.push(h("p", { class: "zc-public-note muted small" }, `${t("zc.public_note")} `, t("zc.secret_note")));
     const discard = p.discard || [];
-    out.push(h("details", { class: "zc-discard" }, h("summary", `Deck ${p.deck_size} · discard pile ${discard.length}`),
+    out.push(h("details", { class: "zc-discard" }, h("summary", t("zc.deck_discard", { deck: p.deck_size, discard: discard.length })),
       discard.length ? h("div", { class: "zc-discard-cards" }, discard.slice().reverse().map((cid) => renderCard(this.cat.cards.get(cid), cid, { mini: true })))
-        : h("p", { class: "muted" }, "The discard pile is empty.")));
+        : h("p", { class: "muted" }, t("zc.discard_empty"))));
     clear(this.els.player).append(...out);
   }
 
   // ---------------------------------------------------------------- log
   renderLog() {
-    const host = this.els.log;
-    if (!host) return;
     const ctx = { you: this.st.seat, cat: this.cat, cardName: (id) => this.cardName(id) };
-    const items = [];
-    const seen = new Set();
-    for (let i = this.st.log.length - 1; i >= 0; i--) {
-      const entry = this.st.log[i];
-      // a version can arrive twice (the socket and a log page racing): show it once
-      if (typeof entry.version === "number") {
-        if (seen.has(entry.version)) continue;
-        seen.add(entry.version);
-      }
-      const evs = entry.events || [];
-      for (let j = evs.length - 1; j >= 0; j--) {
-        const ev = evs[j];
-        // a campaign payment repeats the placement just above it
-        if (!ev || !ev.kind || (ev.kind === "food" && ev.data && ev.data.source === "campaign")) continue;
-        items.push(logLine(ev, ctx, entry.version));
-      }
-      if (items.length > 500) break;
-    }
-    clear(host).append(...(items.length ? items : [h("li", { class: "muted" }, "Nothing has happened yet.")]));
+    // a campaign payment repeats the placement just above it
+    this.renderLogLines((ev, version) => logLine(ev, ctx, version), {
+      show: (ev) => !!ev.kind && !(ev.kind === "food" && ev.data && ev.data.source === "campaign"),
+      max: 500, once: true,
+    });
   }
 
   // ---------------------------------------------------------------- winner screen
-  renderFinalScreen() {
-    const over = this.pub.over || this.st.status === "finished";
-    const host = this.els.final;
-    if (!over || this.finalDismissed) { host.hidden = true; return; }
-    clear(host).append(renderFinal(this, () => { this.finalDismissed = true; host.hidden = true; this.renderBar(); }));
-    host.hidden = false;
-  }
-
-  showFinal() { this.finalDismissed = false; this.renderFinalScreen(); }
+  finalScreen(onClose) { return renderFinal(this, onClose); }
 }

@@ -1,0 +1,172 @@
+"""Chat per game: two channels, stored in ``chat_messages`` and fanned out live.
+
+- ``players``: written by the game's seated players, read by everyone;
+- ``spectators``: written by signed-in users without a seat, read by everyone *except* the
+  game's players while the game is not finished (nobody whispers hints to a player); once the
+  game is finished everyone reads both.
+
+A line is plain text: trimmed, 1 to :data:`MAX_TEXT` characters, no control characters (nor the
+bidirectional overrides that can disguise a line); it is stored exactly as sent and the client
+always renders it as text. Each user may post ``rate_chat_burst`` lines at once, then
+``rate_chat_per_second`` (per process, like every rate limit).
+
+Live delivery: the inserting transaction publishes the line on the bus channel
+:data:`CHANNEL`; every process (PostgreSQL NOTIFY, delivered on commit) or this one (SQLite)
+sends ``{"type": "chat", "message": {...}}`` to its sockets of that game that may read the
+channel (``conn.seat`` None = a spectator).
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from datetime import timezone
+from typing import Any
+
+from sqlalchemy import select
+
+from . import jsonutil
+from .auth import UserInfo
+from .errors import ApiError, not_found
+from .models import ChatMessage, Game, Seat, utcnow
+from .ratelimit import Limiter
+
+log = logging.getLogger("menagerie.chat")
+
+CHANNEL = "menagerie_chat"
+CHANNELS = ("players", "spectators")
+MAX_TEXT = 500
+#: characters refused besides the control characters (Unicode category Cc): the
+#: bidirectional embeddings, overrides and isolates, which can make a line read backwards
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def clean_text(text: Any) -> str:
+    """The line to store (trimmed), or :class:`ApiError` 422 ``bad_chat_text``."""
+    if not isinstance(text, str):
+        raise ApiError(422, "bad_chat_text", f"A chat line is 1 to {MAX_TEXT} characters.")
+    text = text.strip()
+    if not 1 <= len(text) <= MAX_TEXT:
+        raise ApiError(422, "bad_chat_text", f"A chat line is 1 to {MAX_TEXT} characters.")
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cs") or ch in BIDI_CONTROLS:
+            raise ApiError(422, "bad_chat_text",
+                           "A chat line cannot hold control characters (line breaks, tabs, "
+                           "direction overrides).")
+    return text
+
+
+def message_dict(row: ChatMessage) -> dict:
+    at = row.created_at
+    if at.tzinfo is None:  # SQLite hands back naive UTC times
+        at = at.replace(tzinfo=timezone.utc)
+    return {"id": row.id, "game": row.game_id, "channel": row.channel,
+            "user": {"id": row.user_id, "username": row.username}, "text": row.text,
+            "at": at.isoformat()}
+
+
+def may_read(channel: str, seated: bool, finished: bool) -> bool:
+    """Whether a viewer (seated in the game or not) reads ``channel`` now."""
+    return channel == "players" or finished or not seated
+
+
+class ChatService:
+    def __init__(self, db, settings, hub, bus, limits) -> None:
+        self.db = db
+        self.settings = settings
+        self.hub = hub
+        self.bus = bus
+        self.limits = limits
+        self.limiter = Limiter("chat_per_user", settings.rate_chat_per_second,
+                               settings.rate_chat_burst)
+        bus.listen(CHANNEL, self._on_published)
+
+    # ---------------------------------------------------------------- reading
+    async def _standing(self, session, game_id: int, user: UserInfo | None) -> tuple[str, bool]:
+        """(game status, whether ``user`` sits in the game); 404 for no such game."""
+        status = await session.scalar(select(Game.status).where(Game.id == game_id))
+        if status is None:
+            raise not_found("game")
+        seated = False
+        if user is not None:
+            seated = await session.scalar(
+                select(Seat.seat).where(Seat.game_id == game_id, Seat.user_id == user.id)
+                .limit(1)) is not None
+        return status, seated
+
+    async def history(self, game_id: int, user: UserInfo | None, channel: str,
+                      after: int | None, limit: int) -> dict:
+        """Lines of a channel, oldest first: those after id ``after``, else the newest
+        ``limit``."""
+        async with self.db.read() as s:
+            status, seated = await self._standing(s, game_id, user)
+            if not may_read(channel, seated, status == "finished"):
+                raise ApiError(403, "chat_hidden", "The spectators' channel is hidden from the "
+                                                   "players until the game is over.")
+            q = select(ChatMessage).where(ChatMessage.game_id == game_id,
+                                          ChatMessage.channel == channel)
+            if after is not None:
+                rows = (await s.execute(q.where(ChatMessage.id > after)
+                                        .order_by(ChatMessage.id).limit(limit + 1))
+                        ).scalars().all()
+                more = len(rows) > limit
+                rows = rows[:limit]
+            else:
+                rows = (await s.execute(q.order_by(ChatMessage.id.desc()).limit(limit + 1))
+                        ).scalars().all()
+                more = len(rows) > limit
+                rows = list(reversed(rows[:limit]))
+        return {"channel": channel, "messages": [message_dict(r) for r in rows], "more": more,
+                "readable": [c for c in CHANNELS if may_read(c, seated, status == "finished")],
+                "writable": self._writable(user, seated)}
+
+    @staticmethod
+    def _writable(user: UserInfo | None, seated: bool) -> str | None:
+        if user is None:
+            return None
+        return "players" if seated else "spectators"
+
+    # ---------------------------------------------------------------- writing
+    async def post(self, game_id: int, user: UserInfo, channel: str | None, text: Any) -> dict:
+        """Store a line and announce it; returns the message."""
+        if channel is not None and channel not in CHANNELS:
+            raise ApiError(422, "bad_channel", "The chat channels are players and spectators.")
+        text = clean_text(text)
+        self.limits.check(self.limiter, f"user:{user.id}")
+        async with self.db.write() as s:
+            status, seated = await self._standing(s, game_id, user)
+            channel = channel or ("players" if seated else "spectators")
+            if channel == "players" and not seated:
+                raise ApiError(403, "chat_forbidden",
+                               "Only the game's players write in the players' channel.")
+            if channel == "spectators" and seated:
+                raise ApiError(403, "chat_forbidden",
+                               "Players cannot write in the spectators' channel.")
+            row = ChatMessage(game_id=game_id, user_id=user.id, username=user.username,
+                              channel=channel, text=text, created_at=utcnow())
+            s.add(row)
+            await s.flush()
+            message = message_dict(row)
+            payload = jsonutil.dumps_str({"message": message,
+                                          "finished": status == "finished"})
+            if self.db.is_postgres:
+                await self.bus.publish(CHANNEL, payload, s)  # NOTIFY: delivered on commit
+            await s.commit()
+        if not self.db.is_postgres:
+            await self.bus.publish(CHANNEL, payload, None)  # in process, once stored
+        return message
+
+    # ---------------------------------------------------------------- live fan-out
+    def _on_published(self, payload: str) -> None:
+        try:
+            data = jsonutil.loads(payload)
+            message = data["message"]
+            game_id, channel = int(message["game"]), message["channel"]
+            finished = bool(data.get("finished"))
+        except (ValueError, KeyError, TypeError):
+            log.warning("ignored chat notification %r", payload[:200])
+            return
+        text = jsonutil.dumps_str({"type": "chat", "message": message})
+        self.hub.broadcast(game_id, text,
+                           to=lambda conn: may_read(channel, conn.seat is not None, finished))

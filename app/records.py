@@ -1,0 +1,430 @@
+"""Game records (export, import, replay from a file) and the replay viewer's history.
+
+A **record** is a finished game as plain JSON::
+
+    {"format": "menagerie-record/1", "game": "arknova", "options": {...},
+     "seats": [{"seat": 0, "user": "alice"}, {"seat": 1, "bot": "greedy"}],
+     "actions": [[seat, action], ...], "result": {...}, "seed": "..."}
+
+``actions`` is the *effective* action list: the log's moves and platform-played ("auto")
+decisions, with the decisions taken back by an undo left out, so that
+``engine.replay(game, len(seats), options, seed, actions)`` rebuilds the final state.
+
+Only finished games have a record (``GET /api/games/{id}/record`` answers 409
+``not_finished`` while a game runs or waits for players): while a game runs, the seed would
+let anyone deal the deck, and the other seats' answers may still be secret (simultaneous
+bids, votes, kept cards). Once the game is over nothing is hidden any more.
+
+``POST /api/games/import`` takes a record, replays it with the engine (every action must be
+legal; the first that is not is refused with 422 and the engine's own code, plus its
+``index``), checks the result when the record states one, and stores it as a new finished game
+(``games.source = "import"``) with its actions and snapshots, so it can be browsed in the
+replay viewer like any other. Seats of an imported game belong to nobody (the names of the
+record are kept in ``result["imported"]``); imported games are never rated.
+
+The **history** (``GET /api/games/{id}/history?version=V``) is the game at any version: the
+view (public while the game runs; after the end also every seat's private part), the events
+of that version, who made it, and the versions where a new break (Ark Nova) or round
+(Zoocracy) began, for "jump to break". It is built from the nearest snapshot at or before V
+plus the logged actions (undo rows always have a snapshot), and stepping forward one version
+at a time reuses the state of the previous request (a small per-process cache).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from sqlalchemy import insert, select
+from sqlalchemy.orm import defer
+
+import engine
+from engine.bots import bot_kinds
+from engine.core import IllegalAction, events_for
+
+from . import jsonutil
+from .auth import UserInfo
+from .db import Database
+from .errors import ApiError, not_found
+from .models import ActionRecord, Game, Seat, Snapshot, User, utcnow
+from .settings import Settings
+
+log = logging.getLogger("menagerie.records")
+
+FORMAT = "menagerie-record/1"
+MAX_ACTIONS = 20_000
+MAX_DEPTH = 32
+#: event kinds that start a new part of the game, for "jump to break"
+MARK_KINDS = ("break", "round")
+
+
+# --------------------------------------------------------------------------- the log
+
+def effective_actions(rows: Iterable[Any]) -> list[tuple[int, Any]]:
+    """``(seat, action)`` of the log rows (``version, seat, action, kind``, in version order)
+    that make the current state: moves and auto moves, minus what an undo took back."""
+    stack: list[tuple[int, int, Any]] = []
+    for r in rows:
+        kind = getattr(r, "kind", None) or "move"
+        if kind == "undo":
+            target = (r.action or {}).get("undo") if isinstance(r.action, dict) else None
+            if not isinstance(target, int):
+                raise ValueError(f"undo row {r.version} without a target version")
+            while stack and stack[-1][0] > target:
+                stack.pop()
+        else:
+            stack.append((r.version, r.seat, r.action))
+    return [(seat, action) for _, seat, action in stack]
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    """Equal as JSON (int dict keys and string keys alike)."""
+    return jsonutil.canonical(jsonutil.loads(jsonutil.dumps(a))) == \
+        jsonutil.canonical(jsonutil.loads(jsonutil.dumps(b)))
+
+
+# --------------------------------------------------------------------------- records
+
+def _bad(message: str) -> ApiError:
+    return ApiError(422, "bad_record", message)
+
+
+@dataclass
+class Rebuilt:
+    """A record replayed with the engine."""
+
+    name: str
+    game: Any
+    seats: list[dict]
+    options: dict
+    seed: str
+    steps: list[tuple[int, Any, list]] = field(default_factory=list)  # seat, action, events
+    snapshots: dict[int, dict] = field(default_factory=dict)
+    state: Any = None
+    result: dict | None = None
+
+
+def check_record(record: Any) -> tuple[str, Any, list[dict], dict, str, list[tuple[int, dict]]]:
+    """The parts of a record, checked for shape (not yet for legality)."""
+    if not isinstance(record, dict):
+        raise _bad("A record is a JSON object.")
+    if record.get("format") != FORMAT:
+        raise _bad(f"Unknown record format; expected {FORMAT!r}.")
+    name = record.get("game")
+    if not isinstance(name, str):
+        raise _bad("The record names no game.")
+    try:
+        game = engine.get_game(name)
+    except KeyError:
+        raise ApiError(422, "unknown_game", f"There is no game named {name!r}.") from None
+    options = record.get("options", {})
+    if not isinstance(options, dict) or jsonutil.depth(options, MAX_DEPTH) > MAX_DEPTH:
+        raise _bad("The options must be a JSON object.")
+    seed = record.get("seed")
+    if not isinstance(seed, str) or not 1 <= len(seed) <= 64:
+        raise _bad("A finished game's record holds its seed (text, at most 64 characters).")
+    seats = record.get("seats")
+    if not isinstance(seats, list) or not seats or len(seats) > 64:
+        raise _bad("The record lists no seats.")
+    cleaned = []
+    for i, entry in enumerate(seats):
+        if not isinstance(entry, dict) or entry.get("seat") != i or type(entry.get("seat")) is not int:
+            raise _bad("Seats are listed in order, as {\"seat\": 0, ...}, {\"seat\": 1, ...}.")
+        user, bot = entry.get("user"), entry.get("bot")
+        if user is not None and (not isinstance(user, str) or len(user) > 64):
+            raise _bad(f"Seat {i}: the user is a name.")
+        if bot is not None and bot not in bot_kinds():
+            raise _bad(f"Seat {i}: there is no bot {bot!r}.")
+        if user is not None and bot is not None:
+            raise _bad(f"Seat {i}: a seat has a user or a bot, not both.")
+        cleaned.append({"seat": i, "user": user, "bot": bot})
+    actions = record.get("actions")
+    if not isinstance(actions, list):
+        raise _bad("The record's actions are a list of [seat, action].")
+    if len(actions) > MAX_ACTIONS:
+        raise _bad(f"A record holds at most {MAX_ACTIONS} actions.")
+    log_: list[tuple[int, dict]] = []
+    for i, item in enumerate(actions):
+        if (not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int
+                or not 0 <= item[0] < len(cleaned) or not isinstance(item[1], dict)
+                or jsonutil.depth(item[1], MAX_DEPTH) > MAX_DEPTH):
+            raise ApiError(422, "bad_record", f"Action {i} is not [seat, action].", index=i)
+        log_.append((item[0], item[1]))
+    return name, game, cleaned, options, seed, log_
+
+
+def rebuild(record: Any, snapshot_every: int = 50) -> Rebuilt:
+    """Replay a record with the engine: every action legal, the game over at the end, and the
+    result as the record says (when it says one). CPU work: run it in a thread."""
+    name, game, seats, options, seed, actions = check_record(record)
+    try:
+        state = game.setup(len(seats), options, seed)
+        options = game.normalize_options(options)
+    except IllegalAction as exc:
+        raise ApiError(422, exc.code, exc.message) from None
+    except Exception:
+        raise ApiError(422, "bad_options", "The game cannot be set up with these options.") \
+            from None
+    out = Rebuilt(name, game, seats, options, seed)
+    out.snapshots[0] = game.dump(state)
+    for i, (seat, action) in enumerate(actions):
+        if game.result(state) is not None:
+            raise ApiError(422, "game_over", f"Action {i} comes after the end of the game.",
+                           index=i)
+        try:
+            state, events = game.apply(state, seat, action)
+        except IllegalAction as exc:
+            raise ApiError(422, exc.code, exc.message, index=i) from None
+        except Exception:
+            log.warning("record of %s: the engine failed on action %s", name, i, exc_info=True)
+            raise ApiError(422, "rejected", "The game could not apply this action.",
+                           index=i) from None
+        out.steps.append((seat, action, events))
+        if (i + 1) % snapshot_every == 0:
+            out.snapshots[i + 1] = game.dump(state)
+    out.state = state
+    out.result = game.result(state)
+    out.snapshots[len(actions)] = game.dump(state)
+    if out.result is None:
+        raise ApiError(422, "not_finished", "The record's game is not over: only finished games "
+                                            "can be imported.")
+    stated = record.get("result")
+    if stated is not None:
+        if not isinstance(stated, dict):
+            raise _bad("The result is a JSON object.")
+        keys = [k for k in ("scores", "ranking", "details") if k in stated]
+        if not _json_equal({k: out.result.get(k) for k in keys},
+                           {k: stated[k] for k in keys}):
+            raise ApiError(422, "result_mismatch",
+                           "Replayed, the record gives another result than it states.")
+    return out
+
+
+# --------------------------------------------------------------------------- the service
+
+class _StateCache:
+    """The last state the history built per game (stepping forward applies one action)."""
+
+    def __init__(self, capacity: int = 64) -> None:
+        self.capacity = capacity
+        self._items: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+
+    def get(self, game_id: int) -> tuple[int, Any] | None:
+        item = self._items.get(game_id)
+        if item is not None:
+            self._items.move_to_end(game_id)
+        return item
+
+    def put(self, game_id: int, version: int, state: Any) -> None:
+        self._items[game_id] = (version, state)
+        self._items.move_to_end(game_id)
+        while len(self._items) > self.capacity:
+            self._items.popitem(last=False)
+
+
+class RecordService:
+    def __init__(self, db: Database, settings: Settings, games) -> None:
+        self.db = db
+        self.settings = settings
+        self.games = games  # app.games.GameService (summaries)
+        self._states = _StateCache()
+        #: game id -> (version scanned up to, marks)
+        self._marks: OrderedDict[int, tuple[int, list[dict]]] = OrderedDict()
+
+    # ------------------------------------------------------------------ export
+    async def export(self, game_id: int) -> dict:
+        async with self.db.read() as s:
+            row = (await s.execute(select(Game).options(defer(Game.state))
+                                   .where(Game.id == game_id))).scalar_one_or_none()
+            if row is None:
+                raise not_found("game")
+            if row.status != "finished":
+                raise ApiError(409, "not_finished",
+                               "A game's record is available once the game is over.")
+            seats = (await s.execute(
+                select(Seat.seat, Seat.bot, User.username).outerjoin(User, User.id == Seat.user_id)
+                .where(Seat.game_id == game_id).order_by(Seat.seat))).all()
+            rows = (await s.execute(
+                select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
+                       ActionRecord.kind)
+                .where(ActionRecord.game_id == game_id)
+                .order_by(ActionRecord.version))).all()
+        out_seats = []
+        for x in seats:
+            entry: dict = {"seat": x.seat}
+            if x.bot is not None:
+                entry["bot"] = x.bot
+            else:
+                entry["user"] = x.username
+            out_seats.append(entry)
+        result = {k: v for k, v in (row.result or {}).items()
+                  if k in ("scores", "ranking", "details")}
+        return {"format": FORMAT, "game": row.game, "options": row.options, "seats": out_seats,
+                "actions": [[seat, action] for seat, action in effective_actions(rows)],
+                "result": result, "seed": row.seed, "id": row.id, "version": row.version,
+                "source": row.source}
+
+    # ------------------------------------------------------------------ import
+    async def import_record(self, user: UserInfo, record: Any) -> dict:
+        built = await asyncio.to_thread(rebuild, record, self.settings.snapshot_every)
+        game = built.game
+        result = dict(built.result)
+        result["imported"] = {"by": user.username,
+                              "seats": [{k: v for k, v in x.items() if v is not None}
+                                        for x in built.seats]}
+        now = utcnow()
+        version = len(built.steps)
+        async with self.db.write() as s:
+            row = Game(game=built.name, options=built.options, seed=built.seed,
+                       seat_count=len(built.seats), status="finished", version=version,
+                       state=game.dump(built.state), waiting_for=[], result=result,
+                       created_by=user.id, created_at=now, updated_at=now, source="import",
+                       rated=False)
+            s.add(row)
+            await s.flush()
+            gid = row.id
+            await s.execute(insert(Seat), [{"game_id": gid, "seat": x["seat"], "user_id": None,
+                                            "bot": x["bot"]} for x in built.seats])
+            if built.steps:
+                await s.execute(insert(ActionRecord), [
+                    {"game_id": gid, "version": i + 1, "seat": seat, "action": action,
+                     "events": events, "created_at": now, "kind": "move"}
+                    for i, (seat, action, events) in enumerate(built.steps)])
+            await s.execute(insert(Snapshot), [
+                {"game_id": gid, "version": v, "state": dumped, "created_at": now}
+                for v, dumped in sorted(built.snapshots.items())])
+            await s.commit()
+        log.info("imported a %s game as %s (%s actions)", built.name, gid, version)
+        return await self.games.summary(gid, user)
+
+    # ------------------------------------------------------------------ history
+    async def history(self, game_id: int, user: UserInfo | None, version: int | None) -> dict:
+        async with self.db.read() as s:
+            row = (await s.execute(
+                select(Game.id, Game.game, Game.status, Game.version, Game.seat_count,
+                       Game.result, Game.source).where(Game.id == game_id))).first()
+            if row is None:
+                raise not_found("game")
+            if row.status == "open":
+                raise ApiError(409, "not_started", "The game has not started yet.")
+            last = row.version
+            v = last if version is None else version
+            if not 0 <= v <= last:
+                raise ApiError(422, "bad_version",
+                               f"Versions of this game run from 0 to {last}.", last=last)
+            game = _engine_game(row.game)
+            state = await self._state_at(s, game, game_id, v, last)
+            made = None
+            if v > 0:
+                made = (await s.execute(
+                    select(ActionRecord.seat, ActionRecord.action, ActionRecord.kind,
+                           ActionRecord.events, ActionRecord.created_at)
+                    .where(ActionRecord.game_id == game_id, ActionRecord.version == v))).first()
+            marks = await self._marks_of(s, game_id, last)
+        finished = row.status == "finished"
+        out: dict = {"id": game_id, "game": row.game, "status": row.status, "version": v,
+                     "last": last, "seat_count": row.seat_count, "marks": marks,
+                     "view": {"public": game.public_view(state), "private": None},
+                     "waiting_for": sorted(game.waiting_for(state)),
+                     "seat": made.seat if made is not None else None,
+                     "kind": (made.kind or "move") if made is not None else None,
+                     "at": _iso(made.created_at) if made is not None else None}
+        events = list(made.events or []) if made is not None else []
+        if finished:
+            # the game is over: nothing is hidden any more
+            out["events"] = events
+            out["privates"] = {str(seat): game.private_view(state, seat)
+                               for seat in range(row.seat_count)}
+            out["result"] = row.result if v == last else None
+            if made is not None:
+                out["action"] = made.action
+        else:
+            out["events"] = events_for(events, None)
+            out["result"] = None
+        return out
+
+    async def _state_at(self, s, game, game_id: int, v: int, last: int):
+        if v == last:
+            data = await s.scalar(select(Game.state).where(Game.id == game_id))
+            state = game.load(data)
+            self._states.put(game_id, v, state)
+            return state
+        snap = (await s.execute(
+            select(Snapshot.version, Snapshot.state)
+            .where(Snapshot.game_id == game_id, Snapshot.version <= v)
+            .order_by(Snapshot.version.desc()).limit(1))).first()
+        cached = self._states.get(game_id)
+        if cached is not None and cached[0] <= v and (snap is None or cached[0] >= snap.version):
+            start, state = cached
+        elif snap is not None:
+            start, state = snap.version, game.load(snap.state)
+        else:  # pragma: no cover - every started game has snapshot 0
+            raise ApiError(409, "not_started", "The game has not started yet.")
+        if start < v:
+            rows = (await s.execute(
+                select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
+                       ActionRecord.kind)
+                .where(ActionRecord.game_id == game_id, ActionRecord.version > start,
+                       ActionRecord.version <= v)
+                .order_by(ActionRecord.version))).all()
+            for r in rows:
+                if (r.kind or "move") == "undo":
+                    data = await s.scalar(select(Snapshot.state).where(
+                        Snapshot.game_id == game_id, Snapshot.version == r.version))
+                    if data is None:  # pragma: no cover - undo rows always have a snapshot
+                        raise ApiError(409, "no_snapshot",
+                                       f"Version {r.version} cannot be rebuilt.")
+                    state = game.load(data)
+                else:
+                    state, _ = game.apply(state, r.seat, r.action)
+        self._states.put(game_id, v, state)
+        return state
+
+    async def _marks_of(self, s, game_id: int, last: int) -> list[dict]:
+        upto, marks = self._marks.get(game_id, (0, []))
+        if upto > last:  # pragma: no cover - a game never loses versions
+            upto, marks = 0, []
+        if upto < last:
+            rows = (await s.execute(
+                select(ActionRecord.version, ActionRecord.events)
+                .where(ActionRecord.game_id == game_id, ActionRecord.version > upto,
+                       ActionRecord.version <= last)
+                .order_by(ActionRecord.version))).all()
+            marks = list(marks)
+            for r in rows:
+                for ev in r.events or []:
+                    if ev.get("kind") in MARK_KINDS and "only" not in ev:
+                        data = ev.get("data") or {}
+                        marks.append({"version": r.version, "kind": ev["kind"],
+                                      "number": data.get("number", data.get("round"))})
+            self._marks[game_id] = (last, marks)
+            self._marks.move_to_end(game_id)
+            while len(self._marks) > 256:
+                self._marks.popitem(last=False)
+        return marks
+
+
+def _engine_game(name: str):
+    try:
+        return engine.get_game(name)
+    except KeyError:
+        raise ApiError(503, "game_unavailable",
+                       f"The game {name!r} is not available on this server.") from None
+
+
+def _iso(dt) -> str | None:
+    if dt is None:
+        return None
+    from .auth import aware
+
+    return aware(dt).isoformat().replace("+00:00", "Z")
+
+
+def replay_file(record: Any) -> dict:
+    """``menagerie replay --file``: replay a record; the result and the final state hash."""
+    built = rebuild(record)
+    return {"game": built.name, "actions": len(built.steps),
+            "state_hash": built.game.state_hash(built.state), "result": built.result}

@@ -1,0 +1,385 @@
+"""Outbound webhooks: a signed JSON POST to the user's URLs when it becomes their turn.
+
+- A user registers up to ``webhooks_per_user`` http(s) URLs; each gets a random secret, shown
+  once (the 201 reply of the registration).
+- On :class:`app.signals.YourTurn` (emitted once per move, in the process that stored it) one
+  ``webhook_deliveries`` row is inserted per active webhook of those users. The rows are the
+  queue: they survive a restart.
+- A delivery worker per process claims due rows and POSTs them (httpx, short timeout). A 2xx
+  answer marks the row ``delivered``; anything else (another status, a timeout, a refused
+  connection) is retried after ``webhook_backoff_base`` x 1, 6, 24, 120, 720 (5 s, 30 s, 2 min,
+  10 min, 1 h by default) until ``webhook_max_attempts`` attempts, then the row is ``failed``.
+- Several processes share the queue: a claim (``SELECT ... FOR UPDATE SKIP LOCKED`` on
+  PostgreSQL; SQLite has one process) moves the row's ``next_attempt_at`` past a lease, so no
+  other worker takes it while it is being sent. A process that dies mid-send leaves the row to
+  be retried once the lease ends (receivers may see that delivery id again: deduplicate on
+  ``X-Menagerie-Delivery``).
+
+Every POST carries ``X-Menagerie-Event``, ``X-Menagerie-Delivery`` (the delivery id),
+``X-Menagerie-Timestamp`` (Unix seconds) and ``X-Menagerie-Signature: sha256=<hex>``, the
+HMAC-SHA256 of ``"<timestamp>.<body>"`` keyed with the secret (docs/webhooks.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import ipaddress
+import logging
+import secrets
+import socket
+import time
+from datetime import datetime, timedelta, timezone
+from urllib.parse import urlsplit
+
+import httpx
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from . import jsonutil
+from .auth import UserInfo
+from .errors import ApiError, not_found
+from .models import User, Webhook, WebhookDelivery, utcnow
+from .signals import YourTurn
+
+log = logging.getLogger("menagerie.webhooks")
+
+MAX_URL = 2000
+#: waits between attempts, in units of ``webhook_backoff_base``
+BACKOFF_STEPS = (1, 6, 24, 120, 720)
+#: a claimed delivery is not claimed again for this long (it is being sent)
+LEASE = timedelta(seconds=120)
+BATCH = 20
+USER_AGENT = "Menagerie-Webhooks/1"
+
+
+def sign(secret: str, timestamp: str, body: bytes) -> str:
+    """The ``X-Menagerie-Signature`` value of a body sent at ``timestamp``."""
+    mac = hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256)
+    return "sha256=" + mac.hexdigest()
+
+
+def backoff(settings, attempts: int) -> float:
+    """Seconds to wait after the ``attempts``-th failed attempt."""
+    step = BACKOFF_STEPS[min(max(attempts, 1), len(BACKOFF_STEPS)) - 1]
+    return settings.webhook_backoff_base * step
+
+
+def _aware(dt: datetime) -> datetime:
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=timezone.utc)
+
+
+def _iso(dt: datetime | None) -> str | None:
+    return _aware(dt).isoformat() if dt is not None else None
+
+
+def _private(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    return not ip.is_global or ip.is_multicast
+
+
+class RefusedTarget(Exception):
+    pass
+
+
+def check_url(url, allow_private: bool) -> str:
+    """The URL to store, or :class:`ApiError` 422."""
+    if not isinstance(url, str):
+        raise ApiError(422, "bad_webhook_url", "A webhook URL is an http:// or https:// address.")
+    url = url.strip()
+    try:
+        url.encode("utf-8")  # no lone surrogates
+        parts = urlsplit(url)
+        port = parts.port  # raises on a bad port
+        host = parts.hostname
+        httpx.URL(url)  # what the sender will make of it
+    except (ValueError, UnicodeError, httpx.InvalidURL):
+        parts, port, host = None, None, None
+    if (parts is None or parts.scheme not in ("http", "https") or not host
+            or len(url) > MAX_URL or any(c.isspace() or ord(c) < 32 or ord(c) == 127
+                                          for c in url)):
+        raise ApiError(422, "bad_webhook_url", "A webhook URL is an http:// or https:// address.")
+    del port
+    if not allow_private:
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:
+            ip = None
+        if (ip is not None and _private(ip)) or host == "localhost" or \
+                host.endswith(".localhost"):
+            raise ApiError(422, "webhook_private_address",
+                           "Webhooks cannot point at local or private network addresses.")
+    return url
+
+
+class WebhookService:
+    def __init__(self, db, settings) -> None:
+        self.db = db
+        self.settings = settings
+        self._task: asyncio.Task | None = None
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._client: httpx.AsyncClient | None = None
+        #: ids of the deliveries this process is sending now
+        self._inflight: set[int] = set()
+        #: called with (delivery id, status) after each attempt (tests, metrics)
+        self.on_attempt = None
+
+    # ---------------------------------------------------------------- the user's webhooks
+    @staticmethod
+    def _public(row: Webhook, last: WebhookDelivery | None = None) -> dict:
+        out = {"id": row.id, "url": row.url, "active": row.active,
+               "created_at": _iso(row.created_at)}
+        out["last_delivery"] = None if last is None else {
+            "id": last.id, "status": last.status, "attempts": last.attempts,
+            "last_error": last.last_error, "created_at": _iso(last.created_at),
+            "delivered_at": _iso(last.delivered_at)}
+        return out
+
+    async def list(self, user: UserInfo) -> dict:
+        async with self.db.read() as s:
+            rows = (await s.execute(select(Webhook).where(Webhook.user_id == user.id)
+                                    .order_by(Webhook.id))).scalars().all()
+            out = []
+            for row in rows:
+                last = (await s.execute(
+                    select(WebhookDelivery).where(WebhookDelivery.webhook_id == row.id)
+                    .order_by(WebhookDelivery.id.desc()).limit(1))).scalar_one_or_none()
+                out.append(self._public(row, last))
+        return {"webhooks": out, "limit": self.settings.webhooks_per_user}
+
+    async def create(self, user: UserInfo, url) -> dict:
+        url = check_url(url, self.settings.webhook_allow_private)
+        secret = "whsec_" + secrets.token_urlsafe(32)
+        async with self.db.write() as s:
+            if self.db.is_postgres:  # one registration of this user at a time (the limit)
+                await s.execute(select(User.id).where(User.id == user.id).with_for_update())
+            count = await s.scalar(select(func.count()).select_from(Webhook)
+                                   .where(Webhook.user_id == user.id))
+            if await s.scalar(select(Webhook.id).where(Webhook.user_id == user.id,
+                                                       Webhook.url == url)) is not None:
+                raise ApiError(409, "webhook_exists", "You already have a webhook for that URL.")
+            limit = self.settings.webhooks_per_user
+            if count >= limit:
+                raise ApiError(409, "webhook_limit", f"At most {limit} webhooks per user.")
+            row = Webhook(user_id=user.id, url=url, secret=secret, active=True,
+                          created_at=utcnow())
+            s.add(row)
+            try:
+                await s.flush()
+            except IntegrityError:
+                raise ApiError(409, "webhook_exists",
+                               "You already have a webhook for that URL.") from None
+            await s.commit()
+        return {**self._public(row), "secret": secret}
+
+    async def delete(self, user: UserInfo, webhook_id: int) -> None:
+        async with self.db.write() as s:
+            found = await s.scalar(select(Webhook.id).where(Webhook.id == webhook_id,
+                                                            Webhook.user_id == user.id))
+            if found is None:
+                raise not_found("webhook")
+            await s.execute(delete(WebhookDelivery)
+                            .where(WebhookDelivery.webhook_id == webhook_id))
+            await s.execute(delete(Webhook).where(Webhook.id == webhook_id))
+            await s.commit()
+
+    # ---------------------------------------------------------------- events
+    async def on_your_turn(self, event: YourTurn) -> None:
+        """Queue one delivery per active webhook of the users whose turn it became."""
+        users = sorted(set(event.users))
+        if not users:
+            return
+        async with self.db.read() as s:  # most players have none: no write transaction then
+            hooks = (await s.execute(
+                select(Webhook.id, Webhook.user_id, User.username)
+                .join(User, User.id == Webhook.user_id)
+                .where(Webhook.user_id.in_(users), Webhook.active.is_(True))
+                .order_by(Webhook.id))).all()
+        if not hooks:
+            return
+        game = {"id": event.game_id, "game": event.game, "title": event.title,
+                "version": event.version, "url": f"/game.html?id={event.game_id}"}
+        now = utcnow()
+        async with self.db.write() as s:
+            for hook in hooks:
+                s.add(WebhookDelivery(
+                    webhook_id=hook.id, event="your_turn", status="pending", attempts=0,
+                    next_attempt_at=now, created_at=now,
+                    payload={"event": "your_turn", "game": game,
+                             "user": {"id": hook.user_id, "username": hook.username},
+                             "deadline": event.deadline}))
+            try:
+                await s.commit()
+            except IntegrityError:  # a webhook deleted meanwhile
+                await s.rollback()
+                log.info("webhook deleted while queueing game %s", event.game_id)
+                return
+        self._wake.set()
+
+    # ---------------------------------------------------------------- the worker
+    def start(self) -> None:
+        self._stopping = False
+        self._client = httpx.AsyncClient(timeout=self.settings.webhook_timeout,
+                                         follow_redirects=False, trust_env=False,
+                                         headers={"User-Agent": USER_AGENT})
+        self._task = asyncio.get_running_loop().create_task(self._run(),
+                                                            name="menagerie-webhooks")
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._wake.set()
+        if self._task is not None:
+            # the sends under way may finish (and be recorded) within their timeout
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(self._task),
+                                       self.settings.webhook_timeout + 1)
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+        if self._inflight:  # interrupted sends: due again at once (the next start sends them)
+            with contextlib.suppress(Exception):
+                async with self.db.write() as s:
+                    await s.execute(update(WebhookDelivery)
+                                    .where(WebhookDelivery.id.in_(list(self._inflight)),
+                                           WebhookDelivery.status == "pending")
+                                    .values(next_attempt_at=utcnow()))
+                    await s.commit()
+            self._inflight.clear()
+        if self._client is not None:
+            with contextlib.suppress(Exception):
+                await self._client.aclose()
+            self._client = None
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def _run(self) -> None:
+        poll = self.settings.webhook_poll_seconds
+        while not self._stopping:
+            self._wake.clear()  # before looking: a wake-up meanwhile is not lost
+            try:
+                due = await self._next_due()
+                now = utcnow()
+                if due is not None and due <= now:
+                    batch = await self._claim(now)
+                    if batch:
+                        await asyncio.gather(*(self._deliver(*d) for d in batch))
+                        continue
+                    wait = min(poll, 0.2)  # being claimed by another process right now
+                else:
+                    wait = poll if due is None else min(poll, (due - now).total_seconds())
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("webhook worker: %s", exc)
+                wait = poll
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), max(wait, 0.001))
+
+    async def _next_due(self) -> datetime | None:
+        async with self.db.read() as s:
+            due = await s.scalar(select(func.min(WebhookDelivery.next_attempt_at))
+                                 .where(WebhookDelivery.status == "pending"))
+        return _aware(due) if due is not None else None
+
+    async def _claim(self, now: datetime) -> list[tuple]:
+        """Take up to :data:`BATCH` due deliveries: (id, attempts, payload, url, secret)."""
+        async with self.db.write() as s:
+            q = (select(WebhookDelivery.id).where(WebhookDelivery.status == "pending",
+                                                  WebhookDelivery.next_attempt_at <= now)
+                 .order_by(WebhookDelivery.next_attempt_at, WebhookDelivery.id).limit(BATCH))
+            if self.db.is_postgres:
+                q = q.with_for_update(skip_locked=True)
+            ids = list((await s.execute(q)).scalars().all())
+            if not ids:
+                await s.rollback()
+                return []
+            await s.execute(update(WebhookDelivery).where(WebhookDelivery.id.in_(ids))
+                            .values(next_attempt_at=now + LEASE))
+            rows = (await s.execute(
+                select(WebhookDelivery.id, WebhookDelivery.attempts, WebhookDelivery.payload,
+                       Webhook.url, Webhook.secret)
+                .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
+                .where(WebhookDelivery.id.in_(ids)))).all()
+            await s.commit()
+        self._inflight.update(r.id for r in rows)
+        return [tuple(r) for r in rows]
+
+    async def _check_target(self, url: str) -> None:
+        """Refuse (unless allowed) a host that resolves to a local or private address."""
+        if self.settings.webhook_allow_private:
+            return
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        try:
+            infos = await asyncio.get_running_loop().getaddrinfo(host, port,
+                                                                 type=socket.SOCK_STREAM)
+        except OSError as exc:
+            raise RefusedTarget(f"cannot resolve {host}: {exc}") from None
+        for info in infos:
+            ip = ipaddress.ip_address(info[4][0].split("%")[0])
+            if _private(ip):
+                raise RefusedTarget(f"{host} resolves to a private address")
+
+    async def _deliver(self, delivery_id: int, attempts: int, payload: dict, url: str,
+                       secret: str) -> None:
+        body = jsonutil.dumps({**payload, "sent_at": utcnow().isoformat(),
+                               "delivery": delivery_id})
+        timestamp = str(int(time.time()))
+        headers = {
+            "Content-Type": "application/json",
+            "X-Menagerie-Event": str(payload.get("event", "")),
+            "X-Menagerie-Delivery": str(delivery_id),
+            "X-Menagerie-Timestamp": timestamp,
+            "X-Menagerie-Signature": sign(secret, timestamp, body),
+        }
+        error = None
+        try:
+            await self._check_target(url)
+            assert self._client is not None
+            response = await self._client.post(url, content=body, headers=headers)
+            if not 200 <= response.status_code < 300:
+                error = f"HTTP {response.status_code}"
+        except RefusedTarget as exc:
+            error = str(exc)
+        except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError) as exc:
+            error = f"{type(exc).__name__}: {exc}".rstrip(": ")
+        except Exception as exc:  # pragma: no cover - a bug; the delivery is retried
+            log.exception("webhook delivery %s", delivery_id)
+            error = f"{type(exc).__name__}"
+
+        try:
+            status = await self._record(delivery_id, attempts + 1, error)
+        finally:
+            self._inflight.discard(delivery_id)
+        if error:
+            log.info("webhook delivery %s failed (attempt %s): %s", delivery_id, attempts + 1,
+                     error)
+        if self.on_attempt is not None:
+            self.on_attempt(delivery_id, status)
+
+    async def _record(self, delivery_id: int, attempts: int, error: str | None) -> str:
+        now = utcnow()
+        if error is None:
+            status = "delivered"
+            values = dict(status=status, attempts=attempts, delivered_at=now, last_error=None)
+        elif attempts >= self.settings.webhook_max_attempts:
+            status = "failed"
+            values = dict(status=status, attempts=attempts, last_error=error[:500])
+        else:
+            status = "pending"
+            values = dict(attempts=attempts, last_error=error[:500],
+                          next_attempt_at=now + timedelta(
+                              seconds=backoff(self.settings, attempts)))
+        async with self.db.write() as s:
+            await s.execute(update(WebhookDelivery)
+                            .where(WebhookDelivery.id == delivery_id,
+                                   WebhookDelivery.status == "pending").values(**values))
+            await s.commit()
+        if status == "pending":
+            self._wake.set()  # the worker recomputes when the next one is due
+        return status
