@@ -49,7 +49,7 @@ from .errors import ApiError, not_found
 from . import metrics
 from .models import ActionRecord, Game, Seat, Snapshot, User, utcnow
 from .realtime import CHANNEL, USER_CHANNEL, Frame, Hub, LocalBus, move_payload
-from .records import effective_actions
+from .history import effective_actions, engine_game, step, undo_snapshots
 from .settings import Settings
 from .signals import Signals, YourTurn
 
@@ -234,14 +234,6 @@ def iso(dt) -> str | None:
     from .auth import aware
 
     return aware(dt).isoformat().replace("+00:00", "Z")
-
-
-def engine_game(name: str):
-    try:
-        return engine.get_game(name)
-    except KeyError:
-        raise ApiError(503, "game_unavailable",
-                       f"The game {name!r} is not available on this server.") from None
 
 
 def _status_of(exc: IllegalAction) -> int:
@@ -495,30 +487,9 @@ class GameService:
                 result = self._with_bot_played(c, clock, result)
             turn_users, notice = self._turn_notice(c, seat, waiting, status, new_version,
                                                    deadline)
-            self.hub.expect(game_id, new_version)
-            try:
-                written = await self._write_move(c, seat, action, events, new_version,
-                                                 _dumped(game, new), waiting, status, result,
-                                                 snapshot, clock=clock, deadline=deadline,
-                                                 kind=kind, notice=notice, now=now)
-            except BaseException:
-                # unknown outcome (the connection died around the commit?): if it committed,
-                # its announcement may have been skipped as ours; look again once we can
-                self.hub.unexpect(game_id, new_version)
-                self.cache.drop(game_id)
-                self._resync_soon(game_id)
-                raise
-            if not written:
-                # another writer (another process) took this version first; its announcement
-                # may have been skipped as ours: wake the sockets for the real current version
-                self.hub.unexpect(game_id, new_version)
-                self.cache.drop(game_id)
-                metrics.WRITE_CONFLICTS.inc()
-                current = await self.current(game_id)
-                self.hub.notify(game_id, current.version)
-                raise ApiError(409, "stale_version",
-                               "Another action was accepted first; reload and try again.",
-                               version=current.version)
+            await self._store(c, seat, action, events, new_version, _dumped(game, new),
+                              waiting, status, result, snapshot, clock=clock,
+                              deadline=deadline, kind=kind, notice=notice, now=now)
             frame = Frame(game, new_version, new, events,
                           clock_mod.public(c.time_control, clock))
             self.cache.put(replace(c, version=new_version, state=new, status=status,
@@ -594,6 +565,32 @@ class GameService:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    async def _store(self, c: Cached, *args, **kw) -> None:
+        """:meth:`_write_move` for the holder of the game's lock, with what follows a failure:
+        409 when another writer took the version first, and the sockets woken either way."""
+        game_id, new_version = c.id, args[3]
+        self.hub.expect(game_id, new_version)
+        try:
+            written = await self._write_move(c, *args, **kw)
+        except BaseException:
+            # unknown outcome (the connection died around the commit?): if it committed, its
+            # announcement may have been skipped as ours; look again once we can
+            self.hub.unexpect(game_id, new_version)
+            self.cache.drop(game_id)
+            self._resync_soon(game_id)
+            raise
+        if not written:
+            # another writer (another process) took this version first; its announcement may
+            # have been skipped as ours: wake the sockets for the real current version
+            self.hub.unexpect(game_id, new_version)
+            self.cache.drop(game_id)
+            metrics.WRITE_CONFLICTS.inc()
+            current = await self.current(game_id)
+            self.hub.notify(game_id, current.version)
+            raise ApiError(409, "stale_version",
+                           "Another action was accepted first; reload and try again.",
+                           version=current.version)
+
     async def _write_move(self, c: Cached, seat: int, action: Any, events: list,
                           new_version: int, dumped: dict, waiting: list, status: str,
                           result: dict | None, snapshot: bool, *, clock: dict | None = None,
@@ -652,7 +649,7 @@ class GameService:
         if not seats:
             return False
         seat = seats[0]
-        game, state, version = c.game, c.state, c.version
+        version = c.version
         try:
             bot = get_bot(c.bots[seat])
         except KeyError:
@@ -801,11 +798,11 @@ class GameService:
                 .where(ActionRecord.game_id == game_id, ActionRecord.version > snap.version,
                        ActionRecord.version <= version)
                 .order_by(ActionRecord.version))).all()
-            undone = await _undo_snapshots(s, game_id, records)
+            undone = await undo_snapshots(s, game_id, records)
         game = engine_game(row.game)
         state = game.load(snap.state)
         for r in records:
-            state = _step(game, state, r, undone)
+            state = step(game, state, r, undone)
         return game, state
 
     async def undo(self, game_id: int, version: int, user: UserInfo) -> Accepted:
@@ -850,25 +847,10 @@ class GameService:
                 "g": c.id, "v": new_version, "name": c.name, "title": game.title, "turn": [],
                 "users": sorted(by_seat.values()), "status": "running",
                 "deadline": clock_mod.iso(deadline)})
-            self.hub.expect(game_id, new_version)
-            try:
-                written = await self._write_move(
-                    c, seat, {"undo": target}, events, new_version, _dumped(game, restored),
-                    waiting, "running", None, True, clock=clock, deadline=deadline,
-                    kind="undo", notice=notice, now=now)
-            except BaseException:
-                self.hub.unexpect(game_id, new_version)
-                self.cache.drop(game_id)
-                self._resync_soon(game_id)
-                raise
-            if not written:
-                self.hub.unexpect(game_id, new_version)
-                self.cache.drop(game_id)
-                current = await self.current(game_id)
-                self.hub.notify(game_id, current.version)
-                raise ApiError(409, "stale_version",
-                               "Another action was accepted first; reload and try again.",
-                               version=current.version)
+            await self._store(c, seat, {"undo": target}, events, new_version,
+                              _dumped(game, restored), waiting, "running", None, True,
+                              clock=clock, deadline=deadline, kind="undo", notice=notice,
+                              now=now)
             frame = Frame(game, new_version, restored, events,
                           clock_mod.public(c.time_control, clock))
             self.cache.put(replace(c, version=new_version, state=restored, status="running",
@@ -1154,7 +1136,7 @@ class GameService:
                        ActionRecord.version >= max(snap.version, 1),
                        ActionRecord.version <= upto)
                 .order_by(ActionRecord.version))).all()
-            undone = await _undo_snapshots(s, game_id, [r for r in records
+            undone = await undo_snapshots(s, game_id, [r for r in records
                                                         if r.version > snap.version])
             clock_now = clock_mod.public(row.time_control, row.clock)
         state = game.load(snap.state)
@@ -1165,7 +1147,7 @@ class GameService:
         for r in records:
             if r.version <= snap.version:
                 continue
-            state = _step(game, state, r, undone)
+            state = step(game, state, r, undone)
             if r.version >= start:
                 frames.append(Frame(game, r.version, state, r.events,
                                     clock_now if r.version == row.version else None))
@@ -1188,13 +1170,13 @@ class GameService:
         undone = {}
         if any(r.kind == "undo" for r in records):
             async with self.db.read() as s:
-                undone = await _undo_snapshots(s, c.id, records)
+                undone = await undo_snapshots(s, c.id, records)
         frames: list[Frame] = []
         state, version, frame = c.state, c.version, c.frame
         for r in records:
             if r.version != version + 1:
                 break  # pragma: no cover - the log has no holes
-            state = _step(c.game, state, r, undone)
+            state = step(c.game, state, r, undone)
             version = r.version
             frame = Frame(c.game, version, state, r.events)
             if version >= start:
@@ -1228,24 +1210,6 @@ class GameService:
         return {"id": game_id, "game": row.game, "version": row.version, "actions": len(records),
                 "state_hash": replayed, "stored_hash": stored, "match": replayed == stored,
                 "result": game.result(final)}
-
-
-async def _undo_snapshots(s, game_id: int, records) -> dict[int, dict]:
-    """The stored states of the undo rows among ``records`` (each undo version has one)."""
-    versions = [r.version for r in records if r.kind == "undo"]
-    if not versions:
-        return {}
-    rows = (await s.execute(select(Snapshot.version, Snapshot.state).where(
-        Snapshot.game_id == game_id, Snapshot.version.in_(versions)))).all()
-    return {r.version: r.state for r in rows}
-
-
-def _step(game, state: dict, record, undone: dict[int, dict]) -> dict:
-    """The state after one row of the log: an engine move, or an undo (its stored state)."""
-    if record.kind == "undo":
-        return game.load(undone[record.version])
-    new, _ = game.apply(state, record.seat, record.action)
-    return new
 
 
 def _dumped(game, state: dict) -> dict:

@@ -36,7 +36,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from sqlalchemy import insert, select
 from sqlalchemy.orm import defer
@@ -49,6 +49,7 @@ from . import jsonutil
 from .auth import UserInfo
 from .db import Database
 from .errors import ApiError, not_found
+from .history import effective_actions, engine_game, step, undo_snapshots
 from .models import ActionRecord, Game, Seat, Snapshot, User, utcnow
 from .settings import Settings
 
@@ -62,23 +63,6 @@ MARK_KINDS = ("break", "round")
 
 
 # --------------------------------------------------------------------------- the log
-
-def effective_actions(rows: Iterable[Any]) -> list[tuple[int, Any]]:
-    """``(seat, action)`` of the log rows (``version, seat, action, kind``, in version order)
-    that make the current state: moves and auto moves, minus what an undo took back."""
-    stack: list[tuple[int, int, Any]] = []
-    for r in rows:
-        kind = getattr(r, "kind", None) or "move"
-        if kind == "undo":
-            target = (r.action or {}).get("undo") if isinstance(r.action, dict) else None
-            if not isinstance(target, int):
-                raise ValueError(f"undo row {r.version} without a target version")
-            while stack and stack[-1][0] > target:
-                stack.pop()
-        else:
-            stack.append((r.version, r.seat, r.action))
-    return [(seat, action) for _, seat, action in stack]
-
 
 def _json_equal(a: Any, b: Any) -> bool:
     """Equal as JSON (int dict keys and string keys alike)."""
@@ -315,7 +299,7 @@ class RecordService:
             if not 0 <= v <= last:
                 raise ApiError(422, "bad_version",
                                f"Versions of this game run from 0 to {last}.", last=last)
-            game = _engine_game(row.game)
+            game = engine_game(row.game)
             state = await self._state_at(s, game, game_id, v, last)
             made = None
             if v > 0:
@@ -370,16 +354,9 @@ class RecordService:
                 .where(ActionRecord.game_id == game_id, ActionRecord.version > start,
                        ActionRecord.version <= v)
                 .order_by(ActionRecord.version))).all()
+            undone = await undo_snapshots(s, game_id, rows)
             for r in rows:
-                if (r.kind or "move") == "undo":
-                    data = await s.scalar(select(Snapshot.state).where(
-                        Snapshot.game_id == game_id, Snapshot.version == r.version))
-                    if data is None:  # pragma: no cover - undo rows always have a snapshot
-                        raise ApiError(409, "no_snapshot",
-                                       f"Version {r.version} cannot be rebuilt.")
-                    state = game.load(data)
-                else:
-                    state, _ = game.apply(state, r.seat, r.action)
+                state = step(game, state, r, undone)
         self._states.put(game_id, v, state)
         return state
 
@@ -405,14 +382,6 @@ class RecordService:
             while len(self._marks) > 256:
                 self._marks.popitem(last=False)
         return marks
-
-
-def _engine_game(name: str):
-    try:
-        return engine.get_game(name)
-    except KeyError:
-        raise ApiError(503, "game_unavailable",
-                       f"The game {name!r} is not available on this server.") from None
 
 
 def _iso(dt) -> str | None:

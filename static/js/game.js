@@ -4,10 +4,7 @@ import { api, auth, wsUrl, ApiError } from "./api.js";
 import { h, clear, $ } from "./dom.js";
 import { injectSprite } from "./icons.js";
 import { setSeats, seatTag } from "./seats.js";
-import { indexCatalog } from "./arknova/cards.js";
-import { ArkNovaUI } from "./arknova/ui.js";
-import { ZoocracyUI } from "./zoocracy/ui.js";
-import { GenericUI } from "./generic.js";
+import { mountTable } from "./mount.js";
 import { Chat } from "./chat.js";
 import { t, tOr, setupPage } from "./i18n.js";
 import { awayBanner, clockChips, countMyTurns, notificationButton, setBadge, showNotification,
@@ -501,17 +498,7 @@ async function load() {
   takeSummary(g);
   st.gameName = g.game;
   if (!st.catalog) {
-    try {
-      const [all, cat] = await Promise.all([api.catalog().catch(() => null), api.gameCatalog(g.game).catch(() => ({}))]);
-      const list = Array.isArray(all) ? all : (all && (all.games || Object.values(all))) || [];
-      st.catalogInfo = list.find((x) => x && x.name === g.game) || null;
-      st.catalog = cat || {};
-      st.byId = indexCatalog(st.catalog);
-    } catch {
-      st.catalog = {};
-    }
-    const Table = { arknova: ArkNovaUI, zoocracy: ZoocracyUI }[g.game] || GenericUI;
-    ui = new Table(st, { send, toast });
+    ui = await mountTable(st, g.game, { send, toast });
     window.menagerie.ui = ui;
   }
   clearTimeout(pollTimer);

@@ -206,6 +206,26 @@ class Player:
         return r.json()
 
 
+async def play_to_end(api, gid: int, players, pick=0) -> dict:
+    """Every human seat plays a legal answer (the first, or ``pick``) until the game is over."""
+    for _ in range(300):
+        g = await players[0].game(gid)
+        if g["status"] == "finished":
+            return g
+        moved = False
+        for p in players:
+            g = await p.game(gid)
+            if g["your_seat"] in g["waiting_for"]:
+                legal = await p.legal(gid)
+                r = await p.act(gid, legal["actions"][pick % len(legal["actions"])],
+                                version=legal["version"])
+                assert r.status_code in (200, 409), r.text
+                moved = True
+        if not moved:
+            await api.idle()
+    raise AssertionError("the game did not end")
+
+
 @contextlib.asynccontextmanager
 async def running_app(settings: Settings):
     app = create_app(settings)

@@ -13,6 +13,8 @@ from app.models import Game
 from app.ratings import (DEFAULT_RD, Glicko, glicko2_update, pairwise, places_of, rate_game,
                          why_unrated)
 
+from .conftest import play_to_end
+
 
 # --------------------------------------------------------------------------- the mathematics
 
@@ -82,24 +84,6 @@ def test_pairwise_results_of_a_three_player_game():
 
 
 # --------------------------------------------------------------------------- through the API
-
-async def play_to_end(api, gid: int, players) -> dict:
-    """Every human seat plays its first legal answer until the game is over."""
-    for _ in range(200):
-        g = await players[0].game(gid)
-        if g["status"] == "finished":
-            return g
-        moved = False
-        for p in players:
-            g = await p.game(gid)
-            if g["your_seat"] in g["waiting_for"]:
-                legal = await p.legal(gid)
-                r = await p.act(gid, legal["actions"][0], version=legal["version"])
-                assert r.status_code in (200, 409), r.text
-                moved = True
-        if not moved:
-            await api.idle()
-    raise AssertionError("the game did not end")
 
 
 async def finish(api, gid: int) -> None:

@@ -17,25 +17,7 @@ from app.models import ActionRecord, Game, Snapshot
 from app.records import FORMAT, effective_actions
 from engine.bots import get_bot
 
-
-async def play_to_end(api, gid: int, players, pick=0) -> dict:
-    """Every human seat plays a legal answer (the first, or ``pick``) until the game is over."""
-    for _ in range(300):
-        g = await players[0].game(gid)
-        if g["status"] == "finished":
-            return g
-        moved = False
-        for p in players:
-            g = await p.game(gid)
-            if g["your_seat"] in g["waiting_for"]:
-                legal = await p.legal(gid)
-                r = await p.act(gid, legal["actions"][pick % len(legal["actions"])],
-                                version=legal["version"])
-                assert r.status_code in (200, 409), r.text
-                moved = True
-        if not moved:
-            await api.idle()
-    raise AssertionError("the game did not end")
+from .conftest import play_to_end
 
 
 def bot_record(name: str = "zoocracy", seats: int = 2, seed: str = "record-seed") -> dict:

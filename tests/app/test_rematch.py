@@ -9,23 +9,7 @@ from sqlalchemy import select
 
 from app.models import Game, Seat
 
-
-async def play_to_end(api, gid: int, players) -> dict:
-    for _ in range(300):
-        g = await players[0].game(gid)
-        if g["status"] == "finished":
-            return g
-        moved = False
-        for p in players:
-            g = await p.game(gid)
-            if g["your_seat"] in g["waiting_for"]:
-                legal = await p.legal(gid)
-                r = await p.act(gid, legal["actions"][0], version=legal["version"])
-                assert r.status_code in (200, 409), r.text
-                moved = True
-        if not moved:
-            await api.idle()
-    raise AssertionError("the game did not end")
+from .conftest import play_to_end
 
 
 async def finished_game(api, seats=3, bots=(), rounds=2):

@@ -127,6 +127,25 @@ def test_a_take_back_works_before_a_draw_and_is_refused_after(table, watch):
     watch.errors[:] = [e for e in watch.errors if "409 (Conflict)" not in e]
 
 
+def _play_until(page, done) -> None:
+    """Answer on this page (preferring answers that end the turn) until ``done(waiting)``."""
+    for _ in range(40):
+        wait_settled(page)
+        waiting = page.evaluate("window.menagerie.state.waitingFor") or []
+        if done(waiting):
+            return
+        legal = page.evaluate("window.menagerie.state.legal")
+        if not legal:
+            page.wait_for_timeout(100)
+            continue
+        pick = next((a for a in legal if a.get("type") in ("x_token", "done", "skip", "pass")),
+                    legal[0])
+        v = version(page)
+        answer(page, pick)
+        wait_version(page, v + 1)
+    raise AssertionError("the turn did not pass")
+
+
 def test_a_second_tab_of_the_other_player_hears_it_is_their_turn(table, server):
     alice, bob = table["alice"], table["bob"]
     lobby = bob.context.new_page()
@@ -134,17 +153,11 @@ def test_a_second_tab_of_the_other_player_hears_it_is_their_turn(table, server):
     lobby.wait_for_function("() => window.menagerie && window.menagerie.feed && window.menagerie.feed.ws"
                             " && window.menagerie.feed.ws.readyState === 1")
     assert lobby.evaluate("document.documentElement.dataset.turns || '0'") == "0"
-    # Alice ends her turn (whatever her chained decisions are, answer until Bob owes one)
-    for _ in range(30):
-        wait_settled(alice)
-        if 1 in (alice.evaluate("window.menagerie.state.waitingFor") or []):
-            break
-        legal = alice.evaluate("window.menagerie.state.legal")
-        pick = next((a for a in legal if a.get("type") in ("x_token", "done", "skip", "pass")),
-                    legal[0])
-        v = version(alice)
-        answer(alice, pick)
-        wait_version(alice, v + 1)
+    # if Bob already owes a decision, he plays on (in his game tab) until it is Alice's turn;
+    # then Alice plays until Bob owes one: that is the notice Bob's lobby tab must hear
+    _play_until(bob, lambda waiting: 1 not in waiting)
+    assert lobby.evaluate("window.__notes.length") == 0  # his own moves are no news to him
+    _play_until(alice, lambda waiting: 1 in waiting)
     lobby.wait_for_function("() => window.__notes.length > 0", timeout=10_000)
     note = lobby.evaluate("window.__notes[0]")
     assert f"#{table['gid']}" in note["body"]

@@ -1,0 +1,63 @@
+"""The log of a game and the states it rebuilds.
+
+The ``actions`` table is the append-only log: one row per version, in order. A row's ``kind`` is
+``"move"`` (a seat's answer, or a bot's), ``"auto"`` (the platform answered for a player whose
+time ran out or whose seat a bot plays: an ordinary action for the engine), or ``"undo"``
+(``action = {"undo": V}``: the state of version V again; a snapshot of it is always stored at
+the undo's own version). These helpers are shared by the game service (moves, frames, replay)
+and the records (export, import, history).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from sqlalchemy import select
+
+import engine
+
+from .errors import ApiError
+from .models import Snapshot
+
+
+def engine_game(name: str):
+    try:
+        return engine.get_game(name)
+    except KeyError:
+        raise ApiError(503, "game_unavailable",
+                       f"The game {name!r} is not available on this server.") from None
+
+
+async def undo_snapshots(s, game_id: int, records) -> dict[int, dict]:
+    """The stored states of the undo rows among ``records`` (each undo version has one)."""
+    versions = [r.version for r in records if r.kind == "undo"]
+    if not versions:
+        return {}
+    rows = (await s.execute(select(Snapshot.version, Snapshot.state).where(
+        Snapshot.game_id == game_id, Snapshot.version.in_(versions)))).all()
+    return {r.version: r.state for r in rows}
+
+
+def step(game, state: dict, record, undone: dict[int, dict]) -> dict:
+    """The state after one row of the log: an engine move, or an undo (its stored state)."""
+    if record.kind == "undo":
+        return game.load(undone[record.version])
+    new, _ = game.apply(state, record.seat, record.action)
+    return new
+
+
+def effective_actions(rows: Iterable[Any]) -> list[tuple[int, Any]]:
+    """``(seat, action)`` of the log rows (``version, seat, action, kind``, in version order)
+    that make the current state: moves and auto moves, minus what an undo took back."""
+    stack: list[tuple[int, int, Any]] = []
+    for r in rows:
+        kind = getattr(r, "kind", None) or "move"
+        if kind == "undo":
+            target = (r.action or {}).get("undo") if isinstance(r.action, dict) else None
+            if not isinstance(target, int):
+                raise ValueError(f"undo row {r.version} without a target version")
+            while stack and stack[-1][0] > target:
+                stack.pop()
+        else:
+            stack.append((r.version, r.seat, r.action))
+    return [(seat, action) for _, seat, action in stack]
