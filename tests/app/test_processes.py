@@ -183,6 +183,40 @@ async def test_bots_resume_after_restart(db_url):
             assert g["version"] == 2
 
 
+async def test_deadlines_survive_a_crash(db_url):
+    """A timed game's deadline passes while no server runs (the process was killed); the next
+    server process finds it in the database and the bot plays the late decisions."""
+    async with server_process(db_url, MENAGERIE_SCHEDULER_INTERVAL="0.2") as p:
+        async with httpx.AsyncClient(base_url=f"http://{p.base}") as c:
+            api = Remote(c)
+            ada, bob = await api.user("ada"), await api.user("bob")
+            r = await ada.post("/api/games", json={
+                "game": "toy", "seats": 2,
+                "time_control": {"mode": "move", "seconds": 10, "bot": "random"}})
+            gid = r.json()["id"]
+            assert (await bob.post(f"/api/games/{gid}/join")).status_code == 200
+            started = (await ada.post(f"/api/games/{gid}/start")).json()
+            deadline = started["clock"]["seats"]["0"]["deadline"]
+        p.kill()  # a crash, well before the deadline
+        p.wait()
+    await asyncio.sleep(11)  # the deadline passes while no server runs
+    async with server_process(db_url, MENAGERIE_SCHEDULER_INTERVAL="0.2") as p:
+        async with httpx.AsyncClient(base_url=f"http://{p.base}") as c:
+            api = Remote(c)
+            ada.api = api
+
+            async def played():
+                g = await ada.game(gid)
+                return g if g["version"] >= 2 else None
+
+            g = await wait_for(played, timeout=15)
+            # both secret cards were played by the bot, after the stored deadline
+            log = (await ada.get(f"/api/games/{gid}/log?after=0")).json()["entries"]
+            assert {e["seat"] for e in log[:2]} == {0, 1}
+            assert all(e["at"] >= deadline.replace("Z", "") for e in log[:2])
+            assert g["clock"]["seats"]["0"]["auto"] == 1 and g["clock"]["seats"]["1"]["auto"] == 1
+
+
 async def test_listen_connection_reconnects(pg_url):
     """Kill the LISTEN connection: the process reconnects, catches up and keeps pushing."""
     settings = make_settings(pg_url)
