@@ -6,6 +6,33 @@ import { h, clear } from "./dom.js";
 import { seatTag } from "./seats.js";
 import { lang, t } from "./i18n.js";
 
+// ------------------------------------------------------------------ glyphs (no emoji font needed)
+const GLYPHS = {
+  clock: "M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18zM12 7v5l3 2",
+  bell: "M6 16v-5a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0",
+  bot: "M5 9h14v10H5zM12 5v4M9 13h.01M15 13h.01M9 16h6M3 12v4M21 12v4",
+  warn: "M12 3 22 20H2zM12 10v4M12 17h.01",
+};
+
+export function glyph(name) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "1em");
+  svg.setAttribute("height", "1em");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", `glyph glyph-${name}`);
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", GLYPHS[name]);
+  path.setAttribute("fill", "none");
+  path.setAttribute("stroke", "currentColor");
+  path.setAttribute("stroke-width", "2");
+  path.setAttribute("stroke-linecap", "round");
+  path.setAttribute("stroke-linejoin", "round");
+  svg.appendChild(path);
+  return svg;
+}
+
 // ------------------------------------------------------------------ time controls
 const PRESETS = [
   { key: "none", label: "time.preset.none" },
@@ -86,7 +113,7 @@ export function clockChips(summary, clock) {
   const tc = (clock && clock.control) || (summary && summary.time_control);
   if (!tc) return null;
   const seats = (summary && Array.isArray(summary.seats)) ? summary.seats : [];
-  const chips = [h("span", { class: "clock-control", title: t("time.legend") }, "⏱ ", describeControl(tc))];
+  const chips = [h("span", { class: "clock-control", title: t("time.legend") }, glyph("clock"), " ", describeControl(tc))];
   const entries = (clock && clock.seats) || {};
   for (const key of Object.keys(entries).sort((a, b) => a - b)) {
     const e = entries[key];
@@ -100,8 +127,8 @@ export function clockChips(summary, clock) {
       dataset: { seat: key, deadline: (e && e.deadline) || "", bank: e && typeof e.bank === "number" ? String(e.bank) : "" },
     }, seatTag(seat, { small: true }), " ",
     h("span", { class: "clock-left" }, left === null ? "—" : (left <= 0 && running ? t("clock.time_is_up") : span(left))));
-    if (e && e.timeouts) chip.appendChild(h("span", { class: "clock-timeouts", title: t("time.timeouts_title") }, " ⚠ ", String(e.timeouts)));
-    if (info.away) chip.appendChild(h("span", { class: "clock-away" }, " 🤖 ", t("time.bot_plays")));
+    if (e && e.timeouts) chip.appendChild(h("span", { class: "clock-timeouts", title: t("time.timeouts_title") }, " ", glyph("warn"), String(e.timeouts)));
+    if (info.away) chip.appendChild(h("span", { class: "clock-away" }, " ", glyph("bot"), " ", t("time.bot_plays")));
     chips.push(chip);
   }
   return h("span", { class: "clocks", id: "clocks" }, chips);
@@ -143,7 +170,7 @@ export function awayBanner(st, { reload, toast }) {
   const mine = seats.find((x) => x && x.seat === st.seat);
   if (!mine || !mine.away || st.status !== "running") return null;
   return h("div", { class: "away-banner", role: "alert", id: "away-banner" },
-    h("span", null, "🤖 ", t("away.text")),
+    h("span", null, glyph("bot"), " ", t("away.text")),
     h("button", {
       class: "btn primary small", type: "button", id: "reclaim-btn",
       onclick: async (e) => {
@@ -212,7 +239,7 @@ export function notificationButton() {
       try { await Notification.requestPermission(); } catch { /* refused */ }
       btn.remove();
     },
-  }, "🔔 ", t("notify.enable"));
+  }, glyph("bell"), " ", t("notify.enable"));
   return btn;
 }
 

@@ -400,9 +400,9 @@ function renderWaitingRoom() {
   if (mine && !creator) buttons.push(h("p", { class: "muted" }, (g.created_by && g.created_by.username) ? t("game.creator_starts", { name: g.created_by.username }) : t("game.the_creator_starts")));
   if (mine && creator) buttons.push(h("button", { class: "btn primary", id: "start-btn", disabled: filled < total, onclick: async (e) => { e.target.disabled = true; try { await api.start(st.id); } catch (err) { toast(err.message); } load(); } }, filled < total ? t("game.start_count", { filled, total }) : t("game.start_the_game")));
   const link = h("input", { readonly: true, value: location.href, "aria-label": t("game.link_aria"), onfocus: (e) => e.target.select() });
-  clear(els.waiting).append(h("h2", t("game.waiting_for_players")), h("ul", { class: "seat-list" }, rows),
+  clear(els.waiting).append(...[h("h2", t("game.waiting_for_players")), h("ul", { class: "seat-list" }, rows),
     filled < total ? h("p", { class: "invite" }, h("span", t("game.invite")), link) : null,
-    h("div", { class: "row" }, buttons));
+    h("div", { class: "row" }, buttons)].filter(Boolean));
   els.waiting.hidden = false;
 }
 

@@ -4,7 +4,7 @@ import { h, clear, $, cap, timeAgo } from "./dom.js";
 import { injectSprite } from "./icons.js";
 import { seatColour, botLabel } from "./seats.js";
 import { t, tOr, setupPage } from "./i18n.js";
-import { describeControl, notificationButton, setBadge, showNotification, timeControlFieldset,
+import { describeControl, glyph, notificationButton, setBadge, showNotification, timeControlFieldset,
   titleWithCount, TurnFeed } from "./asyncplay.js";
 
 injectSprite();
@@ -137,7 +137,7 @@ function gameItem(g, kind) {
       seatBadge(e.seat),
       h("span", { class: e.name ? "" : "muted" }, e.name || t("lobby.free"))))),
     extra,
-    g.time_control ? h("span", { class: "small muted gi-time" }, "⏱ ", describeControl(g.time_control)) : null,
+    g.time_control ? h("span", { class: "small muted gi-time" }, glyph("clock"), " ", describeControl(g.time_control)) : null,
     g.updated_at || g.created_at ? h("span", { class: "small muted" }, timeAgo(g.updated_at || g.created_at)) : null,
     h("span", { class: "gi-actions" }, actions));
 }
@@ -277,11 +277,11 @@ async function renderNotifications(shown) {
     h("code", shown.secret),
     h("p", { class: "small" }, t("notify.secret_once")),
     h("button", { class: "btn small", type: "button", onclick: () => renderNotifications() }, t("notify.done"))) : null;
-  clear(host).append(
+  clear(host).append(...[
     h("p", { class: "small muted" }, t("notify.help")),
     hooks.length ? h("ul", { class: "notify-list" }, items) : h("p", { class: "empty-note" }, t("notify.empty")),
     hooks.length < ((data && data.limit) || 5) ? form : h("p", { class: "small muted" }, t("notify.full")),
-    err, secret);
+    err, secret].filter(Boolean));
 }
 
 // ------------------------------------------------------------------ new game form
