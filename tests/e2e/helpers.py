@@ -242,3 +242,219 @@ def click_any_legal(page, rng: random.Random) -> str:
     choice.click()
     wait_version(page, before + 1)
     return what
+
+
+# --------------------------------------------------------------------------- a player that moves the game on
+ACTION_WEIGHTS = {"animals": 5, "build": 3, "association": 3, "sponsors": 2, "cards": 2}
+
+# an animal in hand that the money pays and an empty enclosure fits; a sponsor card in hand
+PROMISING = """() => { const s = window.menagerie.state; const me = s.view.public.players[s.seat];
+  const hand = (s.view.private && s.view.private.hand) || [];
+  const free = (me.buildings || []).filter(b => (b.kind || 'enclosure') === 'enclosure' && !(b.animals || []).length)
+    .map(b => b.cells.length);
+  const cards = hand.map(id => s.byId.get(id) || {});
+  return { animal: cards.some(c => c.type === 'animal' && (c.cost || 0) <= me.money
+                                   && free.some(n => n >= (c.size || 1))),
+           sponsor: cards.some(c => c.type === 'sponsor'),
+           money: me.money >= 6 }; }"""
+
+
+def _card_score(page, ids: list[str]) -> dict[str, float]:
+    """Lower is better: cheap small animals without requirements, then sponsors, then the rest."""
+    return page.evaluate(
+        """(ids) => { const out = {}; for (const id of ids) {
+             const c = window.menagerie.state.byId.get(id) || {};
+             const req = c.requires && Object.keys(c.requires).length ? 30 : 0;
+             out[id] = c.type === 'animal' ? (c.size || 5) * 5 + (c.cost || 30) + req
+                     : c.type === 'sponsor' ? 45 + (c.level || c.strength || 0) * 3 : 80; }
+           return out; }""", ids)
+
+
+def place_by_hover(page, rng: random.Random) -> list[list[int]]:
+    """A placement as a user makes it: hover a legal cell of the map, maybe turn (R) or mirror
+    (F) the preview, click inside it. Returns the cells placed."""
+    cells = page.evaluate(
+        "() => [...new Set(window.menagerie.state.legal.filter(a => a.type === 'place')"
+        ".flatMap(a => a.cells.map(c => c[0] + ',' + c[1])))]")
+    assert cells, "no legal placement"
+    x, y = map(int, rng.choice(cells).split(","))
+    cell = page.locator(f'#zoo-map .hits polygon[data-x="{x}"][data-y="{y}"]')
+    cell.hover()
+    page.wait_for_selector("#zoo-map .ghost .ghost-cell")
+    for key in rng.choice([[], [], ["r"], ["f"], ["r", "r"]]):
+        page.keyboard.press(key)
+    ghost = page.evaluate("window.menagerie.ui.zoo.current")
+    assert ghost and [x, y] in ghost, "the preview covers the hovered cell"
+    before = version(page)
+    cell.click()
+    wait_version(page, before + 1)
+    return ghost
+
+
+def click_progress(page, rng: random.Random) -> str:
+    """Answer the current decision through the page, preferring answers that move the game on
+    (play animals and sponsors, build, support projects, take association tasks); returns what
+    kind of answer it clicked ("wait" when nothing is owed)."""
+    wait_settled(page)
+    before, types = page.evaluate(
+        "() => { const s = window.menagerie.state; const mine = !s.pending && s.legalVersion === s.version;"
+        " return [s.version, mine ? [...new Set(s.legal.map(a => a.type))] : []]; }")
+    if not types:
+        return "wait"
+    if "keep" in types:
+        offer = page.eval_on_selector_all("#decision .tray-card[aria-pressed]", "els => els.map(e => e.dataset.id)")
+        need = page.evaluate("window.menagerie.state.legal.find(a => a.type === 'keep').cards.length")
+        score = _card_score(page, offer)
+        for cid in sorted(offer, key=lambda c: score[c])[:need]:
+            page.click(f'#decision .tray-card[data-id="{cid}"][aria-pressed="false"]')
+        page.click("#decision .answer.confirm")
+        wait_version(page, before + 1)
+        return "keep"
+    if "place" in types:
+        place_by_hover(page, rng)
+        return "place"
+    animals = page.eval_on_selector_all("#decision .tray-card[data-animal]", "els => els.map(e => e.dataset.animal)")
+    if animals:
+        page.click(f'#decision .tray-card[data-animal="{rng.choice(animals)}"]')
+        page.wait_for_selector("#decision .answer.enclosure")
+        n = page.locator("#decision .answer.enclosure").count()
+        page.locator("#decision .answer.enclosure").nth(rng.randrange(n)).click()
+        wait_version(page, before + 1)
+        return "animal"
+    found = page.eval_on_selector_all(
+        "#decision .answer", "els => els.map((e, i) => [i, e.dataset.type || '', e.dataset.answer || '', e.disabled])")
+    found = [f for f in found if not f[3]]
+    assert found, "my turn, but no answer to click"
+    kinds = [f[1] for f in found]
+    answers = [f[2] for f in found]
+
+    def among(pred):
+        return [i for i, k in enumerate(kinds) if pred(k, answers[i])]
+
+    choice = None
+    if "action" in kinds:
+        # what a player sees at a glance: an animal in hand they can pay and house?
+        hopes = page.evaluate(PROMISING)
+        acts = among(lambda k, a: k == "action" and '"x":' not in a)
+        weights = []
+        for i in acts:
+            card = json.loads(answers[i]).get("card")
+            w = ACTION_WEIGHTS.get(card, 1)
+            if card == "animals":
+                w = 8 if hopes["animal"] else 0.3
+            elif card == "sponsors":
+                w = 3 if hopes["sponsor"] else 1
+            elif card == "build" and not hopes["money"]:
+                w = 0.5
+            weights.append(w)
+        if acts:
+            choice = rng.choices(acts, weights=weights)[0]
+    else:
+        for want in ("support", "sponsor", "task", "building", "partner", "university", "upgrade",
+                     "tile", "bonus", "snap", "draw", "pick"):
+            idx = among(lambda k, a, w=want: k == w)
+            if idx:
+                if want == "building":  # the biggest enclosure it offers, now and then another
+                    def size(i):
+                        bid = json.loads(answers[i])["building"]
+                        return int(bid.rsplit("_", 1)[1]) if re.fullmatch(r"enclosure_\d+", bid) else 0
+                    big = sorted(idx, key=size)
+                    choice = big[-1] if rng.random() < 0.7 else rng.choice(big)
+                else:
+                    choice = rng.choice(idx)
+                break
+        if choice is None:
+            rest = among(lambda k, a: k not in ("back", "done", "skip", "break_action"))
+            if rest and rng.random() < 0.85:
+                choice = rng.choice(rest)
+    if choice is None:
+        # nothing else to do here: the sponsors' break action still pays and moves the break on
+        finishing = (among(lambda k, a: k == "break_action")
+                     or among(lambda k, a: k in ("done", "skip")) or list(range(len(found))))
+        choice = rng.choice(finishing)
+    what = kinds[choice] or "?"
+    page.locator("#decision .answer").nth(found[choice][0]).click()
+    wait_version(page, before + 1)
+    return what
+
+
+# --------------------------------------------------------------------------- the placement preview
+def ghost_cells(page) -> list[list[int]]:
+    """The cells the preview on the map covers, as drawn."""
+    return sorted(page.eval_on_selector_all(
+        "#zoo-map .ghost .ghost-cell", "els => els.map(e => [Number(e.dataset.x), Number(e.dataset.y)])"))
+
+
+def map_note(page) -> str:
+    return page.evaluate("() => { const n = document.querySelector('#zoo-map .zoo-note');"
+                         " return n && !n.hidden ? n.dataset.note : ''; }")
+
+
+def mirrored(cells, pivot) -> list[list[int]]:
+    """Cells mirrored left-right across the column of ``pivot`` (doubled-height coordinates)."""
+    return sorted([2 * pivot[0] - x, y] for x, y in cells)
+
+
+def try_mirror(page, limit: int = 14) -> str | None:
+    """On a placement decision: point at legal cells until the preview has a legal mirror image
+    that differs from it, press F and check the preview shows exactly that mirror image (F again
+    mirrors it back). Returns "mirrored", "refused" (only preview orientations whose mirror image
+    is not legal there were found; F then leaves the preview and says so) or None."""
+    places = {tuple(map(tuple, sorted(a["cells"]))) for a in legal(page) if a["type"] == "place"}
+    cells = sorted({tuple(c) for p in places for c in p})
+    refused = None
+    for x, y in cells[:limit]:
+        page.locator(f'#zoo-map .hits polygon[data-x="{x}"][data-y="{y}"]').hover()
+        shown = ghost_cells(page)
+        if not shown:
+            continue
+        mirror = mirrored(shown, (x, y))
+        if mirror == shown:
+            continue
+        if tuple(map(tuple, mirror)) in places:
+            page.keyboard.press("f")
+            after = ghost_cells(page)
+            assert after == mirror, f"F shows {after}, the mirror image of {shown} across column {x} is {mirror}"
+            page.keyboard.press("f")
+            assert ghost_cells(page) == shown, "F twice is the original"
+            # R turns it around the same space: another orientation, legal, still covering it
+            page.keyboard.press("r")
+            turned = ghost_cells(page)
+            if not map_note(page):
+                assert _normal(turned) != _normal(shown), "R turned the preview"
+                assert [x, y] in turned and tuple(map(tuple, turned)) in places
+            else:
+                assert turned == shown and map_note(page) in ("zoo.no_turn_here", "zoo.turn_same")
+            return "mirrored"
+        if refused is None:
+            # is any preview of the mirrored shape through this cell legal?
+            norm = _normal(mirror)
+            if not any(_normal(p) == norm and (x, y) in p for p in places):
+                page.keyboard.press("f")
+                assert ghost_cells(page) == shown, "no legal mirror image: the preview stays"
+                assert map_note(page) in ("zoo.no_mirror_here", "zoo.no_mirror"), map_note(page)
+                assert page.is_visible("#zoo-map .zoo-note")
+                refused = "refused"
+    return refused
+
+
+def _normal(cells) -> tuple:
+    cells = [tuple(c) for c in cells]
+    dx = -min(c[0] for c in cells)
+    dy = -min(c[1] for c in cells)
+    if (dx + dy) % 2:
+        dy += 1
+    return tuple(sorted((a + dx, b + dy) for a, b in cells))
+
+
+MAP_TEXT_SIZES = """() => [...document.querySelectorAll('#zoo-map svg text, #zoo-map svg tspan')]
+    .filter(e => e.textContent.trim() && e.getClientRects().length)
+    .map(e => ({text: e.textContent.trim(), cls: (e.closest('[class]') || e).getAttribute('class'),
+                px: parseFloat(getComputedStyle(e).fontSize) * e.getScreenCTM().a,
+                height: e.getBoundingClientRect().height}))"""
+
+
+def map_text_sizes(page) -> list[dict]:
+    """Every text on the zoo map: its rendered font size in CSS px (computed size × the SVG's
+    scale) and the height of its box."""
+    return page.evaluate(MAP_TEXT_SIZES)

@@ -1,65 +1,36 @@
 // The decision bar: what is asked now, in one sentence, and the legal answers as controls.
 // The answers are exactly the dicts of GET /legal; grouping and labels are presentation only.
-import { h, clear, $, $$, cap, stableKey } from "../dom.js";
+import { h, $$, cap, stableKey } from "../dom.js";
 import { icon, iconLabel } from "../icons.js";
 import { seatChip, seatName } from "../seats.js";
 import { renderCard, gainIcons, actionName } from "./cards.js";
 import { t, tOr } from "../i18n.js";
 import { shapeIcon } from "./zoomap.js";
+import { DecisionBar as TableBar } from "../decisionbar.js";
 
 const ACTION_NAMES = ["animals", "build", "cards", "association", "sponsors"];
 // the verb on a card of a tray: bar.verb.<answer type>
 const trayVerb = (type) => tOr(`bar.verb.${type}`, cap(type));
 const SIMULTANEOUS = new Set(["keep", "hand_limit", "final_discard"]);
 
-// the focus follows new questions only for people who use the keyboard
-let keyboardUser = false;
-document.addEventListener("keydown", (e) => { if (e.key === "Tab" || e.key === "Enter" || e.key === " ") keyboardUser = true; }, true);
-document.addEventListener("pointerdown", () => { keyboardUser = false; }, true);
-
 /** What the others are doing, by decision kind (doing.<kind>). */
 function doing(kind) {
   return tOr(`doing.${kind}`, cap(kind || t("doing.deciding")).toLowerCase());
 }
 
-export class DecisionBar {
+export class DecisionBar extends TableBar {
   constructor(ui) {
-    this.ui = ui;
-    this.st = ui.st;
-    this.host = $("#decision");
-    this.selVersion = null;
-    this.sel = null;
-    this.resetSel();
     // delegated clicks on cards and folders of the table
-    for (const host of [$("#player"), $("#board"), $("#zoo-info")]) {
-      if (!host) continue;
-      host.addEventListener("click", (e) => this.onTableClick(e));
-      host.addEventListener("keydown", (e) => {
-        if ((e.key === "Enter" || e.key === " ") && e.target.classList && e.target.classList.contains("legal")) {
-          e.preventDefault();
-          this.onTableClick(e);
-        }
-      });
-    }
-    const ro = new ResizeObserver(() => {
-      document.documentElement.style.setProperty("--bar-h", `${this.host.offsetHeight}px`);
-    });
-    ro.observe(this.host);
+    super(ui, ["#player", "#board", "#zoo-info"]);
   }
 
   resetSel() {
     this.sel = { x: 0, animal: null, keep: new Set(), project: null, placeIdx: 0, focus: null };
   }
 
-  get legal() {
-    return this.st.legalVersion === this.st.version ? this.st.legal : [];
-  }
-
-  send(action) {
-    if (this.st.pending) return;
+  beforeSend() {
     this.ui.zoo.setPlacements(null);
     this.ui.zoo.setTargets(null);
-    this.ui.send(action);
   }
 
   // ---------------------------------------------------------------- sentence
@@ -67,16 +38,7 @@ export class DecisionBar {
     const ui = this.ui;
     if (!dec) return ui.pub.over ? t("bar.game_over") : t("bar.waiting");
     const k = dec.kind;
-    if (!mine) {
-      const all = this.st.waitingFor || dec.waiting || [];
-      if (this.st.seat !== null && all.includes(this.st.seat) && !ui.pub.over) {
-        return this.st.pending ? t("bar.answer_on_its_way") : t("bar.getting_options");
-      }
-      const waiting = all.filter((q) => q !== this.st.seat);
-      if (!waiting.length) return t("bar.waiting_doing", { doing: doing(k) });
-      if (waiting.length === 1) return t("bar.waiting_for_doing", { name: seatName(waiting[0]), doing: doing(k) });
-      return t("bar.waiting_for_n_doing", { count: waiting.length, doing: doing(k) });
-    }
+    if (!mine) return this.waitingSentence(dec, doing(k));
     switch (k) {
       case "turn": return [h("span", { class: "wide-only" }, t("ask.turn")), h("span", { class: "narrow-only" }, t("ask.turn_short"))];
       case "keep": return t("ask.keep", { keep: this.keepSize() || 4, count: (dec.offer || []).length || 8 });
@@ -114,79 +76,29 @@ export class DecisionBar {
     return a ? a.cards.length : 0;
   }
 
-  // ---------------------------------------------------------------- render
-  render() {
-    const st = this.st;
-    const ui = this.ui;
-    let fresh = false;
-    if (this.selVersion !== st.version) {
-      this.resetSel();
-      this.selVersion = st.version;
-      this.host.classList.remove("collapsed");
-    }
-    if (this.focusedFor !== st.version && this.legal.length) {
-      this.focusedFor = st.version;
-      fresh = true;
-    }
-    const legal = this.legal;
-    const mine = legal.length > 0;
-    const pub = ui.pub;
-    const dec = mine ? ((ui.priv && ui.priv.decision) || pub.decision) : pub.decision;
-    const line = h("div", { class: "bar-line" });
+  // ---------------------------------------------------------------- render (decisionbar.js)
+  askHint(legal, mine) {
     const onlyFinish = mine && legal.every((a) => ["done", "back", "skip"].includes(a.type));
-    const ask = h("p", { class: "ask", id: "ask", role: "status" }, this.sentence(dec, mine), onlyFinish ? h("span", { class: "hint" }, ` ${t("bar.nothing_else")}`) : null);
-    line.appendChild(ask);
-    if (st.pending) line.appendChild(h("span", { class: "sending", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), ` ${t("bar.sending")}`));
-    const waiting = st.waitingFor || (pub.decision && pub.decision.waiting) || [];
-    if (dec && (SIMULTANEOUS.has(dec.kind) || waiting.length > 1) && !pub.over) {
-      const others = waiting.filter((q) => !(mine && q === st.seat));
-      const answered = dec.kind === "keep" ? pub.players.map((_, i) => i).filter((q) => !waiting.includes(q) && q !== st.seat) : [];
-      line.appendChild(h("span", { class: "waiting-for" },
-        others.length ? [`${mine ? t("bar.also_waiting_for") : t("bar.waiting_for")} `, others.map((q) => h("span", { class: "wf" }, seatChip(q, { small: true }), ` ${t("seat.aria", { n: q + 1 })}`))] : null,
-        answered.length ? [` ${t("bar.answered")} `, answered.map((q) => h("span", { class: "wf done", title: t("bar.has_answered", { name: seatName(q) }) }, seatChip(q, { small: true }), " ✓"))] : null));
-    }
-    const tools = h("span", { class: "bar-tools" });
-    if (pub.over) tools.appendChild(h("button", { class: "btn", type: "button", onclick: () => ui.showFinal() }, t("bar.final_scores")));
-    if (mine) {
-      const collapsed = this.host.classList.contains("collapsed");
-      tools.appendChild(h("button", { class: "btn ghost small bar-collapse", type: "button", "aria-expanded": String(!collapsed),
-        "aria-label": collapsed ? t("bar.show_answers") : t("bar.hide_answers_aria"),
-        onclick: () => { this.host.classList.toggle("collapsed"); this.render(); } }, collapsed ? `▲ ${t("bar.answers")}` : `▼ ${t("bar.hide")}`));
-    }
-    tools.appendChild(h("button", { class: "btn ghost log-toggle", type: "button", "aria-controls": "panel-log", onclick: () => document.body.classList.toggle("log-open") }, t("table.tab.log")));
-    line.appendChild(tools);
+    return onlyFinish ? h("span", { class: "hint" }, ` ${t("bar.nothing_else")}`) : null;
+  }
 
-    const body = h("div", { class: "bar-controls" });
-    if (!mine || st.pending || !legal.some((a) => a.type === "place")) {
+  waitingLine(dec, mine) {
+    const st = this.st;
+    const pub = this.ui.pub;
+    const waiting = st.waitingFor || (pub.decision && pub.decision.waiting) || [];
+    if (!(dec && (SIMULTANEOUS.has(dec.kind) || waiting.length > 1) && !pub.over)) return null;
+    const others = waiting.filter((q) => !(mine && q === st.seat));
+    const answered = dec.kind === "keep" ? pub.players.map((_, i) => i).filter((q) => !waiting.includes(q) && q !== st.seat) : [];
+    return h("span", { class: "waiting-for" },
+      others.length ? [`${mine ? t("bar.also_waiting_for") : t("bar.waiting_for")} `, others.map((q) => h("span", { class: "wf" }, seatChip(q, { small: true }), ` ${t("seat.aria", { n: q + 1 })}`))] : null,
+      answered.length ? [` ${t("bar.answered")} `, answered.map((q) => h("span", { class: "wf done", title: t("bar.has_answered", { name: seatName(q) }) }, seatChip(q, { small: true }), " ✓"))] : null);
+  }
+
+  beforeControls(legal, mine) {
+    const ui = this.ui;
+    if (!mine || this.st.pending || !legal.some((a) => a.type === "place")) {
       if (ui.zoo.placements) ui.zoo.setPlacements(null);
     }
-    if (mine) body.append(...this.controls(legal, dec));
-    clear(this.host).append(line, body);
-    this.host.classList.toggle("mine", mine);
-    this.host.classList.toggle("pending", !!st.pending);
-    this.applyHighlights();
-    // keyboard users: a new question puts the focus on its first answer (never steals it from
-    // elsewhere on the page)
-    const active = document.activeElement;
-    if (fresh && mine && keyboardUser && (!active || active === document.body || this.host.contains(active) || !active.isConnected)) {
-      const first = this.host.querySelector(".bar-controls button:not([disabled])");
-      if (first) first.focus({ preventScroll: true });
-    }
-  }
-
-  // ---------------------------------------------------------------- buttons
-  answer(label, action, opts = {}) {
-    return h("button", {
-      class: ["btn", "answer", opts.primary && "primary", opts.secondary && "secondary", opts.class],
-      type: "button", disabled: this.st.pending,
-      dataset: { answer: stableKey(action), type: action.type },
-      title: opts.title || null,
-      onclick: () => this.send(action),
-    }, label);
-  }
-
-  row(label, ...kids) {
-    return h("div", { class: "bar-row" }, label ? h("span", { class: "row-label" }, label) : null, ...kids);
   }
 
   controls(legal, dec) {
@@ -318,7 +230,8 @@ export class DecisionBar {
       rows.push(this.row(t("bar.placement", { n: idx + 1, total: acts.length }),
         h("button", { class: "btn", type: "button", onclick: () => { this.sel.placeIdx = zoo.showPlacement(idx - 1); this.render(); }, "aria-label": t("bar.prev_placement") }, "◀"),
         h("button", { class: "btn", type: "button", onclick: () => { this.sel.placeIdx = zoo.showPlacement(idx + 1); this.render(); }, "aria-label": t("bar.next_placement") }, "▶"),
-        h("button", { class: "btn", type: "button", title: "R", onclick: () => { zoo.cycleAt(1); this.render(); } }, t("bar.turn_r")),
+        h("button", { class: "btn turn-r", type: "button", title: "R", onclick: () => { zoo.rotateAt(1); this.render(); } }, t("bar.turn_r")),
+        h("button", { class: "btn mirror-f", type: "button", title: "F", onclick: () => { zoo.mirrorAt(); this.render(); } }, t("bar.mirror_f")),
         current ? this.answer(t("bar.place_here"), current, { primary: true, class: "place-here" }) : null,
         h("span", { class: "hint" }, t("bar.or_hover"))));
       const label = rows[rows.length - 1].querySelector(".row-label");
@@ -579,8 +492,8 @@ export class DecisionBar {
   onKey(e) {
     const zoo = this.ui.zoo;
     if (zoo.placements) {
-      if (e.key === "r" || e.key === "R") { zoo.cycleAt(1); this.ghostMoved(); return true; }
-      if (e.key === "f" || e.key === "F") { zoo.cycleAt(-1); this.ghostMoved(); return true; }
+      if (e.key === "r" || e.key === "R") { zoo.rotateAt(e.shiftKey ? -1 : 1); this.ghostMoved(); return true; }
+      if (e.key === "f" || e.key === "F") { zoo.mirrorAt(); this.ghostMoved(); return true; }
     }
     if (e.key === "Escape") {
       const back = this.legal.find((a) => a.type === "back");

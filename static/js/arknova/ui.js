@@ -1,5 +1,5 @@
 // The zoo builder's table: score track, zoo maps, shared board, player row, log, final screen.
-import { h, s, clear, $, $$, cap } from "../dom.js";
+import { h, s, clear, cap } from "../dom.js";
 import { t, tOr } from "../i18n.js";
 import { icon, iconLabel } from "../icons.js";
 import { seatChip, seatTag, seatName, seatColour, seatDisc, seatLabel } from "../seats.js";
@@ -8,15 +8,14 @@ import { ZooMapView } from "./zoomap.js";
 import { logLine, makeNamer } from "./log.js";
 import { DecisionBar } from "./decision.js";
 import { renderFinal } from "./final.js";
+import { TableUI } from "../table.js";
 
 const SHORT_ACTION = { association: t("action.short.association") };
 export const ACTION_ICON = { animals: "herbivore", build: "size", cards: "card", association: "partner", sponsors: "science" };
 
-export class ArkNovaUI {
+export class ArkNovaUI extends TableUI {
   constructor(st, hooks) {
-    this.st = st;
-    this.send = hooks.send;
-    this.toast = hooks.toast;
+    super(st, hooks);
     const cat = st.catalog || {};
     this.byId = st.byId;
     this.buildings = cat.buildings || {};
@@ -30,12 +29,6 @@ export class ArkNovaUI {
     }
     this.viewSeat = null;
     this.userPickedTab = false;
-    this.finalDismissed = false;
-    this.els = {
-      score: $("#scoretrack"), zooTabs: $("#zoo-tabs"), zooMap: $("#zoo-map"), zooInfo: $("#zoo-info"),
-      board: $("#board"), player: $("#player"), log: $("#log"), final: $("#final-screen"),
-      panels: $("#panels"), panelTabs: $("#panel-tabs"),
-    };
     this.zoo = new ZooMapView(this.els.zooMap, {
       onPlace: (cells) => this.bar.placeCells(cells),
       onEnclosure: (id) => this.bar.chooseEnclosure(id),
@@ -44,17 +37,10 @@ export class ArkNovaUI {
     this.bar = new DecisionBar(this);
     this.namerCtx = { byId: this.byId, buildings: this.buildings, sponsorBuildings: this.sponsorBuildings };
     this.namer = makeNamer(this.namerCtx);
-    this.lastWidth = 0;
-    this.setupPanels();
-    window.addEventListener("resize", () => {
-      const w = this.els.score.clientWidth;
-      if (Math.abs(w - this.lastWidth) > 8 && this.st.view) this.renderScore();
-    });
+    this.setupTable();
   }
 
   // ---------------------------------------------------------------- helpers
-  get pub() { return this.st.view.public; }
-  get priv() { return this.st.view.private; }
   player(seat) { return this.pub.players[seat]; }
   card(id) { return this.byId.get(id); }
   cardName(id) { const c = this.card(id); return c ? c.name : String(id); }
@@ -73,26 +59,6 @@ export class ArkNovaUI {
   focusSeat() {
     // whose hand/action row the bottom panel shows: mine, else the zoo being viewed
     return this.st.seat !== null && this.st.seat !== undefined ? this.st.seat : this.viewSeat ?? this.pub.active ?? 0;
-  }
-
-  setupPanels() {
-    const tabs = this.els.panelTabs;
-    if (!tabs) return;
-    for (const b of $$("button", tabs)) {
-      b.addEventListener("click", () => {
-        const target = document.getElementById(b.dataset.panel);
-        if (target) {
-          this.els.panels.scrollTo({ left: target.offsetLeft - this.els.panels.offsetLeft, behavior: "smooth" });
-        }
-        if (b.dataset.panel === "panel-log") document.body.classList.toggle("log-open");
-      });
-    }
-    this.els.panels.addEventListener("scroll", () => {
-      const x = this.els.panels.scrollLeft;
-      const w = this.els.panels.clientWidth || 1;
-      const i = Math.round(x / w);
-      $$("button", tabs).forEach((b, j) => b.setAttribute("aria-selected", String(i === j)));
-    }, { passive: true });
   }
 
   /** On a phone (panels side by side), bring a panel into view. */
@@ -120,41 +86,16 @@ export class ArkNovaUI {
     return out;
   }
 
-  // ---------------------------------------------------------------- render everything
-  render() {
+  // ---------------------------------------------------------------- render everything (table.js)
+  hasView(pub) { return Array.isArray(pub.players); }
+
+  beforeRender() {
     const st = this.st;
-    if (!st.view || !st.view.public || !Array.isArray(st.view.public.players)) return;
     const n = this.pub.players.length;
     if (this.viewSeat === null || this.viewSeat >= n) {
       this.viewSeat = st.seat !== null && st.seat !== undefined ? st.seat : (this.pub.active ?? 0);
     }
-    this.renderScore();
-    this.renderZooTabs();
-    this.renderZoo();
-    this.renderBoard();
-    this.renderPlayer();
-    this.renderLog();
-    this.renderFinalScreen();
-    this.flashChanges();
   }
-
-  /** A short highlight (≤ 200 ms) on the numbers that changed since the last version. */
-  flashChanges() {
-    const prev = this.prevVals;
-    const next = new Map();
-    for (const el of document.querySelectorAll("[data-k]")) {
-      next.set(el.dataset.k, el.textContent);
-      if (prev && prev.has(el.dataset.k) && prev.get(el.dataset.k) !== el.textContent) el.classList.add("bump");
-    }
-    this.prevVals = next;
-  }
-
-  renderBar() {
-    if (!this.st.view || !this.st.view.public) return;
-    this.bar.render();
-  }
-
-  onKey(e) { return this.bar.onKey(e); }
 
   // ---------------------------------------------------------------- score track
   renderScore() {
@@ -383,34 +324,16 @@ export class ArkNovaUI {
 
   // ---------------------------------------------------------------- log
   renderLog() {
-    const host = this.els.log;
-    if (!host) return;
     const ctx = { ...this.namerCtx, namer: this.namer, you: this.st.seat };
-    const items = [];
-    for (let i = this.st.log.length - 1; i >= 0; i--) {
-      const entry = this.st.log[i];
-      const evs = entry.events || [];
-      for (let j = evs.length - 1; j >= 0; j--) {
-        const ev = evs[j];
-        if (!ev || ev.kind === "gain" && ev.data && ev.data.gains && Object.keys(ev.data.gains).length === 0) continue;
-        items.push(logLine(ev, ctx, entry.version));
-      }
-      if (items.length > 400) break;
-    }
-    clear(host).append(...(items.length ? items : [h("li", { class: "muted" }, t("log.nothing_yet"))]));
+    // a gain of nothing says nothing
+    this.renderLogLines((ev, version) => logLine(ev, ctx, version), {
+      show: (ev) => !(ev.kind === "gain" && ev.data && ev.data.gains && Object.keys(ev.data.gains).length === 0),
+      max: 400,
+    });
   }
 
   // ---------------------------------------------------------------- final screen
-  renderFinalScreen() {
-    const over = this.pub.over || this.st.status === "finished";
-    const host = this.els.final;
-    if (!over) { host.hidden = true; return; }
-    if (this.finalDismissed) { host.hidden = true; return; }
-    clear(host).append(renderFinal(this, () => { this.finalDismissed = true; host.hidden = true; this.renderBar(); }));
-    host.hidden = false;
-  }
-
-  showFinal() { this.finalDismissed = false; this.renderFinalScreen(); }
+  finalScreen(onClose) { return renderFinal(this, onClose); }
 }
 
 /** Money, X, workers, reputation, hand: the numbers that matter, tabular. */

@@ -1,7 +1,9 @@
 // The zoo map: flat-top hexes in doubled-height coordinates (x 0..8, y 0..12, x + y odd).
 // Terrain, placement bonuses, buildings with their animals, and the two interactive modes:
-// building placement (ghost of the legal placements at the hovered cell) and enclosure choice.
-import { s, clear, cap } from "../dom.js";
+// building placement (a preview of a legal placement at the hovered cell, which R turns and F
+// mirrors among the legal orientations) and enclosure choice. Texts never render below 14 CSS px:
+// on a small map they grow and abbreviate, and a tap on a building or bonus shows its details.
+import { h, s, clear, cap } from "../dom.js";
 import { useIcon } from "../icons.js";
 import { seatColour } from "../seats.js";
 import { t, tOr } from "../i18n.js";
@@ -11,6 +13,8 @@ const R = 30;                       // hex radius (centre to corner)
 const HX = 1.5 * R;                 // horizontal step per column
 const HY = (Math.sqrt(3) / 2) * R;  // vertical step per doubled row
 const PAD = 6;
+const MIN_PX = 14;                  // the smallest text on screen, in CSS px
+const CHAR_EM = 0.62;               // a generous average width of a bold character, in em
 
 export const key = (c) => `${c[0]},${c[1]}`;
 
@@ -29,6 +33,37 @@ function corners(x, y, r = R) {
 }
 
 const pointsAttr = (pts) => pts.map((p) => `${p[0].toFixed(2)},${p[1].toFixed(2)}`).join(" ");
+
+// ------------------------------------------------------------------ orientations
+// The same geometry as engine/arknova/hexes.py: cube coordinates q = x, r = (y - x - 1) // 2.
+const byXY = (a, b) => (a[0] - b[0]) || (a[1] - b[1]);
+
+/** Rotate cell c by steps × 60° around cell h. */
+export function rotateAbout(c, hc, steps = 1) {
+  // move h to the cube origin (cell 0,1), turn, move back
+  const x = c[0] - hc[0];
+  const y = c[1] - hc[1] + 1;
+  let q = x; let r = Math.floor((y - x - 1) / 2); let sc = -q - r;
+  for (let i = 0; i < ((steps % 6) + 6) % 6; i++) [q, r, sc] = [-r, -sc, -q];
+  return [q + hc[0], 2 * r + q + 1 + hc[1] - 1];
+}
+
+/** Mirror cell c left-right across the column of cell h (what the eye calls a mirror image). */
+export function mirrorAbout(c, hc) {
+  return [2 * hc[0] - c[0], c[1]];
+}
+
+/** Translate a shape to its canonical position (minimum x 0, minimum y 0 or 1) and sort it. */
+export function normalize(cells) {
+  if (!cells.length) return [];
+  const dx = -Math.min(...cells.map((c) => c[0]));
+  let dy = -Math.min(...cells.map((c) => c[1]));
+  if ((dx + dy) % 2) dy += 1;
+  return cells.map((c) => [c[0] + dx, c[1] + dy]).sort(byXY);
+}
+
+const setKey = (cells) => cells.map((c) => [c[0], c[1]]).sort(byXY).map(key).join(";");
+const shapeKey = (cells) => normalize(cells).map(key).join(";");
 
 // neighbour direction -> the corner pair of the shared edge (corner k at angle 60°·k, y down)
 const EDGES = [
@@ -69,31 +104,71 @@ const KIND_FILL = {
   enclosure: "#d9b77e", kiosk: "#f3d9d3", pavilion: "#e2d3ef", special: "#a9d3c8", sponsor: "#bcd3ee",
 };
 
+// the base sizes of the map's texts (user units; menagerie.css uses the same numbers)
+const FONT = { bonus: 11, size: 17, name: 10, chip: 10 };
+
 function shortName(name, max = 11) {
   if (!name) return "";
+  max = Math.max(2, max);
   return name.length <= max ? name : `${name.slice(0, max - 1)}…`;
 }
+
+/** How many characters of a bold text of size fs fit into width w. */
+const fits = (w, fs) => Math.max(2, Math.floor(w / (CHAR_EM * fs)));
 
 export class ZooMapView {
   /**
    * @param {Element} host
-   * @param {object} hooks {onPlace(cells), onCycle(), onEnclosure(id), onHoverCell(cell)}
+   * @param {object} hooks {onPlace(cells), onEnclosure(id), onGhost(index, count)}
    */
   constructor(host, hooks = {}) {
     this.host = host;
     this.hooks = hooks;
     this.placements = null;   // [[ [x,y], ...], ...] legal cell sets
     this.byCell = null;       // key -> indices into placements
+    this.bySet = null;        // cell-set key -> index
+    this.shapes = null;       // index -> shape key (its orientation)
     this.hover = null;        // [x, y]
-    this.cycle = 0;
-    this.current = null;      // the placement shown as ghost
+    this.current = null;      // the placement shown as preview (an element of placements)
+    this.note = null;         // what R / F could not do, shown over the map
     this.targets = null;      // Map building id -> label, for enclosure choice
     this.touchArmed = null;
+    this.shownOnce = false;
     this.svg = null;
+    this.minFont = 0;         // user units that render as MIN_PX (0: not measured yet)
+    this.detail = null;       // the building or cell whose details are shown
+    if (typeof ResizeObserver !== "undefined") {
+      let lastW = 0;
+      new ResizeObserver(() => {
+        const w = host.clientWidth;
+        if (!w || Math.abs(w - lastW) < 2) return;
+        lastW = w;
+        this._fitFonts();
+      }).observe(host);
+    }
+  }
+
+  /** The font size in user units for a text of base size `base`. */
+  fs(base) { return Math.max(base, this.minFont); }
+
+  /** Measure the map's scale; when the smallest readable size changed, draw again. */
+  _fitFonts() {
+    if (!this.svg || !this.svg.isConnected || this.fitting) return;
+    const ctm = this.svg.getScreenCTM();
+    if (!ctm || !ctm.a) return;
+    const need = Math.ceil((MIN_PX / ctm.a) * 20) / 20 + 0.05;
+    const floor = need > FONT.name ? need : 0;
+    this.svg.style.setProperty("--map-min-font", `${floor}px`);
+    if (Math.abs(floor - this.minFont) > 0.2 && this.map) {
+      this.minFont = floor;
+      this.fitting = true;
+      try { this.render(this.map, this.player, this.ctx); } finally { this.fitting = false; }
+    }
   }
 
   /** Draw a whole zoo. map: catalog map, player: public player, ctx: {byId, buildings, seat} */
   render(map, player, ctx) {
+    if (this.player && player && this.detail && this.player !== player) this.detail = this._sameDetail(player);
     this.map = map;
     this.player = player;
     this.ctx = ctx;
@@ -102,15 +177,26 @@ export class ZooMapView {
     const rock = new Set((map.rock || []).map(key));
     const upg = new Set((map.upgrade_only || []).map(key));
     const bonuses = new Map((map.bonuses || []).map((b) => [key(b.cell), b.gain]));
+    this.bonuses = bonuses;
     const maxX = Math.max(8, ...cells.map((c) => c[0]));
     const maxY = Math.max(12, ...cells.map((c) => c[1]));
     const w = PAD * 2 + 2 * R + maxX * HX;
     const hgt = PAD * 2 + 2 * HY + maxY * HY;
+    this.vbWidth = w;
+    if (!this.minFont && this.host.clientWidth) {
+      // a first guess from the width (the real scale is measured once the map is in the page)
+      const k = this.host.clientWidth / w;
+      this.minFont = MIN_PX / k > FONT.name ? Math.ceil((MIN_PX / k) * 20) / 20 + 0.05 : 0;
+    }
+    const fsBonus = this.fs(FONT.bonus);
+    const fsName = this.fs(FONT.name);
 
     const svg = s("svg", { class: "zoo-svg", viewBox: `0 0 ${w.toFixed(1)} ${hgt.toFixed(1)}`, role: "img",
       "aria-label": t("zoo.map_aria", { name: map.name || map.id }) });
+    svg.style.setProperty("--map-min-font", `${this.minFont}px`);
     const terrain = s("g", { class: "terrain" });
     const built = s("g", { class: "buildings" });
+    const labels = s("g", { class: "labels" });   // over every building, so none hides another's name
     const legalLayer = s("g", { class: "legal-area" });
     const ghost = s("g", { class: "ghost" });
     const hits = s("g", { class: "hits" });
@@ -138,7 +224,9 @@ export class ZooMapView {
         const bonus = s("g", { class: "bonus" }, s("title", t("zoo.placement_bonus", { gain: gainText({ [gk]: gv }) })));
         if (name) bonus.appendChild(useIcon(name, cx - 10, cy - 10, 20));
         if (gv > 1 || gk === "money" || gk === "appeal" || gk === "reputation") {
-          bonus.appendChild(s("text", { x: cx + (name === "money" ? 0 : 10), y: cy + (name === "money" ? 0 : 11), dy: "0.35em", "text-anchor": "middle", class: name === "money" ? "bonus-value coin" : "bonus-value" }, String(gv)));
+          // a bigger number sits beside the icon rather than on its corner
+          const off = fsBonus > FONT.bonus + 1 ? 12 : 10;
+          bonus.appendChild(s("text", { x: cx + (name === "money" ? 0 : off), y: cy + (name === "money" ? 0 : 11), dy: "0.35em", "text-anchor": "middle", class: name === "money" ? "bonus-value coin" : "bonus-value" }, String(gv)));
         }
         g.appendChild(bonus);
       }
@@ -159,6 +247,7 @@ export class ZooMapView {
       for (const c of bc) this.buildingAt.set(key(c), b);
       const occupied = (b.animals || []).length > 0;
       const g = s("g", { class: `building kind-${kind}${occupied ? " occupied" : ""}`, dataset: { id: b.id } });
+      const lg = s("g", { class: "building-label", dataset: { id: b.id } });
       const bname = spec.name || tOr(`building.${b.type}`, cap(b.type));
       const title = s("title", kind === "enclosure" ? t(occupied ? "zoo.occupied" : "zoo.empty", { name: bname }) : bname);
       g.appendChild(title);
@@ -171,13 +260,22 @@ export class ZooMapView {
       if (kind === "kiosk") g.appendChild(useIcon("kiosk", lx - 13, ly - 13, 26));
       else if (kind === "pavilion") g.appendChild(useIcon("pavilion", lx - 13, ly - 13, 26));
       else if (kind === "enclosure" && !occupied) {
-        g.appendChild(s("text", { class: "b-size", x: lx, y: ly, dy: "0.35em", "text-anchor": "middle" }, String(bc.length)));
+        lg.appendChild(s("text", { class: "b-size", x: lx, y: ly, dy: "0.35em", "text-anchor": "middle" }, String(bc.length)));
       } else if (!occupied || kind !== "enclosure") {
+        // the name, in one or two lines as wide as the building allows
+        const xs = bc.map((c) => c[0]);
+        const room = Math.min(130, (Math.max(...xs) - Math.min(...xs)) * HX + 2 * R - 6);
+        const max = fits(room, fsName);
         const words = String(bname).split(/\s+/);
-        const lines = words.length > 1 && words.join(" ").length > 9 ? [words.slice(0, Math.ceil(words.length / 2)).join(" "), words.slice(Math.ceil(words.length / 2)).join(" ")] : [words.join(" ")];
-        const t = s("text", { class: "b-name", x: lx, y: ly - (occupied ? 16 : 0) - (lines.length - 1) * 5.5, "text-anchor": "middle" });
-        lines.forEach((ln, j) => t.appendChild(s("tspan", { x: lx, dy: j === 0 ? "0.35em" : "1.1em" }, shortName(ln, 11))));
-        g.appendChild(t);
+        const lines = words.length > 1 && words.join(" ").length > Math.min(9, max) ? [words.slice(0, Math.ceil(words.length / 2)).join(" "), words.slice(Math.ceil(words.length / 2)).join(" ")] : [words.join(" ")];
+        const lh = fsName * 1.1;
+        const shown = lines.map((ln) => shortName(ln, Math.min(11, max)));
+        // keep the whole name on the map
+        const half = (CHAR_EM * fsName * Math.max(...shown.map((ln) => ln.length))) / 2;
+        const nx = Math.max(PAD + half, Math.min(w - PAD - half, lx));
+        const tx = s("text", { class: "b-name", x: nx, y: ly - (occupied ? 6 + fsName : 0) - ((lines.length - 1) * lh) / 2, "text-anchor": "middle" });
+        shown.forEach((ln, j) => tx.appendChild(s("tspan", { x: nx, dy: j === 0 ? "0.35em" : "1.1em" }, ln)));
+        lg.appendChild(tx);
       }
       // animals as card chips
       const animals = b.animals || [];
@@ -186,69 +284,176 @@ export class ZooMapView {
         const cell = animals.length === 1 ? lc : spots[i % spots.length];
         const [ax, ay] = centre(cell[0], cell[1]);
         const card = ctx.byId && ctx.byId.get(cid);
-        g.appendChild(animalChip(cid, card, ax, ay + (animals.length === 1 && kind !== "enclosure" ? 8 : 0)));
+        lg.appendChild(this._chip(cid, card, ax, ay + (animals.length === 1 && kind !== "enclosure" ? 8 : 0)));
       });
       built.appendChild(g);
+      if (lg.childNodes.length) labels.appendChild(lg);
     }
 
-    svg.append(terrain, built, legalLayer, ghost, hits);
-    this.layers = { terrain, built, legalLayer, ghost, hits };
+    svg.append(terrain, built, labels, legalLayer, ghost, hits);
+    this.layers = { terrain, built, labels, legalLayer, ghost, hits };
     svg.addEventListener("pointerover", (e) => this._over(e));
-    svg.addEventListener("pointerleave", () => this._leave());
     svg.addEventListener("click", (e) => this._click(e));
     svg.addEventListener("pointerdown", (e) => { this.lastPointer = e.pointerType; });
-    clear(this.host).appendChild(svg);
+    this.noteEl = h("p", { class: "zoo-note", role: "status", "aria-live": "polite", hidden: true });
+    this.detailEl = h("div", { class: "zoo-detail", hidden: true });
+    clear(this.host).append(svg, this.noteEl, this.detailEl);
+    this.host.classList.add("zoo-map-host");
     this.svg = svg;
     this._paintModes();
+    this._showNote();
+    this._showDetail();
+    if (!this.fitting) this._fitFonts();
+  }
+
+  _chip(cid, card, x, y) {
+    const fs = this.fs(FONT.chip);
+    const name = card ? card.name : cid;
+    const hgt = Math.max(20, Math.round(fs * 1.45));
+    // as wide as the name needs, between a hex's width and a little more
+    const w = Math.round(Math.max(52, Math.min(78, CHAR_EM * fs * name.length + 14)));
+    const text = shortName(name, fits(w - 12, fs));
+    const left = Math.max(2, Math.min((this.vbWidth || Infinity) - w - 2, x - w / 2));
+    const g = s("g", { class: "animal-chip", transform: `translate(${left.toFixed(1)} ${(y - hgt / 2).toFixed(1)})` });
+    g.appendChild(s("title", card ? t("zoo.animal_chip", { name: card.name, size: card.size }) : cid));
+    g.appendChild(s("rect", { width: w, height: hgt, rx: 3, class: "chip-card" }));
+    g.appendChild(s("rect", { width: 5, height: hgt, rx: 2, class: "chip-band" }));
+    g.appendChild(s("text", { x: 8, y: hgt / 2, dy: "0.35em", class: "chip-text" }, text));
+    return g;
   }
 
   // ------------------------------------------------------------ placement mode
   setPlacements(list) {
     this.placements = list && list.length ? list : null;
     this.byCell = null;
-    this.cycle = 0;
+    this.bySet = null;
+    this.shapes = null;
     this.current = null;
     this.touchArmed = null;
+    this.shownOnce = false;
+    this.note = null;
     if (this.placements) {
       this.byCell = new Map();
+      this.bySet = new Map();
+      this.shapes = this.placements.map((cells) => shapeKey(cells));
       this.placements.forEach((cells, i) => {
+        this.bySet.set(setKey(cells), i);
         for (const c of cells) {
           const k = key(c);
           if (!this.byCell.has(k)) this.byCell.set(k, []);
           this.byCell.get(k).push(i);
         }
       });
+      this.detail = null;
     }
     this._paintModes();
+    this._showNote();
+    this._showDetail();
   }
 
   setTargets(targets) {
     this.targets = targets && targets.size ? targets : null;
+    if (this.targets) this.detail = null;
     this._paintModes();
+    this._showDetail();
   }
 
-  /** Show placement i (keyboard browsing through the bar). */
+  /** Show placement i (browsing with the bar's ◀ ▶). */
   showPlacement(i) {
     if (!this.placements) return;
     const n = this.placements.length;
     const idx = ((i % n) + n) % n;
-    this.current = this.placements[idx];
-    this.hover = this.current[0];
-    const at = this.byCell.get(key(this.hover)) || [];
-    this.cycle = Math.max(0, at.indexOf(idx));
-    this._drawGhost();
+    this._setCurrent(idx, this.hover && this.placements[idx].some((c) => key(c) === key(this.hover)) ? this.hover : labelCell(this.placements[idx]));
+    if (this.shownOnce) this.touchArmed = setKey(this.current);
+    this.shownOnce = true;
     return idx;
   }
 
-  /** R / F: the next (or previous) legal placement containing the hovered cell. */
-  cycleAt(step = 1) {
-    if (!this.placements || !this.hover) return;
-    const at = this.byCell.get(key(this.hover));
-    if (!at || !at.length) return;
-    this.cycle = (((this.cycle + step) % at.length) + at.length) % at.length;
-    this.current = this.placements[at[this.cycle]];
+  _setCurrent(idx, hover) {
+    this.current = idx === null || idx === undefined || idx < 0 ? null : this.placements[idx];
+    if (hover) this.hover = hover;
+    this.note = null;
     this._drawGhost();
-    if (this.hooks.onGhost) this.hooks.onGhost(at[this.cycle], at.length);
+    this._showNote();
+  }
+
+  /** Which legal placement to preview at cell hc: the shown one moved there if it is legal,
+   * else the same orientation covering hc, else the first covering hc. */
+  _pickAt(hc) {
+    const at = this.byCell.get(key(hc));
+    if (!at || !at.length) return -1;
+    if (this.current && this.hover) {
+      const dx = hc[0] - this.hover[0]; const dy = hc[1] - this.hover[1];
+      const moved = this.bySet.get(setKey(this.current.map((c) => [c[0] + dx, c[1] + dy])));
+      if (moved !== undefined) return moved;
+      const shape = shapeKey(this.current);
+      const same = at.find((i) => this.shapes[i] === shape);
+      if (same !== undefined) return same;
+    }
+    return at[0];
+  }
+
+  /** R: turn the preview 60° (clockwise for step 1) around the hovered cell, to the next
+   * orientation that is legal there. Returns true when the preview changed. */
+  rotateAt(step = 1) {
+    if (!this.placements || !this.current || !this.hover) return false;
+    const hc = this.hover;
+    const base = this.current;
+    const baseShape = shapeKey(base);
+    const at = this.byCell.get(key(hc)) || [];
+    let turned = false;
+    for (let k = 1; k < 6; k++) {
+      const cand = base.map((c) => rotateAbout(c, hc, step > 0 ? k : 6 - k));
+      const shape = shapeKey(cand);
+      if (shape === baseShape) continue;
+      turned = true;
+      let idx = this.bySet.get(setKey(cand));
+      if (idx === undefined) idx = at.find((i) => this.shapes[i] === shape);
+      if (idx !== undefined) { this._changed(idx); return true; }
+    }
+    this._say(turned ? "zoo.no_turn_here" : "zoo.turn_same");
+    return false;
+  }
+
+  /** F: mirror the preview left-right across the hovered cell's column, if that orientation is
+   * legal there; otherwise say why not. Returns true when the preview changed. */
+  mirrorAt() {
+    if (!this.placements || !this.current || !this.hover) return false;
+    const hc = this.hover;
+    const base = this.current;
+    const cand = base.map((c) => mirrorAbout(c, hc));
+    const shape = shapeKey(cand);
+    if (setKey(cand) === setKey(base) || shape === shapeKey(base)) { this._say("zoo.mirror_same"); return false; }
+    let idx = this.bySet.get(setKey(cand));
+    if (idx === undefined) idx = (this.byCell.get(key(hc)) || []).find((i) => this.shapes[i] === shape);
+    if (idx !== undefined) { this._changed(idx); return true; }
+    this._say(this.shapes.includes(shape) ? "zoo.no_mirror_here" : "zoo.no_mirror");
+    return false;
+  }
+
+  /** Kept for older callers: R (step 1) and shift-R (step -1) turn the preview. */
+  cycleAt(step = 1) { return this.rotateAt(step); }
+
+  _changed(idx) {
+    this._setCurrent(idx, null);
+    this.touchArmed = setKey(this.current);
+    if (this.hooks.onGhost) this.hooks.onGhost(idx, this.placements.length);
+  }
+
+  _say(msg) {
+    this.note = msg;
+    this._showNote();
+    // it says what just did not happen; after a while it stops covering the map
+    clearTimeout(this.noteTimer);
+    this.noteTimer = setTimeout(() => { if (this.note === msg) { this.note = null; this._showNote(); } }, 6000);
+  }
+
+  _showNote() {
+    if (!this.noteEl) return;
+    const on = !!(this.note && this.placements);
+    this.noteEl.hidden = !on;
+    this.noteEl.dataset.note = on ? this.note : "";
+    this.noteEl.textContent = on ? t(this.note) : "";
   }
 
   currentIndex() {
@@ -258,7 +463,7 @@ export class ZooMapView {
 
   _paintModes() {
     if (!this.svg) return;
-    const { legalLayer, built } = this.layers;
+    const { legalLayer, built, labels } = this.layers;
     clear(legalLayer);
     this.svg.classList.toggle("placing", !!this.placements);
     this.svg.classList.toggle("choosing", !!this.targets);
@@ -268,10 +473,10 @@ export class ZooMapView {
         legalLayer.appendChild(s("polygon", { class: "legal-cell", points: pointsAttr(corners(x, y, R - 3)) }));
       }
     }
-    for (const g of built.querySelectorAll(".building")) {
+    for (const g of [...built.querySelectorAll(".building"), ...labels.querySelectorAll(".building-label")]) {
       const id = g.dataset.id;
-      const t = this.targets && [...this.targets.keys()].some((k) => String(k) === id);
-      g.classList.toggle("target", !!t);
+      const tg = this.targets && [...this.targets.keys()].some((k) => String(k) === id);
+      g.classList.toggle("target", !!tg);
     }
     this._drawGhost();
   }
@@ -282,13 +487,13 @@ export class ZooMapView {
     clear(ghost);
     if (this.placements && this.current) {
       for (const c of this.current) {
-        ghost.appendChild(s("polygon", { class: "ghost-cell", points: pointsAttr(corners(c[0], c[1], R - 1.5)) }));
+        ghost.appendChild(s("polygon", { class: "ghost-cell", points: pointsAttr(corners(c[0], c[1], R - 1.5)), dataset: { x: c[0], y: c[1] } }));
       }
       ghost.appendChild(s("path", { class: "ghost-outline", d: outlinePath(this.current) }));
-      const at = this.hover && this.byCell.get(key(this.hover));
-      if (at && at.length > 1) {
+      if (this.hover && this.current.some((c) => key(c) === key(this.hover))) {
+        // the pivot of R and F
         const [hx, hy] = centre(this.hover[0], this.hover[1]);
-        ghost.appendChild(s("text", { class: "ghost-count", x: hx, y: hy, dy: "0.35em", "text-anchor": "middle" }, `${this.cycle + 1}/${at.length}`));
+        ghost.appendChild(s("circle", { class: "ghost-pivot", cx: hx, cy: hy, r: 4 }));
       }
     } else if (this.placements && this.hover) {
       ghost.appendChild(s("polygon", { class: "ghost-bad", points: pointsAttr(corners(this.hover[0], this.hover[1], R - 2)) }));
@@ -296,31 +501,24 @@ export class ZooMapView {
   }
 
   _cellOf(e) {
-    const t = e.target;
-    if (!t || !t.dataset || t.dataset.x === undefined) return null;
-    return [Number(t.dataset.x), Number(t.dataset.y)];
+    const tg = e.target;
+    if (!tg || !tg.dataset || tg.dataset.x === undefined) return null;
+    return [Number(tg.dataset.x), Number(tg.dataset.y)];
   }
 
   _over(e) {
     const c = this._cellOf(e);
     if (!c) return;
     if (this.placements) {
+      if (e.pointerType === "touch") return;  // a touch previews on tap (see _click)
       if (this.hover && key(this.hover) === key(c) && this.current) return;
+      const idx = this._pickAt(c);
       this.hover = c;
-      const at = this.byCell.get(key(c));
-      this.cycle = 0;
-      this.current = at && at.length ? this.placements[at[0]] : null;
-      this._drawGhost();
-      if (this.hooks.onGhost) this.hooks.onGhost(this.current ? at[0] : -1, at ? at.length : 0);
+      this._setCurrent(idx, c);
+      if (this.hooks.onGhost) this.hooks.onGhost(idx, (this.byCell.get(key(c)) || []).length);
     } else if (this.targets) {
       const b = this.buildingAt.get(key(c));
       this.svg.classList.toggle("over-target", !!(b && this._isTarget(b.id)));
-    }
-  }
-
-  _leave() {
-    if (this.placements && this.lastPointer !== "touch") {
-      // keep the ghost if it was chosen by keyboard browsing
     }
   }
 
@@ -333,41 +531,79 @@ export class ZooMapView {
     if (!c) return;
     if (this.placements) {
       const at = this.byCell.get(key(c));
-      if (!at || !at.length) return;
-      // touch: the first tap shows the ghost, a second tap inside it places
-      if (this.lastPointer === "touch") {
-        const inGhost = this.current && this.current.some((q) => key(q) === key(c));
-        if (!inGhost || this.touchArmed !== key(this.current[0]) + this.cycle) {
-          if (!inGhost) {
-            this.hover = c; this.cycle = 0; this.current = this.placements[at[0]];
-            this._drawGhost();
-          }
-          this.touchArmed = key(this.current[0]) + this.cycle;
-          if (this.hooks.onGhost) this.hooks.onGhost(this.placements.indexOf(this.current), at.length);
-          return;
-        }
+      if (!at || !at.length) { this.hover = c; this.current = null; this._drawGhost(); return; }
+      const inGhost = this.current && this.current.some((q) => key(q) === key(c));
+      // touch: the first tap shows the preview, a tap inside the shown (or turned) preview places
+      if (this.lastPointer === "touch" && (!inGhost || this.touchArmed !== setKey(this.current))) {
+        if (!inGhost) this._setCurrent(this._pickAt(c), c);
+        else this.hover = c;
+        this._drawGhost();
+        this.touchArmed = setKey(this.current);
+        if (this.hooks.onGhost) this.hooks.onGhost(this.currentIndex(), at.length);
+        return;
       }
-      if (!this.current || !this.current.some((q) => key(q) === key(c))) {
-        this.hover = c; this.cycle = 0; this.current = this.placements[at[0]];
-      }
-      if (this.hooks.onPlace) this.hooks.onPlace(this.current);
+      if (!inGhost) this._setCurrent(this._pickAt(c), c);
+      if (this.current && this.hooks.onPlace) this.hooks.onPlace(this.current);
       return;
     }
     if (this.targets) {
       const b = this.buildingAt.get(key(c));
       if (b && this._isTarget(b.id) && this.hooks.onEnclosure) this.hooks.onEnclosure(b.id);
+      return;
+    }
+    // no question about the map: a tap shows the details of a building or a bonus space
+    const b = this.buildingAt.get(key(c));
+    const next = b ? { building: b.id } : this.bonuses && this.bonuses.get(key(c)) ? { cell: c } : null;
+    const same = next && this.detail && JSON.stringify(next) === JSON.stringify(this.detail);
+    this.detail = same ? null : next;
+    this._showDetail(c);
+  }
+
+  _sameDetail(player) {
+    if (!this.detail || !this.detail.building) return this.detail;
+    return (player.buildings || []).some((b) => b.id === this.detail.building) ? this.detail : null;
+  }
+
+  /** The details of a building (name, size, animals) or of a bonus space, over the map. */
+  _showDetail(at) {
+    const el = this.detailEl;
+    if (!el) return;
+    const d = this.placements || this.targets ? null : this.detail;
+    if (!d) { el.hidden = true; clear(el); return; }
+    const rows = [];
+    let cell = d.cell;
+    if (d.building !== undefined) {
+      const b = (this.player.buildings || []).find((q) => q.id === d.building);
+      if (!b) { el.hidden = true; return; }
+      const spec = (this.ctx.buildings || {})[b.type] || (this.ctx.sponsorBuildings || {})[b.type] || {};
+      const name = spec.name || tOr(`building.${b.type}`, cap(b.type));
+      rows.push(h("strong", name), h("span", { class: "muted" }, t("zoo.detail_spaces", { count: b.cells.length })));
+      const animals = (b.animals || []).map((cid) => {
+        const card = this.ctx.byId && this.ctx.byId.get(cid);
+        return h("li", card ? t("zoo.animal_chip", { name: card.name, size: card.size }) : cid);
+      });
+      if (animals.length) rows.push(h("ul", animals));
+      else if ((b.kind || spec.kind) === "enclosure") rows.push(h("span", t("zoo.detail_empty")));
+      cell = at || labelCell(b.cells);
+    } else {
+      const gain = this.bonuses.get(key(d.cell));
+      rows.push(h("span", t("zoo.placement_bonus", { gain: gainText(gain) })));
+    }
+    clear(el).append(...rows, h("button", { class: "btn ghost small zoo-detail-close", type: "button", "aria-label": t("common.close"),
+      onclick: (e) => { e.stopPropagation(); this.detail = null; this._showDetail(); } }, "×"));
+    el.hidden = false;
+    // next to the space, inside the map
+    const ctm = this.svg.getScreenCTM();
+    const box = this.host.getBoundingClientRect();
+    if (ctm && cell) {
+      const [cx, cy] = centre(cell[0], cell[1]);
+      const px = ctm.a * cx + ctm.e - box.left;
+      const py = ctm.d * cy + ctm.f - box.top;
+      const wpx = el.offsetWidth || 200;
+      el.style.left = `${Math.max(4, Math.min(box.width - wpx - 4, px - wpx / 2))}px`;
+      el.style.top = `${Math.max(4, py + ctm.d * R * 0.9)}px`;
     }
   }
-}
-
-function animalChip(cid, card, x, y) {
-  const w = 52; const hgt = 20;
-  const g = s("g", { class: "animal-chip", transform: `translate(${(x - w / 2).toFixed(1)} ${(y - hgt / 2).toFixed(1)})` });
-  g.appendChild(s("title", card ? t("zoo.animal_chip", { name: card.name, size: card.size }) : cid));
-  g.appendChild(s("rect", { width: w, height: hgt, rx: 3, class: "chip-card" }));
-  g.appendChild(s("rect", { width: 5, height: hgt, rx: 2, class: "chip-band" }));
-  g.appendChild(s("text", { x: 8, y: hgt / 2, dy: "0.35em", class: "chip-text" }, shortName(card ? card.name : cid, 9)));
-  return g;
 }
 
 /** A building shape drawn small (for the building buttons of the decision bar). */
