@@ -52,32 +52,33 @@ class Scheduler:
         self.leader = False
 
     async def _lead(self) -> bool:
-        """Whether this process runs the scheduler now (taking the lock if it is free)."""
+        """Whether this process runs the scheduler now (taking the lock if it is free).
+
+        PostgreSQL: one connection of its own, kept open; a process that does not lead asks
+        for the lock again on it at each pass (a session lock is released when its holder's
+        connection ends, so a dead leader is replaced within one interval)."""
         if not self.db.is_postgres:
             self.leader = True
             return True
         import asyncpg
 
-        if self._conn is not None and not self._conn.is_closed():
-            try:
-                await asyncio.wait_for(self._conn.fetchval("SELECT 1"), 5)
-                return self.leader
-            except Exception:
-                await self._release()
         try:
-            self._conn = await asyncpg.connect(
-                self.db.asyncpg_dsn(), timeout=10,
-                server_settings={"application_name": "menagerie-scheduler"})
-            self.leader = bool(await self._conn.fetchval("SELECT pg_try_advisory_lock($1)",
-                                                         LOCK_KEY))
+            if self._conn is None or self._conn.is_closed():
+                self.leader = False
+                self._conn = await asyncpg.connect(
+                    self.db.asyncpg_dsn(), timeout=10,
+                    server_settings={"application_name": "menagerie-scheduler"})
+            if self.leader:
+                await asyncio.wait_for(self._conn.fetchval("SELECT 1"), 5)
+            else:
+                self.leader = bool(await asyncio.wait_for(self._conn.fetchval(
+                    "SELECT pg_try_advisory_lock($1)", LOCK_KEY), 5))
+                if self.leader:
+                    log.info("scheduler: this process plays expired deadlines")
         except Exception as exc:
             log.warning("scheduler: cannot reach the database: %s", exc)
             await self._release()
             return False
-        if not self.leader:  # another process leads: try again later on a fresh connection
-            await self._release()
-        else:
-            log.info("scheduler: this process plays expired deadlines")
         return self.leader
 
     async def tick(self) -> int:

@@ -258,3 +258,24 @@ async def test_your_turn_reaches_every_open_page_of_the_user(server):
     finally:
         for ws in pages + [other]:
             await ws.close()
+
+
+async def test_one_scheduler_leads_and_another_takes_over(pg_session_url):
+    """PostgreSQL: of two processes, one plays the deadlines; when it stops, the other does."""
+    fast = make_settings(pg_session_url, scheduler_interval=0.05)
+    async with running_app(fast) as first:
+        async with running_app(fast) as second:
+            s1, s2 = first.services.scheduler, second.services.scheduler
+            for _ in range(100):
+                if s1.leader or s2.leader:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.3)
+            assert s1.leader != s2.leader  # exactly one leads
+            leader, other = (first, s2) if s1.leader else (second, s1)
+            await leader.services.scheduler.stop()  # its lock goes with its connection
+            for _ in range(100):
+                if other.leader:
+                    break
+                await asyncio.sleep(0.05)
+            assert other.leader
