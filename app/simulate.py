@@ -11,8 +11,13 @@ The command line (registered by :func:`register` on the ``menagerie`` Typer app)
     menagerie simulate --game arknova --games 200 --players 2 --bots greedy,random --seed 1 --json
 
 ``--bots`` lists one bot per seat (cycled when shorter than ``--players``); an entry may carry
-settings, e.g. ``mcts:0.5`` (0.5 s per decision). ``--json`` prints one JSON object (see
-:func:`simulate` for its keys); otherwise a short table. A rich progress bar shows on stderr.
+settings after a colon (see :func:`engine.bots.make_bot`), e.g. ``mcts:0.5`` (0.5 s per
+decision) or ``mcts:budget=none,playouts=9,candidates=3`` (see :func:`parse_bots`: a
+``name=value`` part after an entry with settings is one more setting of that entry, since bot
+kinds never contain ``=``). ``--json`` prints one JSON object (see :func:`simulate` for its
+keys); otherwise a short table. A rich progress bar shows on stderr. ``--records FILE`` appends
+every finished game to ``FILE`` (one JSON line each) as it ends, so a long run that has to be
+stopped still leaves its games (:func:`summarize_records` summarises such a file).
 """
 
 from __future__ import annotations
@@ -30,6 +35,21 @@ from engine.bots import decide, make_bot
 from engine.core import rng as _rng
 
 MAX_DECISIONS = 50_000
+
+
+def parse_bots(text: str) -> list[str]:
+    """The bot entries of a ``--bots`` value: ``"mcts:budget=none,playouts=9,greedy"`` ->
+    ``["mcts:budget=none,playouts=9", "greedy"]``. Parts are split on commas; a ``name=value``
+    part that follows an entry with settings (``kind:...``) continues that entry."""
+    out: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part and ":" not in part and out and ":" in out[-1]:
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return out
 
 
 def labels_for(bots: list[str], players: int) -> list[str]:
@@ -139,7 +159,8 @@ def summarize(records: list[dict], game: str, players: int, bots: list[str],
 def simulate(game: str, games: int, players: int, bots: list[str] | str, seed: int | str = 0,
              *, options: dict | None = None, workers: int = 1,
              progress: Callable[[int, int], None] | None = None,
-             collect: Callable | None = None, records: list | None = None) -> dict:
+             collect: Callable | None = None, records: list | None = None,
+             on_record: Callable[[dict], None] | None = None) -> dict:
     """Play ``games`` bot games and summarise them.
 
     Returns a dict with the keys ``game, games, finished, players, bots, seed`` (the inputs;
@@ -150,9 +171,10 @@ def simulate(game: str, games: int, players: int, bots: list[str] | str, seed: i
     messages) and ``seconds`` (wall time). ``records`` (a list) receives every game's record;
     ``collect(state)`` adds game-specific data to each record (it must be picklable with
     ``workers > 1``). ``workers > 1`` plays games in that many processes (same results).
+    ``on_record(record)`` is called as each game ends (in game order).
     """
     if isinstance(bots, str):
-        bots = [b.strip() for b in bots.split(",") if b.strip()]
+        bots = parse_bots(bots)
     if not bots:
         raise ValueError("name at least one bot")
     g = engine.get_game(game)  # KeyError for unknown games
@@ -168,16 +190,31 @@ def simulate(game: str, games: int, players: int, bots: list[str] | str, seed: i
             futures = [pool.submit(play_game, *a) for a in args]
             for fut in futures:
                 out.append(fut.result())
+                if on_record:
+                    on_record(out[-1])
                 if progress:
                     progress(len(out), games)
     else:
         for a in args:
             out.append(play_game(*a))
+            if on_record:
+                on_record(out[-1])
             if progress:
                 progress(len(out), games)
     if records is not None:
         records.extend(out)
     return summarize(out, game, players, bots, seed, time.perf_counter() - started)
+
+
+def summarize_records(path: str, game: str, players: int, bots: list[str] | str,
+                      seed: int | str) -> dict:
+    """The :func:`simulate` summary of the games in a ``--records`` file (``seconds``: the sum
+    of the games' own times)."""
+    if isinstance(bots, str):
+        bots = parse_bots(bots)
+    with open(path) as fh:
+        recs = [json.loads(line) for line in fh if line.strip()]
+    return summarize(recs, game, players, bots, seed, sum(r["seconds"] for r in recs))
 
 
 # --------------------------------------------------------------------------- command line
@@ -192,11 +229,14 @@ def register(app) -> None:
         players: int = typer.Option(2, "--players", help="Seats per game"),
         bots: str = typer.Option("greedy,random", "--bots",
                                  help="Comma-separated bot kinds, one per seat (cycled); "
-                                      "settings after a colon, e.g. mcts:0.5"),
+                                      "settings after a colon, e.g. mcts:0.5 or "
+                                      "mcts:budget=none,playouts=9"),
         seed: str = typer.Option("0", "--seed", help="Seed of the whole simulation"),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON summary object"),
         workers: int = typer.Option(1, "--workers", min=1,
                                     help="Processes (one game per process at a time)"),
+        records: str = typer.Option(None, "--records",
+                                    help="Append each finished game to this file (JSON lines)"),
     ) -> None:
         """Play bot-vs-bot games and report wins, scores and game length."""
         from rich.console import Console
@@ -205,13 +245,20 @@ def register(app) -> None:
 
         seed_value: int | str = int(seed) if seed.lstrip("-").isdigit() else seed
         err = Console(stderr=True)
+
+        def save(record: dict) -> None:
+            with open(records, "a") as fh:
+                fh.write(json.dumps({k: v for k, v in record.items() if k != "traceback"})
+                         + "\n")
+
         try:
             with Progress(TextColumn("[bold]simulate[/] {task.description}"), BarColumn(),
                           MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
                           console=err, transient=as_json) as bar:
                 task = bar.add_task(f"{game} {bots}", total=games)
                 summary = simulate(game, games, players, bots, seed_value, workers=workers,
-                                   progress=lambda done, total: bar.update(task, completed=done))
+                                   progress=lambda done, total: bar.update(task, completed=done),
+                                   on_record=save if records else None)
         except (KeyError, ValueError) as exc:
             err.print(f"[red]error:[/] {exc}")
             raise typer.Exit(2)

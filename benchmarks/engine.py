@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/engine.py [--game arknova] [--games 20] [--json]
     .venv/bin/python benchmarks/engine.py --profile            # cProfile of random play
+    .venv/bin/python benchmarks/engine.py --bots-only --json   # the bot figures alone
+    .venv/bin/python benchmarks/engine.py --profile-greedy     # cProfile of a greedy game
 
 Measures (wall clock, one process, on whatever else the machine is doing):
 
@@ -178,6 +180,7 @@ def bench_bots(game_name: str, decisions: int = 5000) -> dict:
     rng = {"rng": 1}
     times = []
     positions = []
+    cpu = time.process_time()
     for i in range(decisions):
         waiting = sorted(game.waiting_for(state))
         if not waiting:
@@ -189,6 +192,7 @@ def bench_bots(game_name: str, decisions: int = 5000) -> dict:
         if i % 40 == 5:
             positions.append((state, seat))
         state, _ = game.apply(state, seat, action)
+    cpu = time.process_time() - cpu
     mcts = make_bot("mcts:1.0")
     playouts, seconds = 0, 0.0
     for state, seat in positions:
@@ -200,6 +204,7 @@ def bench_bots(game_name: str, decisions: int = 5000) -> dict:
             "greedy_ms_per_decision_mean": round(statistics.fmean(times) * 1e3, 1),
             "greedy_ms_per_decision_median": round(statistics.median(times) * 1e3, 1),
             "greedy_ms_per_decision_max": round(max(times) * 1e3, 1),
+            "greedy_game_cpu_s": round(cpu, 2),
             "mcts_searches": sum(1 for _ in positions),
             "mcts_playouts_per_s": round(playouts / seconds, 1) if seconds else None}
 
@@ -216,18 +221,41 @@ def profile(game_name: str, games: int) -> str:
     return buf.getvalue()
 
 
+def profile_greedy(game_name: str, seed: int = 77) -> str:
+    """cProfile of one greedy-vs-greedy 2-player game (the bots' hot spots)."""
+    game = engine.get_game(game_name)
+    greedy = get_bot("greedy")
+    state = game.setup(2, {}, seed)
+    rng = {"rng": 1}
+    prof = cProfile.Profile()
+    prof.enable()
+    while game.waiting_for(state):
+        seat = min(game.waiting_for(state))
+        state, _ = game.apply(state, seat, decide(greedy, game, state, seat, rng))
+    prof.disable()
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).sort_stats("cumulative").print_stats(30)
+    return buf.getvalue()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="arknova")
     parser.add_argument("--games", type=int, default=20, help="random games per seat count")
     parser.add_argument("--no-bots", action="store_true", help="skip the bot measurements")
     parser.add_argument("--profile", action="store_true", help="cProfile random play instead")
+    parser.add_argument("--profile-greedy", action="store_true",
+                        help="cProfile one greedy-vs-greedy game instead")
+    parser.add_argument("--bots-only", action="store_true", help="only the bot measurements")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     if args.profile:
         print(profile(args.game, args.games))
         return
-    out = bench(args.game, args.games)
+    if args.profile_greedy:
+        print(profile_greedy(args.game))
+        return
+    out = {"game": args.game} if args.bots_only else bench(args.game, args.games)
     if not args.no_bots:
         out["bots"] = bench_bots(args.game)
     if args.json:

@@ -21,14 +21,25 @@ before the game ends:
 The weights were set by hand and checked in bot-vs-bot games (``menagerie simulate``); they are
 deliberately simple and data-driven (no card is named here). The module registers itself as the
 ``arknova`` evaluator of :mod:`engine.bots.evaluation`.
+
+Speed (greedy evaluates about forty positions per decision): a zoo's value is memoized on the
+exact data it reads (a 16-byte digest of its JSON), and so are its parts that change less often
+than the whole zoo: the facts of its buildings (kiosk income, free spaces, which hand animals
+have a home), its icons, the project levels it meets, its final-scoring points and its hand's
+worth. Every memo is keyed by everything its function reads, so values are the same as without
+them (``tests/engine/test_bots.py`` checks this). :func:`clone_state` is the faster state copy
+the bots' simulated moves use.
 """
 
 from __future__ import annotations
 
 import marshal
 from functools import lru_cache
+from hashlib import blake2b
 
-from ..bots.evaluation import Evaluator, final_value, register_evaluator
+import orjson
+
+from ..bots.evaluation import Evaluator, fast_clone, final_value, register_evaluator
 from . import deck
 from .breaks import kiosk_income
 from .decisions import HANDLERS
@@ -151,9 +162,9 @@ def final_points(state: dict, p: dict, zoo_icons=None) -> int:
     return best + awards
 
 
-def _income(p: dict) -> tuple[float, float]:
+def _income(p: dict, layout: dict | None = None) -> tuple[float, float]:
     """Money and appeal the zoo gets at each break."""
-    money = appeal_income(p["appeal"]) + kiosk_income(p)
+    money = appeal_income(p["appeal"]) + (layout or _layout(p))["kiosk"]
     appeal = 0.0
     for sid in p["sponsors"]:
         inc = deck.card(sid).get("income") or {}
@@ -162,37 +173,53 @@ def _income(p: dict) -> tuple[float, float]:
     return money, appeal
 
 
-def _hand_value(state: dict, p: dict, money_w: float, phase: float, zoo_icons) -> float:
+def _hand_value(state: dict, p: dict, money_w: float, phase: float, zoo_icons,
+                layout: dict | None = None, parts: tuple | None = None) -> float:
+    """The hand's worth: each card's worth (an animal's net of its cost) times how playable it
+    is now, the best ``hand_limit + 2`` cards in full and the rest at a fifth. ``parts`` is
+    :func:`_hand_parts` when the caller has it."""
+    if parts is None:
+        parts = _hand_parts(p, zoo_icons, layout or _layout(p))
+    cards, keep = parts
     vals = []
+    for cost, worth, share in cards:
+        if cost is not None:  # an animal
+            net = worth - money_w * cost
+            vals.append(0.0 if net <= 0 else share * net)
+        else:
+            vals.append(share * worth)
+    if not vals:
+        return 0.0
+    vals.sort(reverse=True)
+    return phase * (sum(vals[:keep]) + 0.2 * sum(vals[keep:]))
+
+
+def _hand_parts(p: dict, zoo_icons, layout: dict) -> tuple:
+    """What :func:`_hand_value` needs of each hand card, apart from the clock: ``(cost or
+    None, worth, share)``, and how many cards count in full."""
+    has_home = layout["homes"]
+    cards = []
     for cid in p["hand"]:
         c = deck.card(cid)
         kind = c["type"]
         worth = card_worth(cid)
         if kind == "animal":
-            net = worth - money_w * animal_cost(p, c)
-            if net <= 0:
-                vals.append(0.0)
-                continue
             if not meets(p, c.get("requires") or {}, zoo_icons):
                 share = HAND_SHARE["none"]
-            elif homes(p, c):
+            elif _has_home(has_home, p, cid, c):
                 share = HAND_SHARE["home"]
             else:
                 share = HAND_SHARE["req"]
-            vals.append(share * net)
+            cards.append((animal_cost(p, c), worth, share))
         elif kind == "sponsor":
             ok = meets(p, c.get("requires") or {}, zoo_icons)
-            vals.append((0.35 if ok else 0.1) * worth)
+            cards.append((None, worth, 0.35 if ok else 0.1))
         else:
-            vals.append(0.2 * worth)
-    if not vals:
-        return 0.0
-    vals.sort(reverse=True)
-    keep = hand_limit(p) + 2
-    return phase * (sum(vals[:keep]) + 0.2 * sum(vals[keep:]))
+            cards.append((None, worth, 0.2))
+    return cards, hand_limit(p) + 2
 
 
-def _enclosure_value(p: dict, money_w: float) -> float:
+def _free_spaces(p: dict) -> list[int]:
     free = []
     for b in p["buildings"]:
         kind = b["kind"]
@@ -202,6 +229,11 @@ def _enclosure_value(p: dict, money_w: float) -> float:
             room = capacity(b) - b["used"]
             if room > 0:
                 free.append(min(room, len(b["cells"])))
+    return free
+
+
+def _enclosure_value(p: dict, money_w: float, layout: dict | None = None) -> float:
+    free = (layout or _layout(p))["free"]
     if not free:
         return 0.0
     sizes = _hand_sizes(p)
@@ -226,10 +258,30 @@ def _levels_best_first(pid: str) -> tuple[int, ...]:
 
 def _projects_value(state: dict, seat: int, p: dict, zoo_icons, phase: float,
                     cp_w: float) -> float:
-    from .actions.projects import level_met
-
+    """Conservation the zoo could get from the projects on offer now, in points (a share)."""
     if p["cubes_used"] >= len(T.association.cube_slots):
         return 0.0
+    return PROJECT_SHARE * cp_w * phase * min(_projects_total(state, p, zoo_icons), 12)
+
+
+def _projects_total_memo(state: dict, p: dict, zoo_icons, icons_key: bytes) -> float | None:
+    """:func:`_projects_total` memoized (None when the zoo has no association cube left)."""
+    if p["cubes_used"] >= len(T.association.cube_slots):
+        return None
+    projects = state["base_projects"] + state["project_row"]
+    key = b"P" + icons_key + _key((p["supported"], projects,
+                                   [state["cubes"].get(x) for x in projects], state["seats"]))
+    total = _MEMO.get(key)
+    if total is None:
+        total = _remember(key, _projects_total(state, p, zoo_icons))
+    return total
+
+
+def _projects_total(state: dict, p: dict, zoo_icons) -> float:
+    """Conservation of the best open level the zoo meets, summed over the projects on offer
+    (it depends on the zoo's icons and animals only, and on the cubes already placed)."""
+    from .actions.projects import level_met
+
     limit = per_players(T.levels_per_project, state["seats"])
     total = 0.0
     for pid in state["base_projects"] + state["project_row"]:
@@ -245,53 +297,141 @@ def _projects_value(state: dict, seat: int, p: dict, zoo_icons, phase: float,
             if i not in taken and level_met(p, project, lvl["need"], zoo_icons):
                 total += lvl["cp"]
                 break
-    return PROJECT_SHARE * cp_w * phase * min(total, 12)
+    return total
 
 
-_CACHE: dict[bytes, float] = {}
-_CACHE_MAX = 200_000
+#: Memo of what a zoo's parts imply (layout facts, icons, project levels met), keyed by the
+#: exact data they are computed from (at most ``_MEMO_MAX`` entries, then cleared).
+_MEMO: dict[bytes, object] = {}
+_MEMO_MAX = 20_000
+
+
+def _remember(key: bytes, value):
+    if len(_MEMO) >= _MEMO_MAX:
+        _MEMO.clear()
+    _MEMO[key] = value
+    return value
+
+
+def _layout(p: dict) -> dict:
+    """Facts of the zoo's buildings (a pure function of the map and ``p["buildings"]``):
+    kiosk income, the free spaces, and (filled lazily) whether an animal card has a home."""
+    key = b"L" + _key((p["map"], p["buildings"]))
+    lay = _MEMO.get(key)
+    if lay is None:
+        kiosk = kiosk_income(p) if any(b["kind"] == "kiosk" for b in p["buildings"]) else 0
+        lay = _remember(key, {"kiosk": kiosk, "free": _free_spaces(p), "homes": {}, "key": key})
+    return lay
+
+
+def _has_home(memo: dict, p: dict, cid: str, c: dict) -> bool:
+    """``bool(homes(p, c))``, memoized per layout (homes reads the map and buildings only)."""
+    found = memo.get(cid)
+    if found is None:
+        found = memo[cid] = bool(homes(p, c))
+    return found
+
+
+def _icons(p: dict) -> tuple[bytes, object]:
+    """``(key, icons(p))``: the zoo's icons, memoized on the data they come from (read only)."""
+    key = b"I" + _key((p["animals"], p["sponsors"], p["partners"], p["universities"]))
+    found = _MEMO.get(key)
+    if found is None:
+        found = _remember(key, icons(p))
+    return key, found
+
+
+#: Memo of :func:`_zoo_parts` and of the last value assembled from them: ``[parts,
+#: breaks_left, turns_left, value]`` (at most ``_CACHE_MAX`` entries, then cleared).
+_CACHE: dict[bytes, list] = {}
+_CACHE_MAX = 20_000
+
+
+def _key(data) -> bytes:
+    """16 bytes that identify JSON data: a BLAKE2b digest of its ``orjson`` encoding (several
+    times faster than ``marshal``; the digest keeps the memos small in memory)."""
+    try:
+        raw = orjson.dumps(data)
+    except TypeError:
+        raw = b"m" + marshal.dumps(data)
+    return blake2b(raw, digest_size=16).digest()
 
 
 def zoo_value(state: dict, seat: int, breaks_left: float, turns_left: float) -> float:
-    """One zoo's projected points (memoized: opponents' zoos rarely change during a search)."""
+    """One zoo's projected points. What does not depend on the clock is memoized (opponents'
+    zoos rarely change during a search, and the clock moves with every point scored)."""
     p = state["players"][seat]
     projects = state["base_projects"] + state["project_row"]
-    key = marshal.dumps((p, projects, [state["cubes"].get(x) for x in projects], state["cp10"],
-                         state["seats"], breaks_left, turns_left))
-    v = _CACHE.get(key)
-    if v is None:
+    key = _key((p, projects, [state["cubes"].get(x) for x in projects], state["cp10"],
+                state["seats"]))
+    entry = _CACHE.get(key)
+    if entry is None:
         if len(_CACHE) >= _CACHE_MAX:
             _CACHE.clear()
-        v = _CACHE[key] = _zoo_value(state, seat, breaks_left, turns_left)
+        entry = _CACHE[key] = [_zoo_parts(state, seat), None, None, 0.0]
+    elif entry[1] == breaks_left and entry[2] == turns_left:
+        return entry[3]  # the same clock as last time
+    v = entry[3] = _assemble(entry[0], breaks_left, turns_left)
+    entry[1], entry[2] = breaks_left, turns_left
     return v
 
 
 def _zoo_value(state: dict, seat: int, breaks_left: float, turns_left: float) -> float:
+    """:func:`zoo_value` without the memo."""
+    return _assemble(_zoo_parts(state, seat), breaks_left, turns_left)
+
+
+def _zoo_parts(state: dict, seat: int) -> tuple:
+    """Everything of a zoo's value that does not depend on the clock (see :func:`_assemble`)."""
     p = state["players"][seat]
+    cp = p["conservation"]
+    icons_key, zoo_icons = _icons(p)
+    layout = _layout(p)
+    fkey = b"F" + icons_key + layout["key"] + _key(
+        (p["final"], p["supported"], p["reputation"], p["money"], state["cp10"]))
+    fin = _MEMO.get(fkey)
+    if fin is None:  # final_points reads these only (every counter of scoring.count)
+        fin = _remember(fkey, final_points(state, p, zoo_icons))
+    cp_total = cp + fin
+    base = p["appeal"] + conservation_value(cp_total) + T.scoring.base
+    cp_w = 2.0 if cp_total < 10 else 3.0
+    money_in, appeal_in = _income(p, layout)
+    rep_cap = T.reputation.max if p["upgraded"]["cards"] else T.reputation.cap_without_cards_upgrade
+    assets = (REP * min(p["reputation"], rep_cap, 12)
+              + X_TOKEN * p["x"]
+              + WORKER * (p["workers"] - 1)
+              + UPGRADE * sum(1 for up in p["upgraded"].values() if up)
+              + PARTNER * len(p["partners"])
+              + UNIVERSITY * len(p["universities"])
+              + ICON * sum(zoo_icons.values()))
+    sizes = _hand_sizes(p)
+    spaces = tuple((size, 1.1 if any(s <= size for s in sizes) else 0.7)
+                   for size in layout["free"])
+    hkey = b"H" + icons_key + layout["key"] + _key((p["hand"], p["reputation"], p["upgraded"]))
+    hand = _MEMO.get(hkey)
+    if hand is None:  # _hand_parts reads these only
+        hand = _remember(hkey, _hand_parts(p, zoo_icons, layout))
+    projects = _projects_total_memo(state, p, zoo_icons, icons_key)
+    malus = VENOM * len(p["venom"]) + CONSTRICTION * len(p["constriction"])
+    return (base, p["money"], money_in, appeal_in, assets, spaces, hand, projects, cp_w, malus)
+
+
+def _assemble(parts: tuple, breaks_left: float, turns_left: float) -> float:
+    """A zoo's value from its :func:`_zoo_parts` and the clock."""
+    base, money, money_in, appeal_in, assets, spaces, hand, projects, cp_w, malus = parts
     phase = min(1.0, turns_left / 8.0)
     money_w = 0.03 + MONEY * min(1.0, turns_left / 5.0)
-    cp = p["conservation"]
-    zoo_icons = icons(p)
-    fin = final_points(state, p, zoo_icons)
-    cp_total = cp + fin
-    v = p["appeal"] + conservation_value(cp_total) + T.scoring.base
-    cp_w = 2.0 if cp_total < 10 else 3.0
-    money_in, appeal_in = _income(p)
-    v += money_w * (p["money"] + money_in * breaks_left) + appeal_in * breaks_left
+    v = base
+    v += money_w * (money + money_in * breaks_left) + appeal_in * breaks_left
     if phase <= 0:
         return v
-    rep_cap = T.reputation.max if p["upgraded"]["cards"] else T.reputation.cap_without_cards_upgrade
-    v += phase * (REP * min(p["reputation"], rep_cap, 12)
-                  + X_TOKEN * p["x"]
-                  + WORKER * (p["workers"] - 1)
-                  + UPGRADE * sum(1 for up in p["upgraded"].values() if up)
-                  + PARTNER * len(p["partners"])
-                  + UNIVERSITY * len(p["universities"])
-                  + ICON * sum(zoo_icons.values()))
-    v += _enclosure_value(p, money_w) * min(1.0, turns_left / 4.0)
-    v += _hand_value(state, p, money_w, phase, zoo_icons)
-    v += _projects_value(state, seat, p, zoo_icons, phase, cp_w)
-    v -= VENOM * len(p["venom"]) + CONSTRICTION * len(p["constriction"])
+    v += phase * assets
+    # free enclosures: each worth its price, more if an animal in hand fits (_space_value)
+    enclosures = sum(money_w * 2 * size * fit for size, fit in spaces) if spaces else 0.0
+    v += enclosures * min(1.0, turns_left / 4.0)
+    v += _hand_value(None, None, money_w, phase, None, None, hand)
+    v += 0.0 if projects is None else PROJECT_SHARE * cp_w * phase * min(projects, 12)
+    v -= malus
     return v
 
 
@@ -426,5 +566,31 @@ def shortlist(state: dict, seat: int, legal: list, k: int) -> list:
     return legal[:k]
 
 
+# --------------------------------------------------------------------------- copying states
+#: The keys of a building in a zoo (``actions/build.py``); only its ``animals`` list and
+#: ``used`` count ever change after it is placed, its ``cells`` never do.
+_BUILDING_KEYS = frozenset(("id", "type", "kind", "cells", "animals", "used"))
+
+
+def clone_state(state: dict) -> dict:
+    """A copy of a state for the bots' simulated moves, faster than a JSON round trip of the
+    whole state: the buildings (half of a state) are copied by hand, sharing their ``cells``,
+    which the engine never changes in place; everything else goes through ``orjson``.
+    Equal to ``clone(state)``, and nothing the engine mutates is shared."""
+    players = state["players"]
+    out = fast_clone({**state, "players": [{**p, "buildings": None} for p in players]})
+    for p, q in zip(players, out["players"]):
+        copies = []
+        for b in p["buildings"]:
+            if len(b) == len(_BUILDING_KEYS):  # the known keys (tests/engine/test_bots.py)
+                b = b.copy()
+                b["animals"] = b["animals"][:]
+            else:  # a building this copy does not know: copy it all
+                b = fast_clone(b)
+            copies.append(b)
+        q["buildings"] = copies
+    return out
+
+
 EVALUATOR = register_evaluator("arknova", Evaluator(value=value, own_followup=own_followup,
-                                                    shortlist=shortlist))
+                                                    shortlist=shortlist, clone=clone_state))

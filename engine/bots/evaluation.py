@@ -11,6 +11,8 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Callable
 
+import orjson
+
 from ..core.game import Action, Game, State
 from ..core.state import clone
 
@@ -40,11 +42,14 @@ class Evaluator:
       (greedy looks ahead through these decisions). Default: ``seat`` alone owes a decision.
     - ``shortlist(state, seat, legal, k)``: optionally cut a long list of answers down to the
       ``k`` most promising (placements, for example) before each one is simulated.
+    - ``clone(state)``: optionally a faster deep copy of the game's states for :func:`step`
+      (it may share parts the game never mutates in place); default :func:`fast_clone`.
     """
 
     value: Callable[[State, int], float]
     own_followup: Callable[[State, int], bool] | None = None
     shortlist: Callable[[State, int, list, int], list] | None = None
+    clone: Callable[[State], State] | None = None
     extra: dict = field(default_factory=dict)
 
 
@@ -73,12 +78,30 @@ def final_value(game: Game, state: State, seat: int) -> float | None:
     return _final_value(game, state, seat)
 
 
+def fast_clone(data):
+    """A deep copy of JSON data through ``orjson`` (about a third faster than the ``marshal``
+    round trip of :func:`engine.core.state.clone` on game states); falls back to ``clone`` for
+    what JSON cannot carry exactly (integers beyond 64 bits, non-string keys)."""
+    try:
+        return orjson.loads(orjson.dumps(data))
+    except (TypeError, orjson.JSONEncodeError):
+        return clone(data)
+
+
 def step(game: Game, state: State, seat: int, action: Action) -> State:
     """``game.apply`` without the legality check, for answers taken from ``legal_actions``.
 
     Bots simulate thousands of moves on their own sampled states; re-listing the legal answers
-    for every simulated move would double the cost. The input state is not mutated.
+    for every simulated move would double the cost. The input state is not mutated. States are
+    plain JSON data (the engine contract), so the JSON round trip copies them exactly.
     """
-    new = clone(state)
-    game._apply(new, seat, clone(action))
+    ev = _EVALUATORS.get(game.name)
+    new = ev.clone(state) if ev is not None and ev.clone is not None else fast_clone(state)
+    game._apply(new, seat, fast_clone(action))
     return new
+
+
+def step_in_place(game: Game, state: State, seat: int, action: Action) -> State:
+    """:func:`step` that changes ``state`` itself (for a caller's own copy); returns it."""
+    game._apply(state, seat, fast_clone(action))
+    return state

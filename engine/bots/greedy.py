@@ -10,7 +10,7 @@ first answer in ``legal`` order, so the choice is reproducible for the same ``rn
 from __future__ import annotations
 
 from .base import Bot, RandomBot
-from .evaluation import Evaluator, evaluator_for, step
+from .evaluation import Evaluator, evaluator_for, step, step_in_place
 
 
 def own_followup(game, ev: Evaluator, state, seat) -> bool:
@@ -27,6 +27,17 @@ def candidates(ev: Evaluator, state, seat, legal: list, width: int) -> list:
 
 def finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int):
     """Answer ``seat``'s own follow-up decisions greedily (one-step look), at most ``depth``."""
+    return _finish_chain(game, ev, state, seat, depth, width)[0]
+
+
+def _finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int,
+                  owned: bool = False):
+    """:func:`finish_chain`, and the value of the state it ends in when it is already known
+    (the last step was a choice whose value was computed), else None.
+
+    ``owned``: ``state`` is the caller's own copy, which may be changed in place (a forced
+    answer, or the last candidate of a choice, is then applied without copying the state)."""
+    known = None
     for _ in range(depth):
         if not own_followup(game, ev, state, seat):
             break
@@ -34,16 +45,20 @@ def finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int):
         if not legal:
             break
         if len(legal) == 1:
-            state = step(game, state, seat, legal[0])
+            state = (step_in_place if owned else step)(game, state, seat, legal[0])
+            owned, known = True, None
             continue
         best, best_v = None, None
-        for a in candidates(ev, state, seat, legal, width):
-            nxt = step(game, state, seat, a)
+        tried = candidates(ev, state, seat, legal, width)
+        last = len(tried) - 1
+        for i, a in enumerate(tried):
+            # the chain's state is not needed after its last candidate: no copy for that one
+            nxt = (step_in_place if owned and i == last else step)(game, state, seat, a)
             v = ev.value(nxt, seat)
             if best_v is None or v > best_v:
                 best, best_v = nxt, v
-        state = best
-    return state
+        state, known, owned = best, best_v, True
+    return state, known
 
 
 def score_answers(game, ev: Evaluator, state, seat, legal: list, *, depth: int,
@@ -51,9 +66,9 @@ def score_answers(game, ev: Evaluator, state, seat, legal: list, *, depth: int,
     """The value of each answer after the seat's greedy follow-ups (same order as ``legal``)."""
     out = []
     for a in legal:
-        nxt = step(game, state, seat, a)
-        nxt = finish_chain(game, ev, nxt, seat, depth, width)
-        out.append(ev.value(nxt, seat))
+        nxt, v = _finish_chain(game, ev, step(game, state, seat, a), seat, depth, width,
+                               owned=True)
+        out.append(ev.value(nxt, seat) if v is None else v)
     return out
 
 

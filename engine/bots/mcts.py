@@ -29,8 +29,8 @@ import math
 import time
 
 from .base import Bot, RandomBot
-from .evaluation import evaluator_for, step
-from .greedy import GreedyBot, candidates as _shortlist, finish_chain, own_followup, ranked
+from .evaluation import evaluator_for, step, step_in_place
+from .greedy import GreedyBot, _finish_chain, candidates as _shortlist, own_followup, ranked
 
 
 class MctsBot(Bot):
@@ -119,9 +119,9 @@ class MctsBot(Bot):
 
     # ------------------------------------------------------------------ one playout
     def playout(self, game, ev, world, seat, action, rng) -> float:
-        state = step(game, world, seat, action)
+        state = step(game, world, seat, action)  # the playout's own copy from here on
         g = self.greedy
-        state = finish_chain(game, ev, state, seat, g.depth, g.width)
+        state = _finish_chain(game, ev, state, seat, g.depth, g.width, owned=True)[0]
         moves = 0
         steps = 0
         while steps < self.max_rollout_steps:
@@ -135,7 +135,7 @@ class MctsBot(Bot):
                 moves += 1
             legal = game.legal_actions(state, who)
             if len(legal) == 1:
-                state = step(game, state, who, legal[0])
+                state = step_in_place(game, state, who, legal[0])
             else:
                 state = self._rollout_move(game, ev, state, who, legal)
             steps += 1
@@ -146,8 +146,10 @@ class MctsBot(Bot):
         tried = _shortlist(ev, state, who, legal, r.top_width)
         best, best_v = None, None
         for a in tried:
-            nxt = finish_chain(game, ev, step(game, state, who, a), who, r.depth, r.width)
-            v = ev.value(nxt, who)
+            nxt, v = _finish_chain(game, ev, step(game, state, who, a), who, r.depth, r.width,
+                                   owned=True)
+            if v is None:
+                v = ev.value(nxt, who)
             if best_v is None or v > best_v:
                 best, best_v = nxt, v
         return best

@@ -222,6 +222,45 @@ def test_evaluator_prefers_more_points():
     assert ev.value(richer, 1) < ev.value(state, 1)
 
 
+def test_bot_state_copies_are_exact_and_independent():
+    from engine.arknova.evaluate import _BUILDING_KEYS, clone_state
+    from engine.bots.evaluation import fast_clone
+
+    checked = 0
+    for seats, seed in ((2, 21), (4, 22)):
+        for state in positions(ARK, seats, seed, every=7):
+            for p in state["players"]:  # clone_state copies buildings by these keys
+                assert all(set(b) == _BUILDING_KEYS for b in p["buildings"])
+            for copy in (clone_state(state), fast_clone(state)):
+                assert orjson.dumps(copy) == orjson.dumps(state)
+                assert copy == clone(state)
+                for p in copy["players"]:  # what the engine mutates is never shared
+                    for b in p["buildings"]:
+                        b["animals"].append("A001")
+                        b["used"] += 1
+                    p["hand"].append("A001")
+                copy["deck"].append("A001")
+            assert orjson.dumps(state) == orjson.dumps(clone(state))
+            checked += 1
+    assert checked > 20
+
+
+def test_memoized_evaluation_matches_a_fresh_one():
+    """The evaluation's memos (zoo values, layouts, icons, hands) never change a value."""
+    import engine.arknova.evaluate as E
+
+    ev = evaluator_for(ARK)
+    states = [s for seed in (23, 24) for s in positions(ARK, 2, seed, every=5)]
+    warm = [(ev.value(s, 0), ev.value(s, 1)) for s in states]
+    warm = [(ev.value(s, 0), ev.value(s, 1)) for s in states]  # now from the memos
+    fresh = []
+    for s in states:
+        E._CACHE.clear()
+        E._MEMO.clear()
+        fresh.append((ev.value(s, 0), ev.value(s, 1)))
+    assert warm == fresh
+
+
 def test_greedy_beats_random():
     """A cheap greedy wins at least 8 of 10 seeded games against the random bot, seats
     swapped (the full-strength measurement, 200+ games, is in docs/benchmarks.md)."""
@@ -259,6 +298,27 @@ def test_simulate_returns_the_documented_keys():
         {k: v for k, v in out.items() if k != "seconds"}
     with pytest.raises(ValueError):
         simulate("arknova", 1, 5, "random", seed=1)
+
+
+def test_bots_option_takes_several_settings_per_entry(tmp_path):
+    from app.simulate import parse_bots, simulate, summarize_records
+
+    assert parse_bots("mcts:budget=none,playouts=9,candidates=3,greedy") == \
+        ["mcts:budget=none,playouts=9,candidates=3", "greedy"]
+    assert parse_bots("greedy, random") == ["greedy", "random"]
+    assert parse_bots("mcts:0.5,greedy") == ["mcts:0.5", "greedy"]
+    bot = make_bot(parse_bots("mcts:budget=none,playouts=9,greedy")[0])
+    assert bot.budget is None and bot.playouts == 9
+    path = tmp_path / "games.jsonl"
+    lines: list = []
+    out = simulate("arknova", 2, 2, "random,random", seed=5,
+                   on_record=lambda r: lines.append(r["index"]))
+    assert lines == [0, 1]
+    records: list = []
+    simulate("arknova", 2, 2, "random,random", seed=5, records=records)
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    again = summarize_records(str(path), "arknova", 2, "random,random", 5)
+    assert again["wins"] == out["wins"] and again["per_bot"] == out["per_bot"]
 
 
 def test_simulate_command_prints_one_json_object():
