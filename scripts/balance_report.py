@@ -74,9 +74,11 @@ def _slim(record: dict) -> dict:
 
 
 def run(games: int, minutes: float, bots: list[str], seed: str, progress=True, jobs: int = 1,
-        records_path: str | None = None, every: int = 10) -> list[dict]:
-    """Play games ``0 .. games-1`` (``jobs`` at a time) until done or ``minutes`` have passed
-    (no game is started after the deadline); the records sorted by game index."""
+        records_path: str | None = None, every: int = 10, start: int = 0) -> list[dict]:
+    """Play games ``start .. start+games-1`` (``jobs`` at a time) until done or ``minutes``
+    have passed (no game is started after the deadline); the records sorted by game index.
+    A run stopped by its time limit is continued by another with ``start`` = the games done
+    (game ``i`` is the same game in any run)."""
     records: list[dict] = []
     started = time.perf_counter()
     deadline = started + minutes * 60
@@ -95,16 +97,16 @@ def run(games: int, minutes: float, bots: list[str], seed: str, progress=True, j
 
     try:
         if jobs <= 1:
-            for i in range(games):
+            for i in range(start, start + games):
                 if time.perf_counter() >= deadline:
                     break
                 done(play_game("arknova", 2, bots, seed, i, None, collect))
         else:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
                 pending: set = set()
-                nxt = 0
+                nxt = start
                 while True:
-                    while (nxt < games and len(pending) < jobs
+                    while (nxt < start + games and len(pending) < jobs
                            and time.perf_counter() < deadline):
                         pending.add(pool.submit(play_game, "arknova", 2, bots, seed, nxt, None,
                                                 collect))
@@ -243,6 +245,8 @@ def main() -> None:
     parser.add_argument("--from-records", action="store_true",
                         help="play nothing: write the report from the --records file")
     parser.add_argument("--every", type=int, default=10, help="progress line every N games")
+    parser.add_argument("--start", type=int, default=0,
+                        help="first game index (continue a run stopped by --minutes)")
     args = parser.parse_args()
     bots = [b.strip() for b in args.bots.split(",")]
     if len(labels_for(bots, 2)) != 2:
@@ -256,7 +260,7 @@ def main() -> None:
     else:
         started = time.perf_counter()
         records = run(args.games, args.minutes, bots, args.seed, jobs=args.jobs,
-                      records_path=args.records, every=args.every)
+                      records_path=args.records, every=args.every, start=args.start)
         seconds = time.perf_counter() - started
     command = "python scripts/balance_report.py " + " ".join(argv)
     text = report(records, bots, args.seed, args.minutes, seconds, command.strip(), args.jobs)
