@@ -74,9 +74,15 @@ class Services:
         log.info("menagerie started", extra={"database": self.db.backend})
 
     async def stop(self) -> None:
-        await self.scheduler.stop()
-        await self.games.bots.close()
-        await self.signals.drain()
-        await self.webhooks.stop()
-        await self.bus.stop()
-        await self.db.dispose()
+        """Stop every part; each step is bounded, so one stuck part never blocks shutdown."""
+        import asyncio
+
+        for name, step in (("scheduler", self.scheduler.stop), ("bots", self.games.bots.close),
+                           ("signals", self.signals.drain), ("webhooks", self.webhooks.stop),
+                           ("bus", self.bus.stop), ("database", self.db.dispose)):
+            try:
+                await asyncio.wait_for(step(), 15)
+            except asyncio.TimeoutError:
+                log.error("shutdown: %s did not stop within 15 s", name)
+            except Exception:
+                log.exception("shutdown: %s failed to stop", name)

@@ -66,7 +66,17 @@ class Signals:
         except Exception:
             log.exception("signal listener %r failed", listener)
 
-    async def drain(self) -> None:
-        """Wait for the running listeners (tests, shutdown)."""
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Wait for the running listeners (tests, shutdown); cancel those still running after
+        ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
         while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+            left = end - loop.time()
+            if left <= 0:
+                for task in list(self._tasks):
+                    task.cancel()
+                await asyncio.gather(*list(self._tasks), return_exceptions=True)
+                log.warning("signal listeners cancelled at shutdown")
+                return
+            await asyncio.wait(list(self._tasks), timeout=left)

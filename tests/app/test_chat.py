@@ -192,7 +192,7 @@ async def test_live_chat_over_the_socket(server):
         assert got["message"]["channel"] == "spectators"
         assert got["message"]["user"]["username"] == "sam"
     await _no_chat(ws_ada)
-    assert all("19" not in raw for raw in ws_ada.raw)
+    assert all("ada holds the 19" not in raw for raw in ws_ada.raw)
 
     # refusals over the socket
     await ws_anon.send({"type": "chat", "text": "hi"})
