@@ -168,8 +168,21 @@ def install(app: FastAPI) -> None:
 
         app.add_exception_handler(asyncpg.PostgresError, _database)
         app.add_exception_handler(asyncpg.InterfaceError, _database)
+        # a pooled connection left mid-operation (a restart interrupted it): not a
+        # PostgresError, a plain Exception ("cannot switch to state ...")
+        app.add_exception_handler(asyncpg.InternalClientError, _database)
     except ImportError:  # pragma: no cover
         pass
+
+    # Anything else: still the error body (never Starlette's plain-text page), still 503 when
+    # it means the database is away. Starlette re-raises it after answering, so it is logged.
+    async def _unexpected(request: Request, exc: Exception):
+        if database_unavailable(exc):
+            return await _database(request, exc)
+        return error_response(500, "internal", "Something went wrong on our side.",
+                              request=request)
+
+    app.add_exception_handler(Exception, _unexpected)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError):

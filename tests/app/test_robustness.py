@@ -299,3 +299,44 @@ async def test_bad_input_over_the_socket(server):
             await ws.recv()
     assert closed.value.rcvd is None or closed.value.rcvd.code in (1009, 1000, 1006)
     assert (await api.client.get("/healthz")).status_code == 200
+
+
+async def test_database_away_is_503_and_bugs_are_500_with_an_error_body():
+    """Every way a driver says "the connection is gone" is a 503 with Retry-After, including
+    asyncpg's InternalClientError for a pooled connection a restart left mid-operation (once
+    a 500 under a PostgreSQL restart); a plain bug is a 500 with the same error body."""
+    import asyncpg
+    import httpx
+    from fastapi import FastAPI
+    from sqlalchemy.exc import OperationalError
+
+    from app import errors
+
+    app = FastAPI()
+    errors.install(app)
+    away = {
+        "internal_client": asyncpg.InternalClientError(
+            "cannot switch to state 12; another operation (2) is in progress"),
+        "lost": asyncpg.ConnectionDoesNotExistError("connection was closed"),
+        "starting": asyncpg.CannotConnectNowError("the database system is starting up"),
+        "shutdown": asyncpg.AdminShutdownError("terminating connection"),
+        "reset": ConnectionResetError("reset by peer"),
+        "wrapped": OperationalError("SELECT 1", {}, ConnectionRefusedError("down")),
+    }
+
+    @app.get("/away/{kind}")
+    async def down(kind: str):
+        raise away[kind]
+
+    @app.get("/bug")
+    async def bug():
+        raise KeyError("a bug")
+
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        for kind in away:
+            r = await client.get(f"/away/{kind}")
+            assert_error(r, 503, "database_unavailable")
+            assert r.headers["retry-after"] == "1", kind
+        r = await client.get("/bug")
+        assert_error(r, 500, "internal")
