@@ -160,7 +160,7 @@ def simulate(game: str, games: int, players: int, bots: list[str] | str, seed: i
              *, options: dict | None = None, workers: int = 1,
              progress: Callable[[int, int], None] | None = None,
              collect: Callable | None = None, records: list | None = None,
-             on_record: Callable[[dict], None] | None = None) -> dict:
+             on_record: Callable[[dict], None] | None = None, start: int = 0) -> dict:
     """Play ``games`` bot games and summarise them.
 
     Returns a dict with the keys ``game, games, finished, players, bots, seed`` (the inputs;
@@ -171,7 +171,9 @@ def simulate(game: str, games: int, players: int, bots: list[str] | str, seed: i
     messages) and ``seconds`` (wall time). ``records`` (a list) receives every game's record;
     ``collect(state)`` adds game-specific data to each record (it must be picklable with
     ``workers > 1``). ``workers > 1`` plays games in that many processes (same results).
-    ``on_record(record)`` is called as each game ends (in game order).
+    ``on_record(record)`` is called as each game ends (in game order). ``start`` plays games
+    ``start`` to ``start + games - 1`` (each game's seed and seat order depend on its index, so
+    a stopped run continues with the games it had not played).
     """
     if isinstance(bots, str):
         bots = parse_bots(bots)
@@ -184,7 +186,10 @@ def simulate(game: str, games: int, players: int, bots: list[str] | str, seed: i
         make_bot(spec)  # KeyError / ValueError for unknown bots or settings
     started = time.perf_counter()
     out: list[dict] = []
-    args = [(game, players, bots, seed, i, options, collect) for i in range(games)]
+    if start < 0:
+        raise ValueError("start must be 0 or more")
+    args = [(game, players, bots, seed, i, options, collect)
+            for i in range(start, start + games)]
     if workers > 1 and games > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(play_game, *a) for a in args]
@@ -237,6 +242,8 @@ def register(app) -> None:
                                     help="Processes (one game per process at a time)"),
         records: str = typer.Option(None, "--records",
                                     help="Append each finished game to this file (JSON lines)"),
+        start: int = typer.Option(0, "--start", min=0,
+                                  help="Index of the first game (continue a stopped run)"),
     ) -> None:
         """Play bot-vs-bot games and report wins, scores and game length."""
         from rich.console import Console
@@ -258,7 +265,7 @@ def register(app) -> None:
                 task = bar.add_task(f"{game} {bots}", total=games)
                 summary = simulate(game, games, players, bots, seed_value, workers=workers,
                                    progress=lambda done, total: bar.update(task, completed=done),
-                                   on_record=save if records else None)
+                                   on_record=save if records else None, start=start)
         except (KeyError, ValueError) as exc:
             err.print(f"[red]error:[/] {exc}")
             raise typer.Exit(2)

@@ -319,6 +319,12 @@ def test_bots_option_takes_several_settings_per_entry(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     again = summarize_records(str(path), "arknova", 2, "random,random", 5)
     assert again["wins"] == out["wins"] and again["per_bot"] == out["per_bot"]
+    # a stopped run continues: games 1.. played later are the games 1.. of the whole run
+    rest: list = []
+    simulate("arknova", 1, 2, "random,random", seed=5, records=rest, start=1)
+    assert [r["index"] for r in rest] == [1]
+    assert {k: v for k, v in rest[0].items() if k != "seconds"} == \
+        {k: v for k, v in records[1].items() if k != "seconds"}
 
 
 def test_simulate_command_prints_one_json_object():
