@@ -100,6 +100,8 @@ class Cached:
     clock: dict | None = None
     #: seats whose player left: the time control's bot plays them (they are in ``bots`` too)
     away: frozenset = frozenset()
+    #: the revision of the seats (``games.seats_rev``) that ``users``/``bots``/``away`` show
+    seats_rev: int = 0
 
     def timed(self) -> set[int]:
         """The seats played by people now (their decisions have deadlines)."""
@@ -168,7 +170,7 @@ WITH upd AS (
     UPDATE games SET version = $3, state = $4::json, waiting_for = $5::json,
            status = $6::varchar, result = $7::json, updated_at = $8::timestamptz,
            clock = $14::json, turn_deadline = $15::timestamptz
-    WHERE id = $1 AND version = $2
+    WHERE id = $1 AND version = $2 AND seats_rev = $18
     RETURNING id, state
 ), ins AS (
     INSERT INTO actions (game_id, version, seat, action, events, created_at, kind)
@@ -183,7 +185,8 @@ FROM upd
 """
 _PG_CURRENT = """
 SELECT game, seat_count, seed, status, version, waiting_for,
-       CASE WHEN version = $2 THEN NULL ELSE state END AS state, time_control, clock
+       CASE WHEN version = $2 THEN NULL ELSE state END AS state, time_control, clock,
+       seats_rev
 FROM games WHERE id = $1
 """
 _PG_SEATS = "SELECT seat, user_id, bot, away FROM seats WHERE game_id = $1"
@@ -203,6 +206,7 @@ class _Row(NamedTuple):
     state: Any
     time_control: Any = None
     clock: Any = None
+    seats_rev: int = 0
 
 
 class _Log(NamedTuple):
@@ -443,6 +447,8 @@ class GameService:
                 if seat is None:
                     raise ApiError(403, "no_seat", "You have no seat in this game.")
                 if seat in c.away:
+                    c = await self.current(game_id)  # (reclaimed through another process?)
+                if seat in c.away:
                     raise ApiError(409, "seat_away",
                                    "A bot plays your seat since your time ran out; "
                                    "reclaim the seat first.")
@@ -614,13 +620,15 @@ class GameService:
                         _PG_MOVE, c.id, c.version, new_version, dumps(dumped), dumps(waiting),
                         status, None if result is None else dumps(result), now, seat,
                         action_json, dumps(events), snapshot, payload,
-                        None if clock is None else dumps(clock), deadline, kind, notice)
+                        None if clock is None else dumps(clock), deadline, kind, notice,
+                        c.seats_rev)
             except asyncpg.UniqueViolationError:
                 return False  # the log already has this version
             return len(rows) == 1
         async with self.db.write() as s:
             done = await s.execute(
-                update(Game).where(Game.id == c.id, Game.version == c.version)
+                update(Game).where(Game.id == c.id, Game.version == c.version,
+                                   Game.seats_rev == c.seats_rev)
                 .values(version=new_version, state=dumped, waiting_for=waiting, status=status,
                         result=result, updated_at=now, clock=clock, turn_deadline=deadline))
             if done.rowcount != 1:
@@ -750,6 +758,7 @@ class GameService:
                     .values(away=away))
                 if done.rowcount != 1:
                     return False
+                row.seats_rev = (row.seats_rev or 0) + 1  # moves computed before: refused
                 if row.time_control and row.clock and row.status == "running":
                     people = set((await s.execute(select(Seat.seat).where(
                         Seat.game_id == game_id, Seat.user_id.is_not(None),
@@ -818,6 +827,8 @@ class GameService:
             if c.status != "running" or c.state is None:
                 raise ApiError(409, "not_running", "The game is not running.")
             if seat in c.away:
+                c = await self.current(game_id)  # (reclaimed through another process?)
+            if seat in c.away:
                 raise ApiError(409, "seat_away",
                                "A bot plays your seat since your time ran out; "
                                "reclaim the seat first.")
@@ -878,22 +889,24 @@ class GameService:
         if self.db.is_postgres:
             async with self.db.driver() as conn:
                 row = await conn.fetchrow(_PG_CURRENT, game_id, known)
-                if row is not None and (users is None or row["status"] == "open"):
+                if row is not None and (users is None or row["status"] == "open"
+                                        or c is None or row["seats_rev"] != c.seats_rev):
                     seat_rows = await conn.fetch(_PG_SEATS, game_id)
                     users, bots, away = _seat_maps(seat_rows)
             if row is not None:
                 row = _Row(row["game"], row["seat_count"], row["seed"], row["status"],
                            row["version"], row["waiting_for"], row["state"],
-                           row["time_control"], row["clock"])
+                           row["time_control"], row["clock"], row["seats_rev"])
         else:
             async with self.db.read_conn() as s:
                 row = (await s.execute(
                     select(Game.game, Game.seat_count, Game.seed, Game.status, Game.version,
                            Game.waiting_for,
                            case((Game.version == known, None), else_=Game.state).label("state"),
-                           Game.time_control, Game.clock)
+                           Game.time_control, Game.clock, Game.seats_rev)
                     .where(Game.id == game_id))).first()
-                if row is not None and (users is None or row.status == "open"):
+                if row is not None and (users is None or row.status == "open"
+                                        or c is None or row.seats_rev != c.seats_rev):
                     seat_rows = (await s.execute(
                         select(Seat.seat, Seat.user_id, Seat.bot, Seat.away)
                         .where(Seat.game_id == game_id))).all()
@@ -902,7 +915,7 @@ class GameService:
             self.cache.drop(game_id)
             raise not_found("game")
         if c is not None and row.version == known and row.status == c.status and \
-                c.users is not None:
+                c.users is not None and row.seats_rev == c.seats_rev:
             return c
         game = engine_game(row.game)
         state = c.state if row.version == known and c is not None else (
@@ -912,7 +925,7 @@ class GameService:
                        row.version, state, list(row.waiting_for or []),
                        users, _with_away(bots, away, tc),
                        c.frame if c is not None and row.version == known else None,
-                       tc, row.clock, away)
+                       tc, row.clock, away, row.seats_rev)
         if row.status == "open":
             self.cache.put(replace(fresh, users=None))
             fresh.users = users

@@ -94,6 +94,9 @@ class Game(Base):
     #: per seat: time bank left, when its current wait began, its deadline, timeouts in a row,
     #: decisions the platform played for it (see app/clock.py); written with every move
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: bumped when a seat is handed to the bot or reclaimed; a move is stored only at the
+    #: revision of the seats it was computed for
+    seats_rev: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     #: the game this one is a rematch of (one rematch per game)
     rematch_of: Mapped[int | None] = mapped_column(Id, nullable=True)
     #: "play" (played here) or "import" (rebuilt from an imported record)

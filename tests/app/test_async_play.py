@@ -10,10 +10,11 @@ import pytest
 from websockets.asyncio.client import connect
 
 from app import games as games_mod
+from app.errors import ApiError
 from app import scheduler as scheduler_mod
 from app.models import utcnow
 
-from .conftest import make_settings, running_app
+from .conftest import Player, make_settings, running_app
 from .wsclient import Socket
 
 TIMED = {"mode": "move", "seconds": 60, "abandon_after": 2, "bot": "random"}
@@ -157,6 +158,42 @@ async def test_deadlines_survive_a_restart(settings, monkeypatch):
                 break
             await asyncio.sleep(0.05)
         assert g["version"] >= version + 2  # both secret cards played by the bot
+
+
+async def test_a_reclaim_through_one_process_holds_in_another(settings):
+    """Two server processes on one database (two apps here): a seat handed to the bot and
+    reclaimed through process one is the player's again in process two at once, even though
+    process two had cached the game with the seat away: its bot no longer moves for the seat,
+    the player's own move through process two is accepted, and a move computed from the old
+    seats is never stored (the seats' revision is part of the move's condition)."""
+    slow = make_settings(settings.database_url, scheduler=False, bot_delay=30)
+    async with running_app(slow) as one, running_app(slow) as two:
+        a, b = await one.user(), await one.user()
+        gid, _ = await _timed_game(one, a, b)
+        b_two = Player(two, b.name, b.token, b.id)  # the same player, through process two
+        assert await one.services.games.set_away(gid, 1, True)
+        stale = await two.services.games.current(gid)  # process two: seat 1 is the bot's
+        assert 1 in stale.away and 1 in stale.waiting and 1 in stale.bots
+        r = await b.post(f"/api/games/{gid}/reclaim")  # through process one
+        assert r.status_code == 200, r.text
+        version = (await a.game(gid))["version"]
+        # process two's bot does not move for the reclaimed seat
+        assert await two.services.games.bot_step(gid) is False
+        g = await a.game(gid)
+        assert g["version"] == version and 1 in g["waiting_for"]
+        # a bot move computed from the cached (old) seats is refused, nothing stored
+        two.services.games.cache.put(stale)
+        action = (await b.legal(gid))["actions"][0]
+        with pytest.raises(ApiError) as refused:
+            await two.services.games.act(gid, version, action, bot_seat=1)
+        assert refused.value.code == "stale_version"
+        assert (await a.game(gid))["version"] == version
+        # the player's own move through process two, whose cache still said "away"
+        two.services.games.cache.put(stale)
+        r = await b_two.act(gid, action, version)
+        assert r.status_code == 200, r.text
+        log = (await a.get(f"/api/games/{gid}/log?after={version}")).json()["entries"]
+        assert [(e["seat"]) for e in log] == [1]
 
 
 async def test_take_back_before_a_draw_and_not_after(api):

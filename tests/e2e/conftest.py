@@ -206,6 +206,21 @@ def console():
     watch.check()
 
 
+@pytest.fixture(scope="module")
+def watch():
+    """One watch for the pages a module keeps open across its tests (module-scoped pages)."""
+    return ConsoleWatch()
+
+
+@pytest.fixture
+def no_console_errors(watch):
+    """A test fails on a console error its module's watched pages logged while it ran (use
+    with ``pytestmark = pytest.mark.usefixtures("no_console_errors")``)."""
+    yield
+    errors, watch.errors[:] = list(watch.errors), []
+    assert not errors, "browser console errors:\n" + "\n".join(errors)
+
+
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

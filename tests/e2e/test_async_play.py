@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import DESKTOP, ConsoleWatch
+from .conftest import DESKTOP
 from .helpers import (answer, decision_kind, join_from_lobby, keep_cards, register,
                       start_from_table, unique, use_action, version, view, wait_my_turn,
                       wait_running, wait_settled, wait_version)
@@ -25,16 +25,7 @@ window.Notification = FakeNotification;
 """
 
 
-@pytest.fixture(scope="module")
-def watch():
-    return ConsoleWatch()
-
-
-@pytest.fixture(autouse=True)
-def _no_console_errors(watch):
-    yield
-    errors, watch.errors[:] = list(watch.errors), []
-    assert not errors, "browser console errors:\n" + "\n".join(errors)
+pytestmark = pytest.mark.usefixtures("no_console_errors")
 
 
 @pytest.fixture(scope="module")

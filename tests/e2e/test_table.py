@@ -13,23 +13,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, ConsoleWatch
+from .conftest import DESKTOP, PHONE
 from .helpers import (after_click, create_game, decision_kind, join_from_lobby, keep_cards, legal,
                       log_text, my_turn, place_on_map, register, settled, start_from_table, unique,
                       use_action, version, view, wait_my_turn, wait_running, wait_settled,
                       wait_version, click_any_legal)
 
 
-@pytest.fixture(scope="module")
-def watch():
-    return ConsoleWatch()
-
-
-@pytest.fixture(autouse=True)
-def _no_console_errors(watch):
-    yield
-    errors, watch.errors[:] = list(watch.errors), []
-    assert not errors, "browser console errors:\n" + "\n".join(errors)
+pytestmark = pytest.mark.usefixtures("no_console_errors")
 
 
 @pytest.fixture(scope="module")

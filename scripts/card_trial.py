@@ -1,0 +1,179 @@
+"""Controlled test of single cards: does holding card X win games?
+
+    .venv/bin/python scripts/card_trial.py --cards A099,S056,A012 --pairs 80 [--jobs 2]
+        [--bots greedy] [--seed trial] [--records FILE] [--from-records]
+
+The balance report (``scripts/balance_report.py``) flags cards whose zoos win unusually often,
+but a strong zoo also affords the expensive cards, so the flag mixes the card's strength with
+the strength of the zoos that play it. This script separates the two: for each card and pair
+``i`` it plays two games from the same seed (``"{seed}:{card}:{i}"``) with the same bots, and
+after the opening (both players have kept their 4 cards) it moves the card into the hand of
+seat 0 in the first game and of seat 1 in the second, in place of one of that seat's kept cards
+(which goes where the card was: the deck, the display, the other hand or the discard). Every
+other card and every generator draw is the same in the two games, so the only difference is
+who holds the card. The report gives, per card, the holder's win rate (ties split) with its
+95 % Wilson interval, the holder's mean VP lead, and how often the holder put the card into
+play. A card whose holder wins far more often than the holders of ordinary control cards
+decides games; one inside the controls' range does not, whatever its flag said.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine import get_game  # noqa: E402
+from engine.bots import decide, make_bot  # noqa: E402
+from engine.core import rng as _rng  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from balance_report import interval  # noqa: E402
+
+MAX_DECISIONS = 50_000
+
+
+def _move_into_hand(state: dict, card: str, holder: int, slot: int) -> None:
+    """Put ``card`` into ``holder``'s hand at ``slot``; the card that was there goes where
+    ``card`` was. Nothing else changes."""
+    hand = state["players"][holder]["hand"]
+    if card in hand:  # already held (the seed dealt it there)
+        return
+    places = [state["deck"], state["display"], state["discard"]]
+    places += [p["hand"] for p in state["players"]]
+    for place in places:
+        if card in place:
+            at = place.index(card)
+            place[at], hand[slot] = hand[slot], card
+            return
+    raise ValueError(f"card {card} is not in the deck, the display, a hand or the discard")
+
+
+def play_trial(card: str, index: int, holder: int, bots: str, seed: str) -> dict:
+    """One game of pair ``index``: ``holder`` gets ``card`` after the opening."""
+    game = get_game("arknova")
+    bot = make_bot(bots)
+    started = time.perf_counter()
+    record = {"card": card, "index": index, "holder": holder, "error": None}
+    try:
+        state = game.setup(2, {}, f"{seed}:{card}:{index}")
+        rng = {"rng": _rng.seed_to_int(f"{seed}:{card}:{index}:bots")}
+        decisions = 0
+        moved = False
+        while True:
+            waiting = sorted(game.waiting_for(state))
+            if not waiting:
+                break
+            if not moved and len(waiting) == 1:  # the opening's "keep 4 of 8" is over
+                state = json.loads(json.dumps(state))
+                _move_into_hand(state, card, holder, index % 4)
+                moved = True
+            for seat in waiting:
+                if seat not in game.waiting_for(state):
+                    continue
+                state, _ = game.apply(state, seat, decide(bot, game, state, seat, rng))
+                decisions += 1
+            if decisions > MAX_DECISIONS:
+                raise RuntimeError("game did not end")
+        result = game.result(state)
+        scores = [result["scores"][s] for s in range(2)]
+        places = result["details"]["places"]
+        place = [int(places[s] if s in places else places[str(s)]) for s in range(2)]
+        zoo = state["players"][holder]
+        record.update(
+            scores=scores, places=place,
+            win=1.0 if place[holder] < place[1 - holder] else
+            0.5 if place[holder] == place[1 - holder] else 0.0,
+            lead=scores[holder] - scores[1 - holder],
+            played=card in {a["card"] for a in zoo["animals"]} or card in zoo["sponsors"]
+            or card in zoo["supported"])
+    except Exception as exc:  # counted, never hidden
+        record["error"] = f"{type(exc).__name__}: {exc}"
+    record["seconds"] = time.perf_counter() - started
+    return record
+
+
+def run(cards: list[str], pairs: int, bots: str, seed: str, jobs: int, path: str | None,
+        done_keys: set) -> list[dict]:
+    todo = [(c, i, h) for c in cards for i in range(pairs) for h in (0, 1)
+            if (c, i, h) not in done_keys]
+    out: list[dict] = []
+    sink = open(path, "a") if path else None
+    started = time.perf_counter()
+
+    def finish(r: dict) -> None:
+        out.append(r)
+        if sink:
+            sink.write(json.dumps(r) + "\n")
+            sink.flush()
+        if len(out) % 20 == 0 or r["error"]:
+            el = time.perf_counter() - started
+            print(f"{len(out)}/{len(todo)} games, {el / 60:.1f} min"
+                  + (f"; {r['error']}" if r["error"] else ""), file=sys.stderr, flush=True)
+
+    try:
+        if jobs <= 1:
+            for c, i, h in todo:
+                finish(play_trial(c, i, h, bots, seed))
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                pending: set = set()
+                queue = list(todo)
+                while queue or pending:
+                    while queue and len(pending) < jobs:
+                        pending.add(pool.submit(play_trial, *queue.pop(0), bots, seed))
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        finish(fut.result())
+    finally:
+        if sink:
+            sink.close()
+    return out
+
+
+def summary(records: list[dict], cards: list[str]) -> list[dict]:
+    rows = []
+    for card in cards:
+        rs = [r for r in records if r["card"] == card and r["error"] is None]
+        n = len(rs)
+        if not n:
+            continue
+        rate = sum(r["win"] for r in rs) / n
+        lo, hi = interval(rate, n)
+        rows.append({"card": card, "games": n, "holder_win_rate": round(rate, 3),
+                     "interval": [round(lo, 3), round(hi, 3)],
+                     "lead_mean": round(sum(r["lead"] for r in rs) / n, 2),
+                     "played_rate": round(sum(r["played"] for r in rs) / n, 3),
+                     "errors": sum(1 for r in records if r["card"] == card and r["error"])})
+    return rows
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--cards", required=True, help="comma-separated card ids")
+    p.add_argument("--pairs", type=int, default=80, help="pairs of games per card")
+    p.add_argument("--bots", default="greedy")
+    p.add_argument("--seed", default="trial")
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--records", help="append each game here (JSON lines); reruns skip them")
+    p.add_argument("--from-records", action="store_true", help="report only, play nothing")
+    args = p.parse_args()
+    cards = [c.strip() for c in args.cards.split(",") if c.strip()]
+    old: list[dict] = []
+    if args.records and Path(args.records).exists():
+        old = [json.loads(ln) for ln in Path(args.records).read_text().splitlines() if ln]
+    keys = {(r["card"], r["index"], r["holder"]) for r in old}
+    new = [] if args.from_records else run(cards, args.pairs, args.bots, args.seed, args.jobs,
+                                           args.records, keys)
+    records = [r for r in old + new if r["index"] < args.pairs]
+    print(json.dumps(summary(records, cards), indent=1))
+
+
+if __name__ == "__main__":
+    main()
