@@ -1,7 +1,8 @@
-"""Controlled test of single cards: does holding card X win games?
+"""Controlled balance trials: does holding card X win games? does a zoo map?
 
-    .venv/bin/python scripts/card_trial.py --cards A099,S056,A012 --pairs 80 [--jobs 2]
-        [--bots greedy] [--seed trial] [--records FILE] [--from-records]
+    .venv/bin/python scripts/balance_trials.py --cards A099,S056,A012 --pairs 80
+        [--map-games 300] [--jobs 2] [--bots greedy] [--seed trial] [--records FILE]
+        [--from-records] [--out docs/balance-trials.md]
 
 The balance report (``scripts/balance_report.py``) flags cards whose zoos win unusually often,
 but a strong zoo also affords the expensive cards, so the flag mixes the card's strength with
@@ -15,6 +16,14 @@ who holds the card. The report gives, per card, the holder's win rate (ties spli
 95 % Wilson interval, the holder's mean VP lead, and how often the holder put the card into
 play. A card whose holder wins far more often than the holders of ordinary control cards
 decides games; one inside the controls' range does not, whatever its flag said.
+
+Maps: every game of the report is played on one map for both zoos, so a map cannot decide it;
+with the option ``map=mixed`` each zoo gets a different map. ``--map-games N`` plays N such
+games (seed ``"{seed}:maps:{i}"``, seats as the engine deals them) and reports each map's win
+rate over the games it was in.
+
+``--records`` keeps every game (one JSON line) and a rerun plays only the games missing from
+it; ``--out`` writes the report as Markdown (it is ``docs/balance-trials.md``).
 """
 
 from __future__ import annotations
@@ -99,10 +108,49 @@ def play_trial(card: str, index: int, holder: int, bots: str, seed: str) -> dict
     return record
 
 
-def run(cards: list[str], pairs: int, bots: str, seed: str, jobs: int, path: str | None,
-        done_keys: set) -> list[dict]:
-    todo = [(c, i, h) for c in cards for i in range(pairs) for h in (0, 1)
-            if (c, i, h) not in done_keys]
+def play_map_game(_kind: str, index: int, _unused: int, bots: str, seed: str) -> dict:
+    """Game ``index`` of the map trial: each zoo on its own map (``map=mixed``)."""
+    game = get_game("arknova")
+    bot = make_bot(bots)
+    started = time.perf_counter()
+    record: dict = {"card": "maps", "index": index, "holder": -1, "error": None}
+    try:
+        state = game.setup(2, {"map": "mixed"}, f"{seed}:maps:{index}")
+        rng = {"rng": _rng.seed_to_int(f"{seed}:maps:{index}:bots")}
+        decisions = 0
+        while True:
+            waiting = sorted(game.waiting_for(state))
+            if not waiting:
+                break
+            for seat in waiting:
+                if seat in game.waiting_for(state):
+                    state, _ = game.apply(state, seat, decide(bot, game, state, seat, rng))
+                    decisions += 1
+            if decisions > MAX_DECISIONS:
+                raise RuntimeError("game did not end")
+        result = game.result(state)
+        places = result["details"]["places"]
+        record.update(maps=[p["map"] for p in state["players"]],
+                      scores=[result["scores"][s] for s in range(2)],
+                      places=[int(places[s] if s in places else places[str(s)])
+                              for s in range(2)])
+    except Exception as exc:  # counted, never hidden
+        record["error"] = f"{type(exc).__name__}: {exc}"
+    record["seconds"] = time.perf_counter() - started
+    return record
+
+
+def _play(card: str, index: int, holder: int, bots: str, seed: str) -> dict:
+    if card == "maps":
+        return play_map_game(card, index, holder, bots, seed)
+    return play_trial(card, index, holder, bots, seed)
+
+
+def run(cards: list[str], pairs: int, map_games: int, bots: str, seed: str, jobs: int,
+        path: str | None, done_keys: set) -> list[dict]:
+    todo = [(c, i, h) for c in cards for i in range(pairs) for h in (0, 1)]
+    todo += [("maps", i, -1) for i in range(map_games)]
+    todo = [key for key in todo if key not in done_keys]
     out: list[dict] = []
     sink = open(path, "a") if path else None
     started = time.perf_counter()
@@ -120,14 +168,14 @@ def run(cards: list[str], pairs: int, bots: str, seed: str, jobs: int, path: str
     try:
         if jobs <= 1:
             for c, i, h in todo:
-                finish(play_trial(c, i, h, bots, seed))
+                finish(_play(c, i, h, bots, seed))
         else:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
                 pending: set = set()
                 queue = list(todo)
                 while queue or pending:
                     while queue and len(pending) < jobs:
-                        pending.add(pool.submit(play_trial, *queue.pop(0), bots, seed))
+                        pending.add(pool.submit(_play, *queue.pop(0), bots, seed))
                     finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for fut in finished:
                         finish(fut.result())
@@ -138,6 +186,7 @@ def run(cards: list[str], pairs: int, bots: str, seed: str, jobs: int, path: str
 
 
 def summary(records: list[dict], cards: list[str]) -> list[dict]:
+    """Per card: the holder's win rate (ties split) with its interval, mean lead, play rate."""
     rows = []
     for card in cards:
         rs = [r for r in records if r["card"] == card and r["error"] is None]
@@ -154,25 +203,91 @@ def summary(records: list[dict], cards: list[str]) -> list[dict]:
     return rows
 
 
+def map_summary(records: list[dict]) -> list[dict]:
+    """Per map: the win rate (ties split) of its zoos in mixed-map games, mean VP."""
+    rs = [r for r in records if r["card"] == "maps" and r["error"] is None]
+    out = []
+    for name in sorted({m for r in rs for m in r["maps"]}):
+        wins = n = 0.0
+        vp = []
+        for r in rs:
+            for seat, m in enumerate(r["maps"]):
+                if m != name or r["maps"][1 - seat] == name:
+                    continue
+                n += 1
+                me, other = r["places"][seat], r["places"][1 - seat]
+                wins += 1.0 if me < other else 0.5 if me == other else 0.0
+                vp.append(r["scores"][seat])
+        if n:
+            lo, hi = interval(wins / n, int(n))
+            out.append({"map": name, "games": int(n), "win_rate": round(wins / n, 3),
+                        "interval": [round(lo, 3), round(hi, 3)],
+                        "vp_mean": round(sum(vp) / len(vp), 1)})
+    return out
+
+
+def markdown(rows: list[dict], maps: list[dict], records: list[dict], command: str) -> str:
+    from engine.arknova.content import load_content
+
+    content = load_content()
+    names = {}
+    for group in ("animals", "sponsors", "projects", "base_projects"):
+        for cid, card in (getattr(content, group, None) or {}).items():
+            names[cid] = getattr(card, "name", cid)
+    errors = sum(1 for r in records if r["error"])
+    lines = [
+        "# Balance trials: single cards and maps (generated)", "",
+        f"Generated by `{command}` ({len(records)} games, {errors} errors). See the docstring "
+        "of `scripts/balance_trials.py` for the method: each pair of games starts from the "
+        "same seed and differs only in which seat holds the card after the opening.", "",
+        "## Cards: win rate of the zoo that holds the card", "",
+        "| card | name | games | holder wins | 95 % interval | mean VP lead | holder played it |",
+        "|---|---|---:|---:|---|---:|---:|",
+    ]
+    for r in rows:
+        lo, hi = r["interval"]
+        lines.append(f"| {r['card']} | {names.get(r['card'], r['card'])} | {r['games']} | "
+                     f"{r['holder_win_rate']:.1%} | {lo:.1%} – {hi:.1%} | "
+                     f"{r['lead_mean']:+.1f} | {r['played_rate']:.0%} |")
+    if maps:
+        lines += ["", "## Maps: win rate of each map's zoos when the zoos have different maps",
+                  "", "| map | zoos | wins | 95 % interval | mean VP |", "|---|---:|---:|---|---:|"]
+        for m in maps:
+            lo, hi = m["interval"]
+            lines.append(f"| {m['map']} | {m['games']} | {m['win_rate']:.1%} | "
+                         f"{lo:.1%} – {hi:.1%} | {m['vp_mean']} |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--cards", required=True, help="comma-separated card ids")
+    p.add_argument("--cards", default="", help="comma-separated card ids")
     p.add_argument("--pairs", type=int, default=80, help="pairs of games per card")
+    p.add_argument("--map-games", type=int, default=0, help="mixed-map games to play")
     p.add_argument("--bots", default="greedy")
     p.add_argument("--seed", default="trial")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--records", help="append each game here (JSON lines); reruns skip them")
     p.add_argument("--from-records", action="store_true", help="report only, play nothing")
+    p.add_argument("--out", help="write the Markdown report here")
     args = p.parse_args()
     cards = [c.strip() for c in args.cards.split(",") if c.strip()]
     old: list[dict] = []
     if args.records and Path(args.records).exists():
         old = [json.loads(ln) for ln in Path(args.records).read_text().splitlines() if ln]
     keys = {(r["card"], r["index"], r["holder"]) for r in old}
-    new = [] if args.from_records else run(cards, args.pairs, args.bots, args.seed, args.jobs,
-                                           args.records, keys)
-    records = [r for r in old + new if r["index"] < args.pairs]
-    print(json.dumps(summary(records, cards), indent=1))
+    new = [] if args.from_records else run(cards, args.pairs, args.map_games, args.bots,
+                                           args.seed, args.jobs, args.records, keys)
+    records = [r for r in old + new
+               if (r["card"] == "maps" and r["index"] < args.map_games)
+               or (r["card"] in cards and r["index"] < args.pairs)]
+    rows, maps = summary(records, cards), map_summary(records)
+    print(json.dumps({"cards": rows, "maps": maps}, indent=1))
+    if args.out:
+        command = (f"python scripts/balance_trials.py --cards {','.join(cards)} "
+                   f"--pairs {args.pairs} --map-games {args.map_games} --bots {args.bots} "
+                   f"--seed {args.seed} --records FILE --out {args.out}")
+        Path(args.out).write_text(markdown(rows, maps, records, command))
 
 
 if __name__ == "__main__":
