@@ -33,6 +33,8 @@ export class DecisionBar {
     }
     const ro = new ResizeObserver(() => {
       document.documentElement.style.setProperty("--bar-h", `${this.host.offsetHeight}px`);
+      // the bar grew over what the player is working on (a placement preview): bring it back
+      if (this.ui && typeof this.ui.revealFocus === "function") requestAnimationFrame(() => this.ui.revealFocus());
     });
     ro.observe(this.host);
   }

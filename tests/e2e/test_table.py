@@ -134,6 +134,13 @@ def build_turn(t, catalog):
     assert decision_kind(p) == "place"
     # the map shows where it may go; hovering shows a ghost; R turns it; a click places it
     assert p.locator("#zoo-map .legal-cell").count() > 0
+    # Turn and Mirror only for a building with more than one legal orientation (never 1 space)
+    places = [a for a in legal(p) if a["type"] == "place"]
+    orientations = p.evaluate("new Set(window.menagerie.ui.zoo.shapes).size")
+    turn_buttons = p.locator("#decision .turn-r").count()
+    assert turn_buttons == (1 if orientations > 1 else 0), (orientations, turn_buttons)
+    if len(places[0]["cells"]) == 1:
+        assert turn_buttons == 0 and p.locator("#decision .mirror-f").count() == 0
     shot = t.server and getattr(t, "artifacts", None)
     cells = place_on_map(p, screenshot=(shot / "placement-ghost.png") if shot and not t.built else None)
     wait_settled(p)
@@ -258,3 +265,60 @@ def test_a_few_more_turns_stay_in_step(table):
         other = t.ben if p is t.ana else t.ana
         wait_version(other, v)
     assert settled(t.ana) and settled(t.ben)
+
+
+def test_placing_on_a_phone_keeps_the_preview_above_the_bar(table, browser, watch, artifacts):
+    """On a 390-px phone the decision bar takes the lower part of the screen while a building
+    is placed: every preview shown with ◀ ▶ is scrolled into sight above the bar, and the
+    building is placed from the phone."""
+    t = table
+    for attempt in range(8):
+        p = mover(t)
+        wait_settled(p)
+        if decision_kind(p) != "turn":  # a follow-up of the last turn: answer it on the desktop
+            click_any_legal(p, random.Random(attempt))
+            continue
+        ctx = browser.new_context(viewport=PHONE, storage_state=p.context.storage_state())
+        try:
+            phone = watch.watch(ctx.new_page(), "phone")
+            phone.set_default_timeout(20_000)
+            phone.goto(p.url)
+            wait_running(phone)
+            wait_settled(phone)
+            before = version(phone)
+            use_action(phone, "build")
+            wait_version(phone, before + 1)
+            wait_settled(phone)
+            if decision_kind(phone) != "build":  # nothing affordable: the turn ended
+                continue
+            buildings = [a for a in legal(phone) if a["type"] == "building"]
+            best = max(buildings, key=lambda a: (a["building"].startswith("enclosure"),
+                                                 a["building"]))
+            before = version(phone)
+            phone.click(f'#decision .answer.building[data-answer*=\'"{best["building"]}"\']')
+            wait_version(phone, before + 1)
+            wait_settled(phone)
+            assert decision_kind(phone) == "place"
+            # R and F are offered (buttons and sentence) only with more than one orientation
+            turnable = phone.evaluate("new Set(window.menagerie.ui.zoo.shapes).size") > 1
+            ask = phone.inner_text("#decision .ask")
+            assert ("R turns it" in ask) == turnable, ask
+            assert (phone.locator("#decision .turn-r").count() == 1) == turnable
+            step = phone.locator('#decision button[aria-label="next placement"]')
+            for i in range(4):
+                if i:
+                    step.click()
+                phone.wait_for_timeout(150)  # the smooth part of the scroll, if any
+                bar = phone.locator("#decision").bounding_box()
+                ghost = phone.locator("#zoo-map .ghost .ghost-outline").bounding_box()
+                assert ghost is not None and bar is not None
+                assert ghost["y"] >= 0 and ghost["y"] + ghost["height"] <= bar["y"] + 1, \
+                    (i, ghost, bar)
+            phone.screenshot(path=str(artifacts / "placement-390x844.png"))
+            before = version(phone)
+            phone.click("#decision .place-here")
+            wait_version(phone, before + 1)
+            return
+        finally:
+            ctx.close()
+    pytest.fail("no building could be placed in eight turns")

@@ -5,7 +5,7 @@ import { icon, iconLabel } from "../icons.js";
 import { seatChip, seatName } from "../seats.js";
 import { renderCard, gainIcons, actionName } from "./cards.js";
 import { t, tOr } from "../i18n.js";
-import { shapeIcon } from "./zoomap.js";
+import { shapeIcon, shapeKey } from "./zoomap.js";
 import { DecisionBar as TableBar } from "../decisionbar.js";
 
 const ACTION_NAMES = ["animals", "build", "cards", "association", "sponsors"];
@@ -44,7 +44,11 @@ export class DecisionBar extends TableBar {
       case "keep": return t("ask.keep", { keep: this.keepSize() || 4, count: (dec.offer || []).length || 8 });
       case "animals": return dec.left > 1 ? t("ask.animals_many", { count: dec.left }) : t("ask.animals_one");
       case "build": return t(dec.side === 2 ? "ask.build_side2" : "ask.build", { n: dec.left });
-      case "place": return t("ask.place", { building: ui.buildingName(dec.building) });
+      case "place": {
+        // R and F only where the building has more than one legal orientation
+        const shapes = new Set(this.legal.filter((a) => a.type === "place").map((a) => shapeKey(a.cells)));
+        return t(shapes.size > 1 ? "ask.place" : "ask.place_fixed", { building: ui.buildingName(dec.building) });
+      }
       case "cards": return dec.draw > 0
         ? t(dec.snap && !dec.started ? "ask.cards_draw_or_snap" : "ask.cards_draw", { count: dec.draw })
         : t("ask.cards_discard", { count: dec.discard });
@@ -227,11 +231,14 @@ export class DecisionBar extends TableBar {
       }
       const idx = Math.max(0, zoo.currentIndex());
       const current = acts[idx];
+      // turning and mirroring only where the building has more than one legal orientation
+      // (never for a one-space kiosk or pavilion)
+      const turnable = Array.isArray(zoo.shapes) && new Set(zoo.shapes).size > 1;
       rows.push(this.row(t("bar.placement", { n: idx + 1, total: acts.length }),
         h("button", { class: "btn", type: "button", onclick: () => { this.sel.placeIdx = zoo.showPlacement(idx - 1); this.render(); }, "aria-label": t("bar.prev_placement") }, "◀"),
         h("button", { class: "btn", type: "button", onclick: () => { this.sel.placeIdx = zoo.showPlacement(idx + 1); this.render(); }, "aria-label": t("bar.next_placement") }, "▶"),
-        h("button", { class: "btn turn-r", type: "button", title: "R", onclick: () => { zoo.rotateAt(1); this.render(); } }, t("bar.turn_r")),
-        h("button", { class: "btn mirror-f", type: "button", title: "F", onclick: () => { zoo.mirrorAt(); this.render(); } }, t("bar.mirror_f")),
+        turnable ? h("button", { class: "btn turn-r", type: "button", title: "R", onclick: () => { zoo.rotateAt(1); this.render(); } }, t("bar.turn_r")) : null,
+        turnable ? h("button", { class: "btn mirror-f", type: "button", title: "F", onclick: () => { zoo.mirrorAt(); this.render(); } }, t("bar.mirror_f")) : null,
         current ? this.answer(t("bar.place_here"), current, { primary: true, class: "place-here" }) : null,
         h("span", { class: "hint" }, t("bar.or_hover"))));
       const label = rows[rows.length - 1].querySelector(".row-label");

@@ -162,6 +162,11 @@ export class ArkNovaUI extends TableUI {
     });
   }
 
+  /** The decision bar changed its height: keep a placement preview in sight. */
+  revealFocus() {
+    if (this.zoo) this.zoo.revealGhost();
+  }
+
   renderZoo() {
     const seat = this.viewSeat;
     const p = this.player(seat);

@@ -63,7 +63,8 @@ export function normalize(cells) {
 }
 
 const setKey = (cells) => cells.map((c) => [c[0], c[1]]).sort(byXY).map(key).join(";");
-const shapeKey = (cells) => normalize(cells).map(key).join(";");
+/** The shape of a set of cells, whatever its position: equal keys are the same orientation. */
+export const shapeKey = (cells) => normalize(cells).map(key).join(";");
 
 // neighbour direction -> the corner pair of the shared edge (corner k at angle 60°·k, y down)
 const EDGES = [
@@ -366,7 +367,35 @@ export class ZooMapView {
     this._setCurrent(idx, this.hover && this.placements[idx].some((c) => key(c) === key(this.hover)) ? this.hover : labelCell(this.placements[idx]));
     if (this.shownOnce) this.touchArmed = setKey(this.current);
     this.shownOnce = true;
+    this.revealGhost();
     return idx;
+  }
+
+  /** Keep the preview in sight between the top of the screen and the decision bar (fixed at
+   * the bottom; on a phone it takes up to half the screen): scroll the map's scrolling
+   * containers, then the page, by as little as that takes. */
+  revealGhost() {
+    if (!this.placements || !this.current || !this.svg) return;
+    const outline = this.layers && this.layers.ghost && this.layers.ghost.querySelector(".ghost-outline");
+    if (!outline) return;
+    const bar = document.getElementById("decision");
+    const barTop = bar && !bar.hidden ? bar.getBoundingClientRect().top : window.innerHeight;
+    const margin = 12;
+    const shift = (r, top, bottom) => {
+      if (r.bottom > bottom) return Math.max(0, Math.min(r.bottom - bottom, r.top - top));
+      if (r.top < top) return r.top - top;
+      return 0;
+    };
+    for (let el = this.svg.parentElement; el && el !== document.body; el = el.parentElement) {
+      const oy = getComputedStyle(el).overflowY;
+      if ((oy !== "auto" && oy !== "scroll") || el.scrollHeight <= el.clientHeight) continue;
+      const box = el.getBoundingClientRect();
+      const dy = shift(outline.getBoundingClientRect(), Math.max(box.top, 0) + margin,
+        Math.min(box.bottom, barTop) - margin);
+      if (dy) el.scrollTop += dy;
+    }
+    const dy = shift(outline.getBoundingClientRect(), margin, barTop - margin);
+    if (dy) window.scrollBy(0, dy);
   }
 
   _setCurrent(idx, hover) {
