@@ -122,7 +122,10 @@ def translate(code: str, message: str, lang: str) -> str:
     for key, english in _templates(code):
         m = _pattern(english).fullmatch(message or "")
         if m and key in target:
-            return fill(target[key], m.groupdict())
+            params = m.groupdict()
+            if "choices" in params and "word.or" in target:  # "'a', 'b' or 'c'"
+                params["choices"] = params["choices"].replace(" or ", f" {target['word.or']} ")
+            return fill(target[key], params)
     if code in target:
         return target[code]
     return message
