@@ -213,7 +213,12 @@ def report(records: list[dict], bots: list[str], seed: str, minutes: float,
     lines += ["## Flagged outliers", "",
               f"Rules: |z| ≥ {Z_FLAG} with at least {MIN_PLAYS} plays (z of the win rate "
               "against 50 %), never played, or played by more than "
-              f"{POPULAR:.0%} of zoos.", ""]
+              f"{POPULAR:.0%} of zoos.", "",
+              "A flag is a screening, not a verdict: strong zoos afford more and dearer cards, "
+              "so a card's win rate mixes its own strength with that of the zoos that play "
+              "it. The controlled trials in `docs/balance-trials.md` "
+              "(`scripts/balance_trials.py`: the same games with only the card's holder "
+              "changed) measure the card alone.", ""]
     if flagged:
         lines += ["| card | kind | name | why |", "|---|---|---|---|"]
         lines += [f"| {cid} | {kind} | {name} | {why} |" for cid, kind, name, why in flagged]
