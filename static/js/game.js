@@ -242,6 +242,8 @@ async function resync() {
         st.version = -1; // force
         applyState({ ...g, full: true });
         if (before >= 0 && g.version > before) loadLog(before);
+      } else {
+        refreshLegal();
       }
     } catch (err) {
       toast(err.message);
@@ -275,9 +277,14 @@ async function send(action) {
     st.pending = false;
     st.sentVersion = null;
     if (err instanceof ApiError && (err.status === 409 || err.status === 403)) {
+      // the answers on the bar are out of date: none is offered until the game is read again
+      st.legal = [];
+      st.legalVersion = -1;
+      renderBar();
       toast(err.status === 409 ? t("game.moved_on") : err.message);
       await resync();
     } else {
+      renderBar();  // the same answers, usable again
       toast(err.message);
       refreshLegal();
     }

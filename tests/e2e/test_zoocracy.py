@@ -14,6 +14,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import DESKTOP, PHONE
 from .helpers import PASSWORD, _stable, game_id, unique
@@ -24,7 +25,8 @@ OVER = "() => { const s = window.menagerie.state; return !!(s.view && s.view.pub
 MINE_OR_OVER = ("() => { const s = window.menagerie.state;"
                 " if (s.view && s.view.public.over) return true;"
                 " return !s.pending && s.legalVersion === s.version && s.legal.length > 0"
-                " && document.querySelector('#decision.mine') !== null; }")
+                " && document.querySelector('#decision.mine') !== null"
+                " && document.querySelector('#decision .answer:not([disabled])') !== null; }")
 
 
 # --------------------------------------------------------------------------- small page helpers
@@ -106,7 +108,11 @@ def answer_once(page, rng: random.Random, seen: dict) -> str:
     k = kind(page)
     before = version(page)
     btns = answers(page)
-    assert btns, f"my decision ({k}) but no answer button"
+    assert btns, (f"my decision ({k}) but no answer button: "
+                  + str(page.evaluate("() => { const s = window.menagerie.state; return {"
+                                      " pending: s.pending, version: s.version, legal: s.legal,"
+                                      " bar: document.querySelector('#decision').innerHTML"
+                                      ".slice(0, 2000) }; }")))
     keys = legal_keys(page)
     # every button of the bar sends a legal answer (the bid button: the amount it shows)
     for t, key in btns:
@@ -207,7 +213,14 @@ def test_zoocracy_against_two_bots_to_the_winner(server, browser, zoo_table, con
     shot = False
     spied_bid = False
     while True:
-        page.wait_for_function(MINE_OR_OVER, timeout=30_000)
+        try:
+            page.wait_for_function(MINE_OR_OVER, timeout=30_000)
+        except PlaywrightTimeout:
+            raise AssertionError("no decision of mine became answerable in 30 s: " + str(
+                page.evaluate("() => { const s = window.menagerie.state; return {"
+                              " pending: s.pending, version: s.version, legalVersion:"
+                              " s.legalVersion, legal: s.legal, bar: document.querySelector("
+                              "'#decision').innerHTML.slice(0, 2000) }; }"))) from None
         assert time.monotonic() - started < TIME_LIMIT, f"the game is not over after {TIME_LIMIT} s: {done}"
         pub = public(page)
         if pub["over"]:
