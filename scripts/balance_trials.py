@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/balance_trials.py --cards A099,S056,A012 --pairs 80
         [--map-games 300] [--jobs 2] [--bots greedy] [--seed trial] [--records FILE]
-        [--from-records] [--out docs/balance-trials.md]
+        [--controls A016] [--from-records] [--out docs/balance-trials.md]
 
 The balance report (``scripts/balance_report.py``) flags cards whose zoos win unusually often,
 but a strong zoo also affords the expensive cards, so the flag mixes the card's strength with
@@ -15,7 +15,10 @@ other card and every generator draw is the same in the two games, so the only di
 who holds the card. The report gives, per card, the holder's win rate (ties split) with its
 95 % Wilson interval, the holder's mean VP lead, and how often the holder put the card into
 play. A card whose holder wins far more often than the holders of ordinary control cards
-decides games; one inside the controls' range does not, whatever its flag said.
+decides games; one inside the controls' range does not, whatever its flag said. ``--controls``
+names the ordinary cards (from the middle of the balance report) that the others are compared
+with: the report gives each card's lead over the pooled controls with a 95 % interval, and calls
+a card *above the controls* only when that interval lies above zero.
 
 Maps: every game of the report is played on one map for both zoos, so a map cannot decide it;
 with the option ``map=mixed`` each zoo gets a different map. ``--map-games N`` plays N such
@@ -226,7 +229,27 @@ def map_summary(records: list[dict]) -> list[dict]:
     return out
 
 
-def markdown(rows: list[dict], maps: list[dict], records: list[dict], command: str) -> str:
+def against_controls(rows: list[dict], records: list[dict], controls: list[str]) -> dict:
+    """Per non-control card: holder win rate minus the pooled controls' (95 % interval)."""
+    pool = [r["win"] for r in records if r["card"] in controls and r["error"] is None]
+    out: dict = {}
+    if not pool:
+        return out
+    pc, nc = sum(pool) / len(pool), len(pool)
+    for row in rows:
+        if row["card"] in controls:
+            continue
+        p, n = row["holder_win_rate"], row["games"]
+        diff = p - pc
+        half = 1.96 * ((p * (1 - p) / n + pc * (1 - pc) / nc) ** 0.5)
+        out[row["card"]] = {"diff": round(diff, 3), "interval": [round(diff - half, 3),
+                                                                 round(diff + half, 3)],
+                            "above": diff - half > 0}
+    return out
+
+
+def markdown(rows: list[dict], maps: list[dict], records: list[dict], command: str,
+             controls: list[str] | None = None) -> str:
     from engine.arknova.content import load_content
 
     content = load_content()
@@ -244,11 +267,24 @@ def markdown(rows: list[dict], maps: list[dict], records: list[dict], command: s
         "| card | name | games | holder wins | 95 % interval | mean VP lead | holder played it |",
         "|---|---|---:|---:|---|---:|---:|",
     ]
+    controls = controls or []
     for r in rows:
         lo, hi = r["interval"]
-        lines.append(f"| {r['card']} | {names.get(r['card'], r['card'])} | {r['games']} | "
+        tag = " (control)" if r["card"] in controls else ""
+        lines.append(f"| {r['card']} | {names.get(r['card'], r['card'])}{tag} | {r['games']} | "
                      f"{r['holder_win_rate']:.1%} | {lo:.1%} – {hi:.1%} | "
                      f"{r['lead_mean']:+.1f} | {r['played_rate']:.0%} |")
+    versus = against_controls(rows, records, controls)
+    if versus:
+        lines += ["", f"Against the control{'s' if len(controls) > 1 else ''} "
+                      f"({', '.join(controls)}): the holder's win rate minus the controls' "
+                      "holders', 95 % interval.", ""]
+        for cid, v in versus.items():
+            lo, hi = v["interval"]
+            verdict = ("**above the controls: this card decides games**" if v["above"]
+                       else "within the controls' range: not shown to decide games")
+            lines.append(f"- {cid} {names.get(cid, cid)}: {v['diff'] * 100:+.1f} points "
+                         f"({lo * 100:+.1f} to {hi * 100:+.1f}) — {verdict}")
     if maps:
         lines += ["", "## Maps: win rate of each map's zoos when the zoos have different maps",
                   "", "| map | zoos | wins | 95 % interval | mean VP |", "|---|---:|---:|---|---:|"]
@@ -270,6 +306,7 @@ def main() -> None:
     p.add_argument("--records", help="append each game here (JSON lines); reruns skip them")
     p.add_argument("--from-records", action="store_true", help="report only, play nothing")
     p.add_argument("--out", help="write the Markdown report here")
+    p.add_argument("--controls", default="", help="comma-separated ordinary cards (among --cards)")
     args = p.parse_args()
     cards = [c.strip() for c in args.cards.split(",") if c.strip()]
     old: list[dict] = []
@@ -281,13 +318,16 @@ def main() -> None:
     records = [r for r in old + new
                if (r["card"] == "maps" and r["index"] < args.map_games)
                or (r["card"] in cards and r["index"] < args.pairs)]
+    controls = [c.strip() for c in args.controls.split(",") if c.strip()]
     rows, maps = summary(records, cards), map_summary(records)
-    print(json.dumps({"cards": rows, "maps": maps}, indent=1))
+    print(json.dumps({"cards": rows, "maps": maps,
+                      "against_controls": against_controls(rows, records, controls)}, indent=1))
     if args.out:
         command = (f"python scripts/balance_trials.py --cards {','.join(cards)} "
                    f"--pairs {args.pairs} --map-games {args.map_games} --bots {args.bots} "
-                   f"--seed {args.seed} --records FILE --out {args.out}")
-        Path(args.out).write_text(markdown(rows, maps, records, command))
+                   f"--seed {args.seed} --controls {','.join(controls)} --records FILE "
+                   f"--out {args.out}")
+        Path(args.out).write_text(markdown(rows, maps, records, command, controls))
 
 
 if __name__ == "__main__":
