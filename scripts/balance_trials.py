@@ -41,6 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.simulate import _places  # noqa: E402
 from engine import get_game  # noqa: E402
 from engine.bots import decide, make_bot  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
@@ -67,36 +68,50 @@ def _move_into_hand(state: dict, card: str, holder: int, slot: int) -> None:
     raise ValueError(f"card {card} is not in the deck, the display, a hand or the discard")
 
 
-def play_trial(card: str, index: int, holder: int, bots: str, seed: str) -> dict:
-    """One game of pair ``index``: ``holder`` gets ``card`` after the opening."""
-    game = get_game("arknova")
-    bot = make_bot(bots)
-    started = time.perf_counter()
-    record = {"card": card, "index": index, "holder": holder, "error": None}
-    try:
-        state = game.setup(2, {}, f"{seed}:{card}:{index}")
-        rng = {"rng": _rng.seed_to_int(f"{seed}:{card}:{index}:bots")}
-        decisions = 0
-        moved = False
-        while True:
-            waiting = sorted(game.waiting_for(state))
-            if not waiting:
-                break
-            if not moved and len(waiting) == 1:  # the opening's "keep 4 of 8" is over
-                state = json.loads(json.dumps(state))
-                _move_into_hand(state, card, holder, index % 4)
-                moved = True
-            for seat in waiting:
-                if seat not in game.waiting_for(state):
-                    continue
+def _play_out(game, state: dict, bot, rng: dict, after_opening=None) -> dict:
+    """Play to the end with ``bot`` on every seat; ``after_opening(state)`` (a copy to change)
+    runs once, when the opening's simultaneous "keep 4 of 8" is over."""
+    decisions = 0
+    while waiting := sorted(game.waiting_for(state)):
+        if after_opening is not None and len(waiting) == 1:
+            state, after_opening = after_opening(json.loads(json.dumps(state))), None
+        for seat in waiting:
+            if seat in game.waiting_for(state):
                 state, _ = game.apply(state, seat, decide(bot, game, state, seat, rng))
                 decisions += 1
-            if decisions > MAX_DECISIONS:
-                raise RuntimeError("game did not end")
-        result = game.result(state)
+        if decisions > MAX_DECISIONS:
+            raise RuntimeError("game did not end")
+    return state
+
+
+def _game(key: str, index: int, options: dict, seed: str, bots: str, record: dict,
+          after_opening=None) -> tuple[dict | None, dict | None]:
+    """Set up and play game ``"{seed}:{key}:{index}"``: (final state, result); an error is
+    written into ``record`` (counted, never hidden) and gives (None, None)."""
+    game = get_game("arknova")
+    try:
+        state = game.setup(2, options, f"{seed}:{key}:{index}")
+        rng = {"rng": _rng.seed_to_int(f"{seed}:{key}:{index}:bots")}
+        state = _play_out(game, state, make_bot(bots), rng, after_opening)
+        return state, game.result(state)
+    except Exception as exc:
+        record["error"] = f"{type(exc).__name__}: {exc}"
+        return None, None
+
+
+def play_trial(card: str, index: int, holder: int, bots: str, seed: str) -> dict:
+    """One game of pair ``index``: ``holder`` gets ``card`` after the opening."""
+    started = time.perf_counter()
+    record: dict = {"card": card, "index": index, "holder": holder, "error": None}
+
+    def hand_over(state: dict) -> dict:
+        _move_into_hand(state, card, holder, index % 4)
+        return state
+
+    state, result = _game(card, index, {}, seed, bots, record, hand_over)
+    if result is not None:
         scores = [result["scores"][s] for s in range(2)]
-        places = result["details"]["places"]
-        place = [int(places[s] if s in places else places[str(s)]) for s in range(2)]
+        place = _places(result, 2)
         zoo = state["players"][holder]
         record.update(
             scores=scores, places=place,
@@ -105,47 +120,26 @@ def play_trial(card: str, index: int, holder: int, bots: str, seed: str) -> dict
             lead=scores[holder] - scores[1 - holder],
             played=card in {a["card"] for a in zoo["animals"]} or card in zoo["sponsors"]
             or card in zoo["supported"])
-    except Exception as exc:  # counted, never hidden
-        record["error"] = f"{type(exc).__name__}: {exc}"
     record["seconds"] = time.perf_counter() - started
     return record
 
 
-def play_map_game(_kind: str, index: int, _unused: int, bots: str, seed: str) -> dict:
+def play_map_game(index: int, bots: str, seed: str) -> dict:
     """Game ``index`` of the map trial: each zoo on its own map (``map=mixed``)."""
-    game = get_game("arknova")
-    bot = make_bot(bots)
     started = time.perf_counter()
     record: dict = {"card": "maps", "index": index, "holder": -1, "error": None}
-    try:
-        state = game.setup(2, {"map": "mixed"}, f"{seed}:maps:{index}")
-        rng = {"rng": _rng.seed_to_int(f"{seed}:maps:{index}:bots")}
-        decisions = 0
-        while True:
-            waiting = sorted(game.waiting_for(state))
-            if not waiting:
-                break
-            for seat in waiting:
-                if seat in game.waiting_for(state):
-                    state, _ = game.apply(state, seat, decide(bot, game, state, seat, rng))
-                    decisions += 1
-            if decisions > MAX_DECISIONS:
-                raise RuntimeError("game did not end")
-        result = game.result(state)
-        places = result["details"]["places"]
+    state, result = _game("maps", index, {"map": "mixed"}, seed, bots, record)
+    if result is not None:
         record.update(maps=[p["map"] for p in state["players"]],
                       scores=[result["scores"][s] for s in range(2)],
-                      places=[int(places[s] if s in places else places[str(s)])
-                              for s in range(2)])
-    except Exception as exc:  # counted, never hidden
-        record["error"] = f"{type(exc).__name__}: {exc}"
+                      places=_places(result, 2))
     record["seconds"] = time.perf_counter() - started
     return record
 
 
 def _play(card: str, index: int, holder: int, bots: str, seed: str) -> dict:
     if card == "maps":
-        return play_map_game(card, index, holder, bots, seed)
+        return play_map_game(index, bots, seed)
     return play_trial(card, index, holder, bots, seed)
 
 

@@ -8,6 +8,10 @@ import { t, tOr } from "../i18n.js";
 import { shapeIcon, shapeKey } from "./zoomap.js";
 import { DecisionBar as TableBar } from "../decisionbar.js";
 
+/** Turning and mirroring make sense only where the legal placements have more than one
+ * orientation (never for a one-space kiosk or pavilion). */
+const turnable = (legal) => new Set(legal.filter((a) => a.type === "place").map((a) => shapeKey(a.cells))).size > 1;
+
 const ACTION_NAMES = ["animals", "build", "cards", "association", "sponsors"];
 // the verb on a card of a tray: bar.verb.<answer type>
 const trayVerb = (type) => tOr(`bar.verb.${type}`, cap(type));
@@ -46,8 +50,7 @@ export class DecisionBar extends TableBar {
       case "build": return t(dec.side === 2 ? "ask.build_side2" : "ask.build", { n: dec.left });
       case "place": {
         // R and F only where the building has more than one legal orientation
-        const shapes = new Set(this.legal.filter((a) => a.type === "place").map((a) => shapeKey(a.cells)));
-        return t(shapes.size > 1 ? "ask.place" : "ask.place_fixed", { building: ui.buildingName(dec.building) });
+        return t(turnable(this.legal) ? "ask.place" : "ask.place_fixed", { building: ui.buildingName(dec.building) });
       }
       case "cards": return dec.draw > 0
         ? t(dec.snap && !dec.started ? "ask.cards_draw_or_snap" : "ask.cards_draw", { count: dec.draw })
@@ -231,14 +234,12 @@ export class DecisionBar extends TableBar {
       }
       const idx = Math.max(0, zoo.currentIndex());
       const current = acts[idx];
-      // turning and mirroring only where the building has more than one legal orientation
-      // (never for a one-space kiosk or pavilion)
-      const turnable = Array.isArray(zoo.shapes) && new Set(zoo.shapes).size > 1;
+      const canTurn = turnable(acts);
       rows.push(this.row(t("bar.placement", { n: idx + 1, total: acts.length }),
         h("button", { class: "btn", type: "button", onclick: () => { this.sel.placeIdx = zoo.showPlacement(idx - 1); this.render(); }, "aria-label": t("bar.prev_placement") }, "◀"),
         h("button", { class: "btn", type: "button", onclick: () => { this.sel.placeIdx = zoo.showPlacement(idx + 1); this.render(); }, "aria-label": t("bar.next_placement") }, "▶"),
-        turnable ? h("button", { class: "btn turn-r", type: "button", title: "R", onclick: () => { zoo.rotateAt(1); this.render(); } }, t("bar.turn_r")) : null,
-        turnable ? h("button", { class: "btn mirror-f", type: "button", title: "F", onclick: () => { zoo.mirrorAt(); this.render(); } }, t("bar.mirror_f")) : null,
+        canTurn ? h("button", { class: "btn turn-r", type: "button", title: "R", onclick: () => { zoo.rotateAt(1); this.render(); } }, t("bar.turn_r")) : null,
+        canTurn ? h("button", { class: "btn mirror-f", type: "button", title: "F", onclick: () => { zoo.mirrorAt(); this.render(); } }, t("bar.mirror_f")) : null,
         current ? this.answer(t("bar.place_here"), current, { primary: true, class: "place-here" }) : null,
         h("span", { class: "hint" }, t("bar.or_hover"))));
       const label = rows[rows.length - 1].querySelector(".row-label");
