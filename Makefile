@@ -7,22 +7,33 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 DATABASE_URL ?= sqlite+aiosqlite:///./menagerie.db
 
-.PHONY: run test install install-dev migrate clean
+.PHONY: run test install install-dev migrate smoke clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-install: $(PY)
+# the stamps make `make run` / `make test` reinstall only when pyproject.toml changed
+$(VENV)/.installed: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e .
+	touch $@
 
-install-dev: $(PY)
+$(VENV)/.installed-dev: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+
+install-dev: $(VENV)/.installed-dev
 
 run: install
 	DATABASE_URL='$(DATABASE_URL)' $(VENV)/bin/menagerie serve --host $(HOST) --port $(PORT)
 
 migrate: install
 	DATABASE_URL='$(DATABASE_URL)' $(VENV)/bin/menagerie migrate
+
+# the README's run command on a runtime-only install (no extras), in a throwaway venv
+smoke:
+	bash scripts/smoke-run.sh
 
 test: install-dev
 	VENV=$(VENV) bash scripts/run-tests.sh
