@@ -4,7 +4,7 @@
                                                [--seed balance] [--out docs/balance.md]
                                                [--jobs 1] [--records FILE] [--from-records]
 
-Plays 2-player games (seats rotate, see ``app/simulate.py``) until ``--games`` are done or
+Plays 2-player games (seats rotate, see ``engine/bots/simulate.py``) until ``--games`` are done or
 ``--minutes`` of wall time have passed, whichever comes first, and reports. Game ``i`` is the
 same game whatever ``--jobs`` is (its seed is ``"{seed}:{i}"``), so the report of N games does
 not depend on the number of processes.
@@ -43,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.simulate import labels_for, play_game  # noqa: E402
+from engine.bots.simulate import labels_for, play_game  # noqa: E402
 from engine.arknova.content import load_content  # noqa: E402
 
 Z_FLAG = 2.5

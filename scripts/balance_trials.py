@@ -41,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.simulate import _places  # noqa: E402
+from engine.bots.simulate import places  # noqa: E402
 from engine import get_game  # noqa: E402
 from engine.bots import decide, make_bot  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
@@ -111,7 +111,7 @@ def play_trial(card: str, index: int, holder: int, bots: str, seed: str) -> dict
     state, result = _game(card, index, {}, seed, bots, record, hand_over)
     if result is not None:
         scores = [result["scores"][s] for s in range(2)]
-        place = _places(result, 2)
+        place = places(result, 2)
         zoo = state["players"][holder]
         record.update(
             scores=scores, places=place,
@@ -132,7 +132,7 @@ def play_map_game(index: int, bots: str, seed: str) -> dict:
     if result is not None:
         record.update(maps=[p["map"] for p in state["players"]],
                       scores=[result["scores"][s] for s in range(2)],
-                      places=_places(result, 2))
+                      places=places(result, 2))
     record["seconds"] = time.perf_counter() - started
     return record
 

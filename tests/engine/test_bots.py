@@ -280,7 +280,7 @@ def test_greedy_beats_random():
 
 # --------------------------------------------------------------------------- simulate
 def test_simulate_returns_the_documented_keys():
-    from app.simulate import simulate
+    from engine.bots.simulate import simulate
 
     records: list = []
     out = simulate("arknova", 3, 2, "random,random", seed=4, records=records)
@@ -301,7 +301,8 @@ def test_simulate_returns_the_documented_keys():
 
 
 def test_bots_option_takes_several_settings_per_entry(tmp_path):
-    from app.simulate import parse_bots, simulate, summarize_records
+    from app.simulate import summarize_records
+    from engine.bots.simulate import parse_bots, simulate
 
     assert parse_bots("mcts:budget=none,playouts=9,candidates=3,greedy") == \
         ["mcts:budget=none,playouts=9,candidates=3", "greedy"]

@@ -1185,7 +1185,7 @@ def test_campaign_limit_by_player_count(seats, limit):
 
 def test_determinized_worlds_cover_revealed_bids_until_they_are_paid():
     """Regression: a sampled world once guessed a treasury below a revealed, unpaid bid."""
-    from app.simulate import play_game
+    from engine.bots.simulate import play_game
 
     record = play_game("zoocracy", 4, ["greedy", "random"], 1, 22)
     assert record["error"] is None
