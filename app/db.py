@@ -7,7 +7,7 @@ where the database needs it: on SQLite every write transaction starts with ``BEG
 (one writer at a time, the others wait on the busy timeout) and writers of one process queue on
 an asyncio lock first; on PostgreSQL the game service locks the game row (``SELECT ... FOR
 UPDATE`` in the lobby, a conditional ``UPDATE ... WHERE version = v`` for moves, see
-``app/games.py``). :meth:`Database.autocommit` hands out a connection whose every statement
+``app/games/store_pg.py``). :meth:`Database.autocommit` hands out a connection whose every statement
 commits on its own: a move on PostgreSQL is one such statement.
 
 The pool does not ping a connection before lending it (a round trip per request); a connection

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -20,14 +20,14 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from .times import utcnow  # noqa: F401 - the column default, and imported from here by others
+
 #: 64-bit ids on PostgreSQL; SQLite needs INTEGER PRIMARY KEY for its rowid alias
 Id = BigInteger().with_variant(Integer(), "sqlite")
 
 STATUSES = ("open", "running", "finished")
 
 
-def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 class Base(DeclarativeBase):

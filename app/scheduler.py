@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 
-from .models import utcnow
+from . import times
 
 log = logging.getLogger("menagerie.scheduler")
 
@@ -84,7 +84,7 @@ class Scheduler:
     async def tick(self) -> int:
         """One pass: every expired game. Returns the decisions played."""
         played = 0
-        for game_id in await self.games.expired_games(utcnow()):
+        for game_id in await self.games.expired_games(times.utcnow()):
             played += await self.games.play_timeouts(game_id)
         self.played += played
         return played

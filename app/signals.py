@@ -6,7 +6,9 @@ tasks, and a failing listener is logged without touching the move.
 
 - ``your_turn``: :class:`YourTurn` — human players who now owe a decision in a game and did
   not make the move that led there (webhooks, the per-user socket channel);
-- ``finished``: the id of a game that just ended (ratings).
+- ``finished``: the id of a game that just ended (ratings);
+- ``bot_turn``: the id of a game where a bot seat may owe a decision now (the bot driver); its
+  listeners are plain functions called at once (they only schedule work).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ Listener = Callable[..., Awaitable[None]]
 class Signals:
     your_turn: list[Listener] = field(default_factory=list)
     finished: list[Listener] = field(default_factory=list)
+    bot_turn: list[Callable[[int], None]] = field(default_factory=list)
     _tasks: set = field(default_factory=set)
 
     def on_your_turn(self, listener: Listener) -> None:
@@ -43,6 +46,13 @@ class Signals:
 
     def on_finished(self, listener: Listener) -> None:
         self.finished.append(listener)
+
+    def on_bot_turn(self, listener: Callable[[int], None]) -> None:
+        self.bot_turn.append(listener)
+
+    def emit_bot_turn(self, game_id: int) -> None:
+        for listener in self.bot_turn:
+            listener(game_id)
 
     def emit_your_turn(self, event: YourTurn) -> None:
         if event.users:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as `make test` and CI run it:
 #   1. PostgreSQL up with the test role and database (as root), Chromium present;
-#   2. every test but the browser ones, on SQLite and PostgreSQL;
+#   2. the import contracts (lint-imports), then every test but the browser ones, on SQLite
+#      and PostgreSQL;
 #   3. the browser tests (tests/e2e) in a separate pytest process, if there are any.
 # Extra arguments go to the first pytest run.
 set -euo pipefail
@@ -16,6 +17,9 @@ elif [ -z "${TEST_POSTGRES_URL:-}" ]; then
     echo "run-tests.sh: not root and TEST_POSTGRES_URL unset: PostgreSQL tests will be skipped" >&2
 fi
 export TEST_POSTGRES_URL=${TEST_POSTGRES_URL:-}
+
+# the layers of docs/architecture.md (import-linter contracts in pyproject.toml)
+"${VENV:-.venv}/bin/lint-imports"
 
 "$PY" -m pytest tests --ignore=tests/e2e "$@"
 

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Query, Request
+from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from starlette.responses import Response
 
-from ..auth import UserInfo, require_user, viewer
 from ..clock import TimeControl
 from ..errors import ApiError, JSONResponse
 from ..ratelimit import client_address
-from .common import parse_game_id, services
+from .deps import CurrentUser, GameId, Svc, Viewer
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -51,82 +50,74 @@ class PostAction(BaseModel):
 
 
 @router.get("")
-async def list_games(request: Request,
+async def list_games(svc: Svc, user: Viewer,
                      status: Literal["open", "running", "finished"] | None = None,
                      mine: bool = False,
                      limit: int = Query(50, ge=1, le=200),
-                     offset: int = Query(0, ge=0, le=100_000),
-                     user: UserInfo | None = Depends(viewer)):
+                     offset: int = Query(0, ge=0, le=100_000)):
     """Game summaries, newest first; ``mine=1``: your games, those waiting for you first."""
     if mine and user is None:
         raise ApiError(401, "unauthorized", "Sign in to list your games.")
-    return JSONResponse(await services(request).games.list_games(user, status, mine, limit,
-                                                                  offset))
+    return JSONResponse(await svc.games.list_games(user, status, mine, limit, offset))
 
 
 @router.post("", status_code=201)
-async def create_game(body: CreateGame, request: Request, user: UserInfo = Depends(require_user)):
+async def create_game(body: CreateGame, svc: Svc, user: CurrentUser):
     """Open a new game; the creator sits in seat 0, ``bots`` seats are played by the server."""
-    return JSONResponse(await services(request).games.create(
+    return JSONResponse(await svc.games.create(
         user, body.game, body.seats, body.options, body.bots, body.bot,
         body.time_control.model_dump() if body.time_control else None), status_code=201)
 
 
 @router.get("/{game_id}")
-async def get_game(game_id: str, request: Request, user: UserInfo | None = Depends(viewer)):
+async def get_game(user: Viewer, game_id: GameId, svc: Svc):
     """The game with the view of the caller's seat (spectator view without a seat)."""
-    return JSONResponse(await services(request).games.detail(parse_game_id(game_id), user))
+    return JSONResponse(await svc.games.detail(game_id, user))
 
 
 @router.post("/{game_id}/join")
-async def join_game(game_id: str, request: Request, body: JoinGame | None = Body(None),
-                    user: UserInfo = Depends(require_user)):
+async def join_game(user: CurrentUser, game_id: GameId, svc: Svc,
+                    body: JoinGame | None = Body(None)):
     """Take a free seat (the lowest, or ``{"seat": n}``)."""
-    seat, summary = await services(request).games.join(
-        user, parse_game_id(game_id), body.seat if body else None)
+    seat, summary = await svc.games.join(user, game_id, body.seat if body else None)
     return JSONResponse({"seat": seat, "game": summary})
 
 
 @router.post("/{game_id}/start")
-async def start_game(game_id: str, request: Request, user: UserInfo = Depends(require_user)):
+async def start_game(user: CurrentUser, game_id: GameId, svc: Svc):
     """Deal the game (creator only, every seat filled); bots then play their decisions."""
-    return JSONResponse(await services(request).games.start(user, parse_game_id(game_id)))
+    return JSONResponse(await svc.games.start(user, game_id))
 
 
 @router.get("/{game_id}/legal")
-async def legal_actions(game_id: str, request: Request, user: UserInfo = Depends(require_user)):
+async def legal_actions(user: CurrentUser, game_id: GameId, svc: Svc):
     # encoded here at once (FastAPI's generic encoder walks every action: ~1 ms)
-    return JSONResponse(await services(request).games.legal(parse_game_id(game_id), user))
+    return JSONResponse(await svc.games.legal(game_id, user))
 
 
 @router.post("/{game_id}/actions")
-async def post_action(game_id: str, body: PostAction, request: Request,
-                      user: UserInfo = Depends(require_user)):
+async def post_action(user: CurrentUser, game_id: GameId, body: PostAction, request: Request,
+                      svc: Svc):
     """Answer your seat's current decision at ``version`` (409 if the game moved on)."""
-    svc = services(request)
-    gid = parse_game_id(game_id)
     svc.limits.action(client_address(request), getattr(request.state, "token", None))
-    done = await svc.games.act(gid, body.version, body.action, user=user)
+    done = await svc.games.act(game_id, body.version, body.action, user=user)
     return Response(done.frame.reply(done.seat), media_type="application/json")  # pre-encoded
 
 
 @router.post("/{game_id}/undo")
-async def undo(game_id: str, body: Undo, request: Request,
-               user: UserInfo = Depends(require_user)):
+async def undo(user: CurrentUser, game_id: GameId, body: Undo, request: Request, svc: Svc):
     """Take back your latest decision (409 ``cannot_undo`` past an information barrier: a card
     drawn, a secret revealed, another player's decision). The game moves on to a new version
     whose state is the one before that decision; the log shows the take-back."""
-    svc = services(request)
-    gid = parse_game_id(game_id)
     svc.limits.action(client_address(request), getattr(request.state, "token", None))
-    done = await svc.games.undo(gid, body.version, user)
+    done = await svc.games.undo(game_id, body.version, user)
     return Response(done.frame.reply(done.seat), media_type="application/json")
 
 
 @router.post("/{game_id}/reclaim")
-async def reclaim(game_id: str, request: Request, user: UserInfo = Depends(require_user)):
+async def reclaim(user: CurrentUser, game_id: GameId, svc: Svc):
     """Take your seat back from the bot that played it after your time ran out."""
-    return JSONResponse(await services(request).games.reclaim(parse_game_id(game_id), user))
+    return JSONResponse(await svc.games.reclaim(game_id, user))
 
 
 def action_reply(done, kind: bytes | None = None) -> bytes:
@@ -135,10 +126,8 @@ def action_reply(done, kind: bytes | None = None) -> bytes:
 
 
 @router.get("/{game_id}/log")
-async def game_log(game_id: str, request: Request,
+async def game_log(user: Viewer, game_id: GameId, svc: Svc,
                    after: int = Query(0, ge=-1, le=INT32),
-                   limit: int = Query(500, ge=1, le=1000),
-                   user: UserInfo | None = Depends(viewer)):
+                   limit: int = Query(500, ge=1, le=1000)):
     """Events of the versions after ``after``, as the caller may see them."""
-    return JSONResponse(await services(request).games.log_after(parse_game_id(game_id), user,
-                                                                 after, limit))
+    return JSONResponse(await svc.games.log_after(game_id, user, after, limit))

@@ -9,9 +9,8 @@ from datetime import timedelta
 import pytest
 from websockets.asyncio.client import connect
 
-from app import games as games_mod
 from app.errors import ApiError
-from app import scheduler as scheduler_mod
+from app import times as times_mod
 from app.models import utcnow
 
 from .conftest import Player, make_settings, running_app
@@ -25,8 +24,7 @@ class Clock:
 
     def __init__(self, monkeypatch) -> None:
         self.offset = timedelta()
-        for module in (games_mod, scheduler_mod):
-            monkeypatch.setattr(module, "utcnow", lambda: utcnow() + self.offset)
+        monkeypatch.setattr(times_mod, "utcnow", lambda: utcnow() + self.offset)
 
     def advance(self, seconds: float) -> None:
         self.offset += timedelta(seconds=seconds)

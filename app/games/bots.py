@@ -1,0 +1,215 @@
+"""Bot seats and timed-out players: the bot driver, the time control's bot, away seats.
+
+The driver listens to the ``bot_turn`` signal (lobby and moves emit it; they never import this
+module) and plays one committed move at a time until a person owes the next decision. A bot
+decides from its seat's view only (:func:`engine.bots.decide`). After ``abandon_after`` timeouts
+in a row a player's seat is handed to the time control's bot ("away"); the player may reclaim
+it. Handing a seat over or back bumps the seats' revision, so a move computed for the old seats
+is refused in every process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from engine.bots import decide, get_bot
+from engine.core import rng as engine_rng
+
+from .. import clock as clock_mod
+from ..auth import UserInfo
+from ..errors import ApiError, not_found
+from .. import times
+from ..settings import Settings
+from .cache import Cached
+from .context import GameContext
+from .moves import Moves
+from .reads import Reads
+
+log = logging.getLogger("menagerie.games")
+
+
+async def bot_choice(c: Cached, seat: int, bot) -> Any:
+    """The bot's answer for ``seat`` at the cached version (from the seat's view only)."""
+    game, state = c.game, c.state
+    holder = {"rng": engine_rng.seed_to_int(f"{c.seed}:{c.version}:{seat}")}
+    return await asyncio.to_thread(decide, bot, game, state, seat, holder)
+
+
+class BotTurns:
+    def __init__(self, ctx: GameContext, reads: Reads, moves: Moves) -> None:
+        self.ctx = ctx
+        self.reads = reads
+        self.moves = moves
+        self.driver = BotDriver(self, ctx.settings)
+        ctx.signals.on_bot_turn(self.driver.kick)
+
+    async def bot_step(self, game_id: int) -> bool:
+        """Play one bot move if a bot seat owes a decision. True if it should be called again."""
+        try:
+            c = await self.reads.current(game_id)
+        except ApiError:
+            return False
+        if c.status != "running" or c.state is None:
+            return False
+        seats = [seat for seat in c.waiting if seat in c.bots]
+        if not seats:
+            return False
+        seat = seats[0]
+        version = c.version
+        try:
+            bot = get_bot(c.bots[seat])
+        except KeyError:
+            log.error("game %s: seat %s has unknown bot %r", game_id, seat, c.bots[seat])
+            return False
+        try:
+            action = await bot_choice(c, seat, bot)
+        except Exception:
+            log.exception("game %s: bot %s in seat %s failed to choose", game_id, c.bots[seat],
+                          seat)
+            return False
+        try:
+            await self.moves.act(game_id, version, action, bot_seat=seat)
+        except ApiError as exc:
+            if exc.code == "stale_version":
+                return True  # someone else moved first: look again
+            log.error("game %s: bot move refused: %s %s", game_id, exc.code, exc.message)
+            return False
+        return True
+
+    async def play_timeouts(self, game_id: int, most: int = 50) -> int:
+        """Answer every expired decision of the game with the time control's bot; hand a
+        seat to the bot for good after ``abandon_after`` timeouts in a row. Returns how many
+        decisions were played. Safe to run in several processes: a move is stored only at the
+        version it was computed for."""
+        played = 0
+        for _ in range(most):
+            try:
+                c = await self.reads.current(game_id)
+            except ApiError:
+                break
+            if c.status != "running" or not c.time_control or c.state is None:
+                break
+            seats = clock_mod.expired(c.clock, c.waiting, c.timed(), times.utcnow())
+            if not seats:
+                break
+            seat = seats[0]
+            try:
+                bot = get_bot(c.time_control.get("bot", "greedy"))
+                action = await bot_choice(c, seat, bot)
+                await self.moves.act(game_id, c.version, action, auto_seat=seat)
+            except ApiError as exc:
+                if exc.code in ("stale_version", "not_expired"):
+                    continue
+                log.error("game %s: timeout move refused: %s %s", game_id, exc.code, exc.message)
+                break
+            played += 1
+            log.info("game %s: seat %s timed out; the bot played", game_id, seat)
+            after = self.ctx.cache.get(game_id)
+            entry = ((after.clock if after else None) or {}).get("seats", {}).get(str(seat), {})
+            if entry.get("timeouts", 0) >= c.time_control.get("abandon_after", 3):
+                await self.set_away(game_id, seat, True)
+        return played
+
+    async def set_away(self, game_id: int, seat: int, away: bool) -> bool:
+        """Hand a player's seat to the bot for good (``away``) or give it back; the clock is
+        re-armed for the new set of people. True if the seat changed."""
+        async with self.ctx.locks.hold(game_id):
+            async with self.ctx.store.lobby(game_id) as tx:
+                row = tx.row
+                if not await tx.set_away(seat, away):
+                    return False
+                row.seats_rev = (row.seats_rev or 0) + 1  # moves computed before: refused
+                if row.time_control and row.clock and row.status == "running":
+                    people = set(await tx.people(present=True))
+                    clock = row.clock
+                    if not away:  # a fresh start: no timeouts in a row
+                        clock = {"seats": {k: dict(v) for k, v in clock["seats"].items()}}
+                        clock["seats"][str(seat)]["timeouts"] = 0
+                    row.clock, row.turn_deadline = clock_mod.rearm(
+                        row.time_control, clock, row.waiting_for or [], people,
+                        times.utcnow())
+                self.ctx.cache.drop(game_id)
+                await tx.commit()
+        if away:
+            self.driver.kick(game_id)
+        log.info("game %s: seat %s %s", game_id, seat, "handed to a bot" if away else "reclaimed")
+        return True
+
+    async def reclaim(self, game_id: int, user: UserInfo) -> dict:
+        seat = await self.reads.seat_of(game_id, user)
+        if seat is None:
+            if await self.ctx.store.version_status(game_id) is None:
+                raise not_found("game")
+            raise ApiError(403, "no_seat", "You have no seat in this game.")
+        if not await self.set_away(game_id, seat, False):
+            raise ApiError(409, "not_away", "Your seat is not played by a bot.")
+        return await self.reads.summary(game_id, user)
+
+
+class BotDriver:
+    """Plays the bot seats of games, one committed move at a time, until a human owes a move.
+
+    One driver task per game in this process; a kick while it runs makes it look once more.
+    """
+
+    def __init__(self, turns: BotTurns, settings: Settings) -> None:
+        self.turns = turns
+        self.settings = settings
+        self._tasks: dict[int, asyncio.Task] = {}
+        self._kicks: dict[int, int] = {}
+        self._closed = False
+
+    def kick(self, game_id: int) -> None:
+        if self._closed:
+            return
+        self._kicks[game_id] = self._kicks.get(game_id, 0) + 1
+        task = self._tasks.get(game_id)
+        if task is None or task.done():
+            self._tasks[game_id] = asyncio.create_task(self._drive(game_id),
+                                                       name=f"bots-{game_id}")
+
+    async def _drive(self, game_id: int) -> None:
+        moves = 0
+        try:
+            while True:
+                seen = self._kicks.get(game_id, 0)
+                if self.settings.bot_delay:
+                    await asyncio.sleep(self.settings.bot_delay)
+                if await self.turns.bot_step(game_id):
+                    moves += 1
+                    if moves >= self.settings.bot_max_moves:
+                        log.error("game %s: stopped bots after %s moves", game_id, moves)
+                        break
+                    continue
+                if self._kicks.get(game_id, 0) == seen:
+                    break
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: bot driver failed", game_id)
+        finally:
+            if self._tasks.get(game_id) is asyncio.current_task():
+                del self._tasks[game_id]
+                self._kicks.pop(game_id, None)
+
+    async def resume(self) -> None:
+        """Drive the games left waiting for a bot (after a restart)."""
+        for game_id in await self.turns.ctx.store.games_waiting_for_bots():
+            self.kick(game_id)
+
+    async def wait_idle(self, timeout: float = 30.0) -> None:
+        """Wait until no bot is playing (tests)."""
+        async def _wait():
+            while self._tasks:
+                await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        await asyncio.wait_for(_wait(), timeout)
+
+    async def close(self) -> None:
+        self._closed = True
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._tasks.clear()

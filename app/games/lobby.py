@@ -1,0 +1,157 @@
+"""The lobby: create a game, join a seat, start it (the dealt state is version 0).
+
+A game's seats change only while it is open; starting deals the state, stores snapshot 0,
+arms the clock of a timed game and tells the players whose turn it is. When a bot owes the
+first decision the ``bot_turn`` signal says so.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+from sqlalchemy.exc import IntegrityError
+
+import engine
+from engine.bots import bot_kinds
+from engine.core import IllegalAction
+
+from .. import clock as clock_mod
+from .. import jsonutil
+from ..auth import UserInfo
+from ..errors import ApiError
+from ..history import engine_game
+from .. import times
+from ..realtime import Frame
+from ..signals import YourTurn
+from .checks import MAX_JSON_DEPTH, depth
+from .context import GameContext
+from .reads import Reads
+
+log = logging.getLogger("menagerie.games")
+
+
+class Lobby:
+    def __init__(self, ctx: GameContext, reads: Reads) -> None:
+        self.ctx = ctx
+        self.reads = reads
+
+    async def create(self, user: UserInfo, name: str, seats: int, options: dict,
+                     bots: list[int], bot_kind: str, time_control: dict | None = None) -> dict:
+        try:
+            game = engine.get_game(name)
+        except KeyError:
+            raise ApiError(422, "unknown_game", f"There is no game named {name!r}.") from None
+        if depth(options) > MAX_JSON_DEPTH:
+            raise ApiError(422, "bad_options", "The options are nested too deeply.")
+        if bot_kind not in bot_kinds():
+            raise ApiError(422, "unknown_bot",
+                           f"There is no bot {bot_kind!r}; choose one of {bot_kinds()}.")
+        seed = secrets.token_hex(16)
+        try:
+            game.setup(seats, options, seed)  # validates seats and options (BadSetup)
+            normalized = game.normalize_options(options)
+        except IllegalAction as exc:
+            raise ApiError(422, exc.code, exc.message) from None
+        except Exception:
+            log.warning("setup of %s refused options %r", name, options, exc_info=True)
+            raise ApiError(422, "bad_options",
+                           "The game cannot be set up with these options.") from None
+        if time_control is not None and time_control.get("bot") not in bot_kinds():
+            raise ApiError(422, "unknown_bot",
+                           f"There is no bot {time_control.get('bot')!r}; choose one of "
+                           f"{bot_kinds()}.")
+        if len(set(bots)) != len(bots) or any(not 1 <= b < seats for b in bots):
+            raise ApiError(422, "bad_bots",
+                           f"Bots take distinct seats from 1 to {seats - 1} "
+                           "(the creator sits in 0).")
+        now = times.utcnow()
+        game_id = await self.ctx.store.insert_game(
+            dict(game=name, options=normalized, seed=seed, seat_count=seats, status="open",
+                 version=0, state=None, waiting_for=[], created_by=user.id, created_at=now,
+                 updated_at=now, time_control=time_control),
+            [dict(seat=seat, user_id=user.id if seat == 0 else None,
+                  bot=bot_kind if seat in bots else None) for seat in range(seats)])
+        return await self.reads.summary(game_id, user)
+
+    async def join(self, user: UserInfo, game_id: int, seat: int | None) -> tuple[int, dict]:
+        async with self.ctx.store.lobby(game_id) as tx:
+            row = tx.row
+            if row.status != "open":
+                raise ApiError(409, "not_open", "This game has already started.")
+            seats = await tx.seats()
+            mine = [x.seat for x in seats if x.user_id == user.id]
+            if mine:
+                raise ApiError(409, "already_seated", f"You already sit in seat {mine[0]}.",
+                               seat=mine[0])
+            free = [x.seat for x in seats if x.user_id is None and x.bot is None]
+            if seat is not None:
+                if not 0 <= seat < row.seat_count:
+                    raise ApiError(422, "bad_seat",
+                                   f"Seats are numbered 0 to {row.seat_count - 1}.")
+                if seat not in free:
+                    raise ApiError(409, "seat_taken", f"Seat {seat} is taken.")
+            elif not free:
+                raise ApiError(409, "game_full", "Every seat is taken.")
+            else:
+                seat = free[0]
+            if not await tx.take_seat(seat, user.id):  # pragma: no cover - the row lock
+                raise ApiError(409, "seat_taken", f"Seat {seat} is taken.")
+            row.updated_at = times.utcnow()
+            self.ctx.cache.drop(game_id)
+            try:
+                await tx.commit()
+            except IntegrityError:  # pragma: no cover - same user joining twice at once
+                raise ApiError(409, "already_seated", "You already sit in this game.") from None
+        return seat, await self.reads.summary(game_id, user)
+
+    async def start(self, user: UserInfo, game_id: int) -> dict:
+        async with self.ctx.store.lobby(game_id) as tx:
+            row = tx.row
+            if row.created_by != user.id:
+                raise ApiError(403, "not_creator",
+                               "Only the player who created the game can start it.")
+            if row.status != "open":
+                raise ApiError(409, "not_open", "This game has already started.")
+            seats = await tx.seats()
+            empty = [x.seat for x in seats if x.user_id is None and x.bot is None]
+            if empty:
+                raise ApiError(409, "seats_empty",
+                               f"Seats still empty: {', '.join(map(str, empty))}.")
+            if any(x.invited for x in seats):
+                raise ApiError(409, "seats_invited",
+                               "Some invited players have not accepted the rematch yet.")
+            game = engine_game(row.game)
+            state = game.setup(row.seat_count, row.options, row.seed)
+            dumped = game.dump(state)
+            result = game.result(state)
+            row.state = dumped
+            row.version = 0
+            row.waiting_for = sorted(game.waiting_for(state))
+            row.status = "finished" if result is not None else "running"
+            row.result = result
+            row.updated_at = now = times.utcnow()
+            tx.add_snapshot(0, dumped)
+            bot_seats = {x.seat for x in seats if x.bot is not None}
+            people = {x.seat: x.user_id for x in seats if x.user_id is not None}
+            if row.time_control and row.status == "running":
+                row.clock, row.turn_deadline = clock_mod.start(
+                    row.time_control, row.seat_count, row.waiting_for, set(people), now)
+            tc, clock_now, deadline = row.time_control, row.clock, row.turn_deadline
+            self.ctx.cache.drop(game_id)
+            waiting = list(row.waiting_for)
+            turn = sorted(people[s] for s in waiting if s in people)
+            notice = jsonutil.dumps_str({
+                "g": game_id, "v": 0, "name": row.game, "title": game.title, "turn": turn,
+                "users": sorted(people.values()), "status": row.status,
+                "deadline": clock_mod.iso(deadline)})
+            await tx.announce(0, notice)
+            await tx.commit()
+        self.ctx.hub.publish_local(Frame(game, 0, state, [], clock_mod.public(tc, clock_now)),
+                                   game_id)
+        if turn:
+            self.ctx.signals.emit_your_turn(YourTurn(game_id, 0, row.game, game.title,
+                                                     tuple(turn), clock_mod.iso(deadline)))
+        if bot_seats.intersection(waiting):
+            self.ctx.signals.emit_bot_turn(game_id)
+        return await self.reads.summary(game_id, user)

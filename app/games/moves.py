@@ -1,0 +1,308 @@
+"""Moves: a seat's answer (or a bot's, or the platform's for a timed-out seat) and take-backs,
+each stored as one new version; the clock and the "your turn" notices that go with them.
+
+One accepted action is one transaction (see :mod:`.store`): check the version, apply the action
+with the engine against the cached state, store the new version, then publish. A submission for
+any other version than the current one gets 409 ``stale_version``, so of several concurrent
+submissions exactly one wins. Within one process, writers of one game queue on an asyncio lock
+first (the wait is the ``menagerie_game_lock_wait_seconds`` metric). When a bot seat owes the
+next decision, the ``bot_turn`` signal says so (the bot driver listens; this module never calls
+it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import replace
+from typing import Any
+
+from engine.core import NOT_YOUR_DECISION, IllegalAction
+
+from .. import clock as clock_mod
+from .. import jsonutil, metrics
+from ..auth import UserInfo
+from ..errors import ApiError
+from .. import times
+from ..realtime import Frame
+from ..signals import YourTurn
+from .cache import Accepted, Cached
+from .checks import depth, dumped, refuse_lookalikes, MAX_JSON_DEPTH
+from .context import GameContext
+from .frames import Frames
+from .reads import Reads
+from .store import Move
+
+log = logging.getLogger("menagerie.games")
+
+
+def status_of(exc: IllegalAction) -> int:
+    return 403 if exc.code in NOT_YOUR_DECISION else 422
+
+
+class Moves:
+    def __init__(self, ctx: GameContext, reads: Reads, frames: Frames) -> None:
+        self.ctx = ctx
+        self.reads = reads
+        self.frames = frames
+        self._background: set[asyncio.Task] = set()
+
+    def remote_move(self, game_id: int, version: int, seat: int, action: Any) -> bool:
+        """Another process stored ``version`` (that seat's action): when sockets of this
+        process watch the game and it holds the version before, apply the action here (the
+        engine is deterministic: the same state results) instead of reading it back from the
+        database. True when the new frame was published."""
+        hub, cache = self.ctx.hub, self.ctx.cache
+        if not hub.watched(game_id):
+            return False  # no socket here: read the state back only if someone asks for it
+        c = cache.get(game_id)
+        if c is None or c.state is None or c.version != version - 1 or c.users is None or \
+                c.time_control:
+            return False  # (a timed game's clock is only in the database: read it back)
+        try:
+            new, events = c.game.apply(c.state, seat, action)
+        except Exception:  # pragma: no cover - would mean a different state: read it back
+            log.warning("game %s: could not replay announced version %s", game_id, version,
+                        exc_info=True)
+            cache.drop(game_id)
+            return False
+        result = c.game.result(new)
+        frame = Frame(c.game, version, new, events)
+        cache.put(replace(c, version=version, state=new, frame=frame,
+                          status="finished" if result is not None else "running",
+                          waiting=sorted(c.game.waiting_for(new))))
+        hub.publish_local(frame, game_id)
+        return True
+
+    async def _fresh(self, game_id: int, version: int) -> Cached:
+        c = self.ctx.cache.get(game_id)
+        if c is None or c.state is None or c.users is None or c.version < version:
+            c = await self.reads.current(game_id)
+        return c
+
+    async def _player_seat(self, c: Cached, game_id: int, user: UserInfo) -> tuple[Cached, int]:
+        seat = c.seat_of(user.id)
+        if seat is None:
+            raise ApiError(403, "no_seat", "You have no seat in this game.")
+        if seat in c.away:
+            c = await self.reads.current(game_id)  # (reclaimed through another process?)
+        if seat in c.away:
+            raise ApiError(409, "seat_away",
+                           "A bot plays your seat since your time ran out; "
+                           "reclaim the seat first.")
+        return c, seat
+
+    async def act(self, game_id: int, version: int, action: Any, *, user: UserInfo | None = None,
+                  bot_seat: int | None = None, auto_seat: int | None = None) -> Accepted:
+        """Apply one action for the caller's seat (or for a bot seat) at ``version``.
+
+        ``auto_seat``: the platform answers for that player's seat (its time ran out; the
+        caller checked the deadline); stored as kind "auto", like a move of an away seat."""
+        if depth(action) > MAX_JSON_DEPTH:
+            raise ApiError(422, "malformed", "The action is nested too deeply.")
+        started = time.perf_counter()
+        async with self.ctx.locks.hold(game_id):
+            c = await self._fresh(game_id, version)
+            kind = "move"
+            if user is not None:
+                c, seat = await self._player_seat(c, game_id, user)
+            elif auto_seat is not None:
+                seat, kind = auto_seat, "auto"
+                now = times.utcnow()
+                if seat not in clock_mod.expired(c.clock, c.waiting, c.timed(), now):
+                    raise ApiError(409, "not_expired", "That seat's time has not run out.")
+            else:
+                seat = bot_seat
+                if seat not in c.bots:
+                    raise ApiError(403, "no_seat", "That seat is not played by a bot.")
+                if seat in c.away:
+                    kind = "auto"
+            if c.status == "open" or c.state is None:
+                raise ApiError(409, "not_started", "The game has not started yet.")
+            if version != c.version:
+                raise ApiError(409, "stale_version",
+                               f"The game is at version {c.version}; reload and try again.",
+                               version=c.version)
+            game, state = c.game, c.state
+            try:
+                refuse_lookalikes(game, state, seat, action)
+                new, events = game.apply(state, seat, action)
+            except ApiError:
+                raise
+            except IllegalAction as exc:
+                raise ApiError(status_of(exc), exc.code, exc.message) from None
+            except Exception:
+                # an engine bug: refuse the action (nothing is stored) rather than fail
+                log.exception("game %s v%s: the engine failed on seat %s's action %r",
+                              game_id, c.version, seat, action)
+                raise ApiError(422, "rejected",
+                               "The game could not apply this action.") from None
+            new_version = c.version + 1
+            result = game.result(new)
+            waiting = sorted(game.waiting_for(new))
+            status = "finished" if result is not None else "running"
+            snapshot = result is not None or new_version % self.ctx.settings.snapshot_every == 0
+            now = times.utcnow()
+            clock, deadline = self._next_clock(c, seat, kind, waiting, status, now)
+            if result is not None:
+                result = self._with_bot_played(c, clock, result)
+            turn_users, notice = self._turn_notice(c, seat, waiting, status, new_version,
+                                                   deadline)
+            await self._store(c, Move(seat, action, events, new_version, dumped(game, new),
+                                      waiting, status, result, snapshot, clock, deadline, kind,
+                                      notice, now))
+            frame = Frame(game, new_version, new, events,
+                          clock_mod.public(c.time_control, clock))
+            self.ctx.cache.put(replace(c, version=new_version, state=new, status=status,
+                                       waiting=waiting, frame=frame, clock=clock))
+        metrics.ACTION_SECONDS.observe(time.perf_counter() - started)
+        self.ctx.hub.publish_local(frame, game_id)
+        self._after_commit(c, new_version, status, turn_users, deadline)
+        if set(c.bots).intersection(waiting):
+            self.ctx.signals.emit_bot_turn(game_id)
+        return Accepted(game_id, new_version, seat, new, events, frame)
+
+    async def undo(self, game_id: int, version: int, user: UserInfo) -> Accepted:
+        """Take back the caller's latest decision: a new version whose state is the one
+        before it (a snapshot is stored with it)."""
+        async with self.ctx.locks.hold(game_id):
+            c = await self._fresh(game_id, version)
+            if c.seat_of(user.id) is None:
+                raise ApiError(403, "no_seat", "You have no seat in this game.")
+            if c.status != "running" or c.state is None:
+                raise ApiError(409, "not_running", "The game is not running.")
+            c, seat = await self._player_seat(c, game_id, user)
+            if version != c.version:
+                raise ApiError(409, "stale_version",
+                               f"The game is at version {c.version}; reload and try again.",
+                               version=c.version)
+            game = c.game
+            if game.undo_depth(c.state, seat) == 0:
+                raise ApiError(409, "cannot_undo",
+                               "There is nothing of yours to take back: since your last "
+                               "decision a card was drawn, something hidden was revealed or "
+                               "another player decided.")
+            target = c.version - 1
+            _, restored = await self.frames.state_at(game_id, target)
+            new_version = c.version + 1
+            events = [{"kind": "undo", "data": {"seat": seat, "to": target,
+                                                "undone": c.version}}]
+            waiting = sorted(game.waiting_for(restored))
+            now = times.utcnow()
+            clock, deadline = c.clock, None
+            if c.time_control and c.clock is not None:
+                clock, deadline = clock_mod.advance(c.time_control, c.clock, seat, "undo",
+                                                    c.waiting, waiting, c.timed(), now)
+            by_seat = {s: u for u, s in c.users.items()}
+            notice = jsonutil.dumps_str({
+                "g": c.id, "v": new_version, "name": c.name, "title": game.title, "turn": [],
+                "users": sorted(by_seat.values()), "status": "running",
+                "deadline": clock_mod.iso(deadline)})
+            await self._store(c, Move(seat, {"undo": target}, events, new_version,
+                                      dumped(game, restored), waiting, "running", None, True,
+                                      clock, deadline, "undo", notice, now))
+            frame = Frame(game, new_version, restored, events,
+                          clock_mod.public(c.time_control, clock))
+            self.ctx.cache.put(replace(c, version=new_version, state=restored,
+                                       status="running", waiting=waiting, frame=frame,
+                                       clock=clock))
+        self.ctx.hub.publish_local(frame, game_id)
+        log.info("game %s: seat %s took back version %s", game_id, seat, c.version)
+        self._after_commit(c, new_version, "running", [], deadline)
+        if set(c.bots).intersection(waiting):
+            self.ctx.signals.emit_bot_turn(game_id)
+        return Accepted(game_id, new_version, seat, restored, events, frame)
+
+    # ------------------------------------------------------------------ clocks and notices
+
+    def _next_clock(self, c: Cached, seat: int, kind: str, waiting: list, status: str,
+                    now) -> tuple[dict | None, Any]:
+        if not c.time_control or c.clock is None:
+            return c.clock, None
+        clock, deadline = clock_mod.advance(c.time_control, c.clock, seat, kind, c.waiting,
+                                            waiting if status == "running" else [],
+                                            c.timed(), now)
+        return clock, deadline
+
+    @staticmethod
+    def _with_bot_played(c: Cached, clock: dict | None, result: dict) -> dict:
+        """The result, with the seats a bot played (bot seats, and players' seats the platform
+        answered for at least once)."""
+        played = set(c.bots)
+        for key, entry in ((clock or {}).get("seats") or {}).items():
+            if entry.get("auto"):
+                played.add(int(key))
+        return {**result, "bot_played": sorted(played)}
+
+    @staticmethod
+    def _turn_notice(c: Cached, actor: int, waiting: list, status: str, version: int,
+                     deadline) -> tuple[list[int], str | None]:
+        """(users whose turn it became, the per-user notice to publish or None)."""
+        if c.users is None:
+            return [], None
+        by_seat = {s: u for u, s in c.users.items()}
+        turn = sorted(by_seat[s] for s in waiting
+                      if s != actor and s not in c.waiting and s in by_seat and s not in c.bots)
+        actor_done = actor in by_seat and actor in c.waiting and actor not in waiting
+        if not turn and not actor_done and status != "finished":
+            return [], None
+        notice = jsonutil.dumps_str({
+            "g": c.id, "v": version, "name": c.name, "title": c.game.title, "turn": turn,
+            "users": sorted(by_seat.values()), "status": status,
+            "deadline": clock_mod.iso(deadline)})
+        return turn, notice
+
+    def _after_commit(self, c: Cached, version: int, status: str, turn_users: list[int],
+                      deadline) -> None:
+        signals = self.ctx.signals
+        if turn_users:
+            signals.emit_your_turn(YourTurn(c.id, version, c.name, c.game.title,
+                                            tuple(turn_users), clock_mod.iso(deadline)))
+        if status == "finished":
+            signals.emit_finished(c.id)
+
+    # ------------------------------------------------------------------ storing
+
+    def _resync_soon(self, game_id: int) -> None:
+        async def resync():
+            for delay in (0.2, 1.0, 3.0, 10.0):
+                await asyncio.sleep(delay)
+                try:
+                    version = await self.reads.current_version(game_id)
+                except Exception:
+                    continue
+                if version is not None:
+                    self.ctx.hub.notify(game_id, version)
+                return
+
+        task = asyncio.get_running_loop().create_task(resync())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _store(self, c: Cached, move: Move) -> None:
+        """Store ``move`` for the holder of the game's lock, with what follows a failure: 409
+        when another writer took the version first, and the sockets woken either way."""
+        hub, cache = self.ctx.hub, self.ctx.cache
+        game_id, new_version = c.id, move.version
+        hub.expect(game_id, new_version)
+        try:
+            written = await self.ctx.store.write_move(game_id, c.version, c.seats_rev, move)
+        except BaseException:
+            # unknown outcome (the connection died around the commit?): if it committed, its
+            # announcement may have been skipped as ours; look again once we can
+            hub.unexpect(game_id, new_version)
+            cache.drop(game_id)
+            self._resync_soon(game_id)
+            raise
+        if not written:
+            # another writer (another process) took this version first; its announcement may
+            # have been skipped as ours: wake the sockets for the real current version
+            hub.unexpect(game_id, new_version)
+            cache.drop(game_id)
+            metrics.WRITE_CONFLICTS.inc()
+            current = await self.reads.current(game_id)
+            hub.notify(game_id, current.version)
+            raise ApiError(409, "stale_version",
+                           "Another action was accepted first; reload and try again.",
+                           version=current.version)

@@ -1,0 +1,195 @@
+"""Reads of games: the current game (cache first), summaries, the caller's view and legal
+answers, the log, lists of games.
+
+What a viewer may see is decided by the engine's views and :func:`engine.core.events_for`;
+the log gives a seat its own answers only (another seat's may be secret).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import engine
+from engine.core import events_for
+
+from .. import clock as clock_mod
+from ..auth import UserInfo
+from ..errors import ApiError, not_found
+from ..history import engine_game
+from ..models import Game
+from ..times import iso
+from .cache import Cached
+from .context import GameContext
+
+#: most games a "mine" list reads before ordering them (the caller's turn first)
+MAX_LIST = 500
+
+
+def with_away(bots: dict[int, str], away: frozenset, tc: dict | None) -> dict[int, str]:
+    """Bot seats plus the seats handed to the time control's bot."""
+    if not away:
+        return bots
+    kind = (tc or {}).get("bot", "greedy")
+    return {**bots, **{seat: kind for seat in away}}
+
+
+def summary_of(row: Game, seats: list[dict], user: UserInfo | None,
+               creator: str | None) -> dict:
+    """The summary of a game row, as lists and the lobby show it."""
+    your_seat = None
+    if user is not None:
+        your_seat = next((x["seat"] for x in seats
+                          if x["user"] and x["user"]["id"] == user.id), None)
+    waiting = list(row.waiting_for or [])
+    try:
+        title = engine.get_game(row.game).title
+    except KeyError:
+        title = row.game
+    return {
+        "id": row.id,
+        "game": row.game,
+        "title": title,
+        "status": row.status,
+        "version": row.version,
+        "options": row.options,
+        "seats": seats,
+        "waiting_for": waiting,
+        "created_by": ({"id": row.created_by, "username": creator}
+                       if row.created_by is not None else None),
+        "created_at": iso(row.created_at),
+        "updated_at": iso(row.updated_at),
+        "turn_deadline": iso(row.turn_deadline),
+        "time_control": row.time_control,
+        "rematch_of": row.rematch_of,
+        "clock": clock_mod.public(row.time_control, row.clock),
+        "your_seat": your_seat,
+        "your_turn": your_seat is not None and row.status == "running" and your_seat in waiting,
+        "result": row.result if row.status == "finished" else None,
+    }
+
+
+class Reads:
+    def __init__(self, ctx: GameContext) -> None:
+        self.ctx = ctx
+
+    async def current(self, game_id: int) -> Cached:
+        """The game at its current version, from the cache when it is up to date.
+
+        One read: the row's version and status, and its state only when the cached version is
+        not the current one (plus the seats, once, when they are not cached).
+        """
+        cache = self.ctx.cache
+        c = cache.get(game_id)
+        known = c.version if c is not None and c.state is not None else -1
+        users, bots, away = (c.users, c.bots, c.away) if c is not None else (None, {}, frozenset())
+        if c is not None:
+            bots = {k: v for k, v in bots.items() if k not in away}  # the real bot seats
+
+        def need_seats(row) -> bool:
+            return users is None or row.status == "open" or c is None or \
+                row.seats_rev != c.seats_rev
+
+        row, seats = await self.ctx.store.current(game_id, known, need_seats)
+        if row is None:
+            cache.drop(game_id)
+            raise not_found("game")
+        if seats is not None:
+            users, bots, away = seats.users, seats.bots, seats.away
+        if c is not None and row.version == known and row.status == c.status and \
+                c.users is not None and row.seats_rev == c.seats_rev:
+            return c
+        game = engine_game(row.game)
+        state = c.state if row.version == known and c is not None else (
+            game.load(row.state) if row.state is not None else None)
+        tc = row.time_control
+        fresh = Cached(game_id, row.game, game, row.seat_count, row.seed, row.status,
+                       row.version, state, list(row.waiting_for or []),
+                       users, with_away(bots, away, tc),
+                       c.frame if c is not None and row.version == known else None,
+                       tc, row.clock, away, row.seats_rev)
+        if row.status == "open":
+            cache.put(replace(fresh, users=None))
+            fresh.users = users
+            return fresh
+        cache.put(fresh)
+        return fresh
+
+    async def seat_of(self, game_id: int, user: UserInfo | None) -> int | None:
+        if user is None:
+            return None
+        return await self.ctx.store.seat_of(game_id, user.id)
+
+    async def summary(self, game_id: int, user: UserInfo | None) -> dict:
+        row = await self.ctx.store.game_row(game_id, state=False)
+        if row is None:
+            raise not_found("game")
+        seats, names = await self.ctx.store.summaries([row])
+        return summary_of(row, seats[game_id], user, names.get(row.created_by))
+
+    async def detail(self, game_id: int, user: UserInfo | None) -> dict:
+        row = await self.ctx.store.game_row(game_id, state=True)
+        if row is None:
+            raise not_found("game")
+        seats, names = await self.ctx.store.summaries([row])
+        out = summary_of(row, seats[game_id], user, names.get(row.created_by))
+        if row.state is None:
+            out["view"] = None
+            out["result"] = None
+            return out
+        game = engine_game(row.game)
+        state = game.load(row.state)
+        out["view"] = game.view(state, out["your_seat"])
+        out["result"] = game.result(state)
+        return out
+
+    async def legal(self, game_id: int, user: UserInfo) -> dict:
+        c = await self.current(game_id)
+        seat = c.seat_of(user.id)
+        if seat is None:
+            raise ApiError(403, "no_seat", "You have no seat in this game.")
+        if c.state is None:
+            raise ApiError(409, "not_started", "The game has not started yet.")
+        return {"version": c.version, "seat": seat,
+                "actions": c.game.legal_actions(c.state, seat)}
+
+    async def log_after(self, game_id: int, user: UserInfo | None, after: int,
+                        limit: int) -> dict:
+        version, records = await self.ctx.store.log_rows(game_id, after, limit + 1)
+        if version is None:
+            raise not_found("game")
+        seat = await self.seat_of(game_id, user)
+        more = len(records) > limit
+        entries = []
+        for r in records[:limit]:
+            entry = {"version": r.version, "seat": r.seat, "events": events_for(r.events, seat),
+                     "at": iso(r.created_at)}
+            if seat is not None and r.seat == seat:
+                entry["action"] = r.action  # your own answers only: others may be secret
+            entries.append(entry)
+        return {"version": version, "entries": entries, "more": more}
+
+    async def list_games(self, user: UserInfo | None, status: str | None, mine: bool,
+                         limit: int, offset: int) -> list[dict]:
+        if mine:
+            assert user is not None
+            rows = await self.ctx.store.list_rows(status, user.id, MAX_LIST, 0)
+        else:
+            rows = await self.ctx.store.list_rows(status, None, limit, offset)
+        seats, names = await self.ctx.store.summaries(rows)
+        out = [summary_of(r, seats[r.id], user, names.get(r.created_by)) for r in rows]
+        if mine:
+            # stable sort: the games waiting for the caller first, each group newest first
+            out.sort(key=lambda g: not g["your_turn"])
+            out = out[offset:offset + limit]
+        return out
+
+    async def current_version(self, game_id: int) -> int | None:
+        found = await self.ctx.store.version_status(game_id)
+        if found is None or found[1] == "open":
+            return None
+        return found[0]
+
+    async def socket_info(self, game_id: int, user: UserInfo | None) -> dict:
+        c = await self.current(game_id)
+        seat = c.seat_of(user.id) if user is not None else None
+        return {"version": c.version, "status": c.status, "seat": seat}

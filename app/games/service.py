@@ -1,0 +1,133 @@
+"""The game service: one facade over the lobby, moves, bots, reads and frames.
+
+Where is what (``app/games/``):
+
+| concern | module |
+| --- | --- |
+| create, join, start | ``lobby.py`` |
+| a move, a take-back, the clock and "your turn" notices of a move | ``moves.py`` |
+| bot seats, timeouts, away seats, reclaim, the bot driver | ``bots.py`` |
+| the current game (cache first), summaries, views, legal answers, the log, lists | ``reads.py`` |
+| past versions as frames (socket catch-up), a state at any version, replay check | ``frames.py`` |
+| all SQL of games, seats, actions and snapshots (SQLite / PostgreSQL) | ``store.py``, ``store_pg.py`` |
+| the per-process cache and per-game locks | ``cache.py`` |
+| answers refused before the engine (nesting, 7.0 for 7) | ``checks.py`` |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..auth import UserInfo
+from ..db import Database
+from ..realtime import Frame, Hub, LocalBus
+from ..settings import Settings
+from ..signals import Signals
+from .bots import BotTurns
+from .cache import Accepted, Cached, GameCache, GameLocks
+from .context import GameContext
+from .frames import Frames
+from .lobby import Lobby
+from .moves import Moves
+from .reads import Reads
+from .store import GameStore, SqlGameStore
+from .store_pg import PgGameStore
+
+
+def make_store(db: Database, bus) -> GameStore:
+    """The store for this database: the only place that asks which one it is."""
+    return PgGameStore(db, bus) if db.is_postgres else SqlGameStore(db, bus)
+
+
+class GameService:
+    def __init__(self, db: Database, settings: Settings, hub: Hub, bus=None,
+                 signals: Signals | None = None) -> None:
+        self.db = db
+        self.settings = settings
+        self.hub = hub
+        self.bus = bus or LocalBus()
+        self.signals = signals or Signals()
+        self.cache = GameCache(settings.game_cache)
+        self.ctx = GameContext(settings, make_store(db, self.bus), hub, self.bus, self.signals,
+                               self.cache, GameLocks())
+        self.reads = Reads(self.ctx)
+        self.frames = Frames(self.ctx)
+        self.lobby = Lobby(self.ctx, self.reads)
+        self.moves = Moves(self.ctx, self.reads, self.frames)
+        self.turns = BotTurns(self.ctx, self.reads, self.moves)
+        #: the bot driver (``kick``, ``resume``, ``wait_idle``, ``close``)
+        self.bots = self.turns.driver
+        hub.on_remote_move = self.moves.remote_move
+
+    # lobby
+    async def create(self, user: UserInfo, name: str, seats: int, options: dict,
+                     bots: list[int], bot_kind: str, time_control: dict | None = None) -> dict:
+        return await self.lobby.create(user, name, seats, options, bots, bot_kind, time_control)
+
+    async def join(self, user: UserInfo, game_id: int, seat: int | None) -> tuple[int, dict]:
+        return await self.lobby.join(user, game_id, seat)
+
+    async def start(self, user: UserInfo, game_id: int) -> dict:
+        return await self.lobby.start(user, game_id)
+
+    # moves
+    async def act(self, game_id: int, version: int, action: Any, *, user: UserInfo | None = None,
+                  bot_seat: int | None = None, auto_seat: int | None = None) -> Accepted:
+        return await self.moves.act(game_id, version, action, user=user, bot_seat=bot_seat,
+                                    auto_seat=auto_seat)
+
+    async def undo(self, game_id: int, version: int, user: UserInfo) -> Accepted:
+        return await self.moves.undo(game_id, version, user)
+
+    # bots and time controls
+    async def bot_step(self, game_id: int) -> bool:
+        return await self.turns.bot_step(game_id)
+
+    async def expired_games(self, now, limit: int = 50) -> list[int]:
+        return await self.ctx.store.expired_games(now, limit)
+
+    async def play_timeouts(self, game_id: int, most: int = 50) -> int:
+        return await self.turns.play_timeouts(game_id, most)
+
+    async def set_away(self, game_id: int, seat: int, away: bool) -> bool:
+        return await self.turns.set_away(game_id, seat, away)
+
+    async def reclaim(self, game_id: int, user: UserInfo) -> dict:
+        return await self.turns.reclaim(game_id, user)
+
+    # reads
+    async def current(self, game_id: int) -> Cached:
+        return await self.reads.current(game_id)
+
+    async def summary(self, game_id: int, user: UserInfo | None) -> dict:
+        return await self.reads.summary(game_id, user)
+
+    async def detail(self, game_id: int, user: UserInfo | None) -> dict:
+        return await self.reads.detail(game_id, user)
+
+    async def legal(self, game_id: int, user: UserInfo) -> dict:
+        return await self.reads.legal(game_id, user)
+
+    async def log_after(self, game_id: int, user: UserInfo | None, after: int,
+                        limit: int) -> dict:
+        return await self.reads.log_after(game_id, user, after, limit)
+
+    async def list_games(self, user: UserInfo | None, status: str | None, mine: bool,
+                         limit: int, offset: int) -> list[dict]:
+        return await self.reads.list_games(user, status, mine, limit, offset)
+
+    async def current_version(self, game_id: int) -> int | None:
+        return await self.reads.current_version(game_id)
+
+    async def socket_info(self, game_id: int, user: UserInfo | None) -> dict:
+        return await self.reads.socket_info(game_id, user)
+
+    # frames and history
+    async def load_frames(self, game_id: int, after: int, upto: int) -> list[Frame]:
+        return await self.frames.load_frames(game_id, after, upto)
+
+    async def state_at(self, game_id: int, version: int) -> tuple[Any, dict]:
+        return await self.frames.state_at(game_id, version)
+
+    async def replay(self, game_id: int) -> dict:
+        return await self.frames.replay(game_id)

@@ -1,0 +1,411 @@
+"""Storage of games, seats, the action log and snapshots: the one seam to the database.
+
+:class:`GameStore` is the interface the game service uses; nothing else in ``app/games`` writes
+SQL or asks which database it runs on. :class:`SqlGameStore` implements it with SQLAlchemy (the
+SQLite implementation, and the base of the PostgreSQL one); :class:`~.store_pg.PgGameStore`
+replaces the hot paths (a move as one statement, the current row, the log tail) with asyncpg
+statements. :func:`~.service.make_store` picks the implementation for a database.
+
+How a move is stored: the game row is written with ``UPDATE games ... WHERE id = G AND
+version = V AND seats_rev = R``; a concurrent writer of the same game waits for the row lock,
+then finds the condition false, updates nothing and gets ``False`` (409 for the caller). The
+action row (``UNIQUE(game_id, version)``) and the snapshot go in the same transaction; the
+announcement of the new version and the per-user notice go out with the commit (PostgreSQL:
+``pg_notify`` inside the statement; SQLite: right after the commit, in this process).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import Any, AsyncIterator, NamedTuple, Protocol
+
+from sqlalchemy import case, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import defer
+
+from ..db import Database
+from ..errors import not_found
+from ..history import undo_snapshots
+from ..models import ActionRecord, Game, Seat, Snapshot, User, utcnow
+from ..realtime import USER_CHANNEL
+
+
+class CurrentRow(NamedTuple):
+    """The columns of a game row that the cache keeps (``state`` None when unchanged)."""
+
+    game: str
+    seat_count: int
+    seed: str
+    status: str
+    version: int
+    waiting_for: Any
+    state: Any
+    time_control: Any = None
+    clock: Any = None
+    seats_rev: int = 0
+
+
+class LogRow(NamedTuple):
+    version: int
+    seat: int
+    action: Any
+    events: Any
+    kind: str = "move"
+
+
+@dataclass
+class SeatMaps:
+    """A game's seats as the cache keeps them."""
+
+    users: dict[int, int]        #: user id -> seat
+    bots: dict[int, str]         #: seat -> bot kind (the real bot seats)
+    away: frozenset              #: players' seats handed to the time control's bot
+
+    @classmethod
+    def of(cls, rows) -> "SeatMaps":
+        users = {r["user_id"]: r["seat"] for r in rows if r["user_id"] is not None}
+        bots = {r["seat"]: r["bot"] for r in rows if r["bot"] is not None}
+        away = frozenset(r["seat"] for r in rows if r["away"] and r["user_id"] is not None)
+        return cls(users, bots, away)
+
+
+@dataclass
+class Move:
+    """One version to store: the action and everything the game row holds after it."""
+
+    seat: int
+    action: Any
+    events: list
+    version: int
+    state: dict
+    waiting: list
+    status: str
+    result: dict | None
+    snapshot: bool
+    clock: dict | None = None
+    deadline: Any = None
+    kind: str = "move"            #: "move", "auto" or "undo"
+    notice: str | None = None     #: the per-user notice (JSON) published with the commit
+    now: Any = None
+
+
+@dataclass
+class History:
+    """What rebuilds a state: the nearest snapshot and the log rows after it."""
+
+    game: str
+    snapshot_version: int
+    snapshot: dict
+    records: list
+    undone: dict[int, dict]
+
+
+class GameStore(Protocol):
+    """Everything the game service stores or reads of games (see the module docstring)."""
+
+    async def insert_game(self, fields: dict, seats: list[dict]) -> int: ...
+    def lobby(self, game_id: int) -> contextlib.AbstractAsyncContextManager["LobbyTx"]: ...
+    async def write_move(self, game_id: int, version: int, seats_rev: int, move: Move) -> bool: ...
+    async def current(self, game_id: int, known: int,
+                      need_seats) -> tuple[CurrentRow | None, SeatMaps | None]: ...
+    async def log_tail(self, game_id: int, after: int, upto: int) -> list[LogRow]: ...
+    async def undone(self, game_id: int, records) -> dict[int, dict]: ...
+    async def history(self, game_id: int, snapshot_at: int, upto: int, *,
+                      events: bool = False) -> History | None: ...
+    async def game_row(self, game_id: int, *, state: bool) -> Game | None: ...
+    async def summaries(self, rows: list[Game]) -> tuple[dict, dict]: ...
+    async def list_rows(self, status: str | None, user_id: int | None, limit: int,
+                        offset: int) -> list[Game]: ...
+    async def seat_of(self, game_id: int, user_id: int) -> int | None: ...
+    async def log_rows(self, game_id: int, after: int, limit: int) -> tuple[int | None, list]: ...
+    async def version_status(self, game_id: int) -> tuple[int, str] | None: ...
+    async def events_at(self, game_id: int, version: int) -> list: ...
+    async def all_actions(self, game_id: int) -> list: ...
+    async def games_waiting_for_bots(self) -> list[int]: ...
+    async def expired_games(self, now, limit: int) -> list[int]: ...
+
+
+class LobbyTx:
+    """One write transaction on one game row, locked (``FOR UPDATE``): join, start, away.
+
+    The lobby decides; this only reads and writes. ``announce`` queues a per-user notice that
+    goes out with the commit."""
+
+    def __init__(self, store: "SqlGameStore", session, row: Game) -> None:
+        self.store = store
+        self.s = session
+        self.row = row
+        self._after: list[str] = []
+
+    async def seats(self) -> list[Seat]:
+        return list((await self.s.execute(select(Seat).where(Seat.game_id == self.row.id)
+                                          .order_by(Seat.seat))).scalars().all())
+
+    async def take_seat(self, seat: int, user_id: int) -> bool:
+        done = await self.s.execute(
+            update(Seat).where(Seat.game_id == self.row.id, Seat.seat == seat,
+                               Seat.user_id.is_(None), Seat.bot.is_(None))
+            .values(user_id=user_id))
+        return done.rowcount == 1
+
+    async def set_away(self, seat: int, away: bool) -> bool:
+        done = await self.s.execute(
+            update(Seat).where(Seat.game_id == self.row.id, Seat.seat == seat,
+                               Seat.user_id.is_not(None), Seat.away.is_(not away))
+            .values(away=away))
+        return done.rowcount == 1
+
+    async def people(self, *, present: bool = False) -> dict[int, int]:
+        """seat -> user id of the seats people sit in (``present``: not handed to the bot)."""
+        q = select(Seat.seat, Seat.user_id).where(Seat.game_id == self.row.id,
+                                                  Seat.user_id.is_not(None))
+        if present:
+            q = q.where(Seat.away.is_(False))
+        return dict((await self.s.execute(q)).all())
+
+    def add_snapshot(self, version: int, state: dict) -> None:
+        self.s.add(Snapshot(game_id=self.row.id, version=version, state=state))
+
+    async def announce(self, version: int, notice: str | None) -> None:
+        """The new version (and a per-user notice) go out with the commit."""
+        await self.store.bus.before_commit(self.s, self.row.id, version)
+        if notice is not None:
+            await self.store.publish_with(self, notice)
+
+    def after_commit(self, notice: str) -> None:
+        self._after.append(notice)
+
+    async def commit(self) -> None:
+        await self.s.commit()
+        for notice in self._after:
+            await self.store.bus.publish(USER_CHANNEL, notice)
+        self._after.clear()
+
+
+class SqlGameStore:
+    """:class:`GameStore` over SQLAlchemy: SQLite, and the base of the PostgreSQL store."""
+
+    def __init__(self, db: Database, bus) -> None:
+        self.db = db
+        self.bus = bus
+
+    # ----------------------------------------------------------------- lobby
+    async def insert_game(self, fields: dict, seats: list[dict]) -> int:
+        async with self.db.write() as s:
+            row = Game(**fields)
+            s.add(row)
+            await s.flush()
+            for seat in seats:
+                s.add(Seat(game_id=row.id, **seat))
+            await s.commit()
+            return row.id
+
+    @contextlib.asynccontextmanager
+    async def lobby(self, game_id: int) -> AsyncIterator[LobbyTx]:
+        async with self.db.write() as s:
+            row = (await s.execute(select(Game).where(Game.id == game_id).with_for_update())
+                   ).scalar_one_or_none()
+            if row is None:
+                raise not_found("game")
+            yield LobbyTx(self, s, row)
+
+    async def publish_with(self, tx: LobbyTx, notice: str) -> None:
+        """SQLite: announcements stay in this process, after the commit."""
+        tx.after_commit(notice)
+
+    # ----------------------------------------------------------------- moves
+    async def write_move(self, game_id: int, version: int, seats_rev: int, m: Move) -> bool:
+        now = m.now or utcnow()
+        async with self.db.write() as s:
+            done = await s.execute(
+                update(Game).where(Game.id == game_id, Game.version == version,
+                                   Game.seats_rev == seats_rev)
+                .values(version=m.version, state=m.state, waiting_for=m.waiting,
+                        status=m.status, result=m.result, updated_at=now, clock=m.clock,
+                        turn_deadline=m.deadline))
+            if done.rowcount != 1:
+                return False
+            await s.execute(insert(ActionRecord).values(
+                game_id=game_id, version=m.version, seat=m.seat, action=m.action,
+                events=m.events, created_at=now, kind=m.kind))
+            if m.snapshot:
+                await s.execute(insert(Snapshot).values(game_id=game_id, version=m.version,
+                                                        state=m.state, created_at=now))
+            try:
+                await s.commit()
+            except IntegrityError:
+                return False
+        if m.notice is not None:
+            await self.bus.publish(USER_CHANNEL, m.notice)
+        return True
+
+    async def current(self, game_id: int, known: int, need_seats):
+        """The game row (its state only when the version is not ``known``), and its seats
+        when ``need_seats(row)`` says the cached ones are out of date."""
+        async with self.db.read_conn() as s:
+            row = (await s.execute(
+                select(Game.game, Game.seat_count, Game.seed, Game.status, Game.version,
+                       Game.waiting_for,
+                       case((Game.version == known, None), else_=Game.state).label("state"),
+                       Game.time_control, Game.clock, Game.seats_rev)
+                .where(Game.id == game_id))).first()
+            if row is None:
+                return None, None
+            row = CurrentRow(*row)
+            seats = None
+            if need_seats(row):
+                seat_rows = (await s.execute(
+                    select(Seat.seat, Seat.user_id, Seat.bot, Seat.away)
+                    .where(Seat.game_id == game_id))).all()
+                seats = SeatMaps.of([r._mapping for r in seat_rows])
+        return row, seats
+
+    async def log_tail(self, game_id: int, after: int, upto: int) -> list[LogRow]:
+        async with self.db.read_conn() as s:
+            rows = (await s.execute(
+                select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
+                       ActionRecord.events, ActionRecord.kind)
+                .where(ActionRecord.game_id == game_id, ActionRecord.version > after,
+                       ActionRecord.version <= upto)
+                .order_by(ActionRecord.version))).all()
+        return [LogRow(*r) for r in rows]
+
+    async def undone(self, game_id: int, records) -> dict[int, dict]:
+        if not any(r.kind == "undo" for r in records):
+            return {}
+        async with self.db.read() as s:
+            return await undo_snapshots(s, game_id, records)
+
+    # ----------------------------------------------------------------- history
+    async def history(self, game_id: int, snapshot_at: int, upto: int, *,
+                      events: bool = False) -> History | None:
+        """The nearest snapshot at or before ``snapshot_at`` and the log rows after it up to
+        ``upto``; with ``events`` the rows carry their events and start at the snapshot's own
+        version (its events). None: no such game; ``snapshot_version`` -1: not started."""
+        async with self.db.read() as s:
+            name = await s.scalar(select(Game.game).where(Game.id == game_id))
+            if name is None:
+                return None
+            snap = (await s.execute(
+                select(Snapshot.version, Snapshot.state)
+                .where(Snapshot.game_id == game_id, Snapshot.version <= snapshot_at)
+                .order_by(Snapshot.version.desc()).limit(1))).first()
+            if snap is None:
+                return History(name, -1, {}, [], {})
+            cols = [ActionRecord.version, ActionRecord.seat, ActionRecord.action]
+            if events:
+                cols.append(ActionRecord.events)
+            cols.append(ActionRecord.kind)
+            low = max(snap.version, 1) if events else snap.version + 1
+            records = (await s.execute(
+                select(*cols).where(ActionRecord.game_id == game_id,
+                                    ActionRecord.version >= low, ActionRecord.version <= upto)
+                .order_by(ActionRecord.version))).all()
+            undone = await undo_snapshots(s, game_id, [r for r in records
+                                                        if r.version > snap.version])
+        return History(name, snap.version, snap.state, list(records), undone)
+
+    async def events_at(self, game_id: int, version: int) -> list:
+        async with self.db.read() as s:
+            return (await s.scalar(select(ActionRecord.events).where(
+                ActionRecord.game_id == game_id, ActionRecord.version == version))) or []
+
+    async def all_actions(self, game_id: int) -> list:
+        async with self.db.read() as s:
+            return list((await s.execute(
+                select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
+                       ActionRecord.kind).where(ActionRecord.game_id == game_id)
+                .order_by(ActionRecord.version))).all())
+
+    # ----------------------------------------------------------------- reads
+    async def game_row(self, game_id: int, *, state: bool) -> Game | None:
+        async with self.db.read() as s:
+            q = select(Game).where(Game.id == game_id)
+            if not state:
+                q = q.options(defer(Game.state))
+            return (await s.execute(q)).scalar_one_or_none()
+
+    async def summaries(self, rows: list[Game]) -> tuple[dict[int, list[dict]], dict[int, str]]:
+        """The seats of each game (with usernames) and the creators' names."""
+        ids = [r.id for r in rows]
+        if not ids:
+            return {}, {}
+        async with self.db.read() as s:
+            seat_rows = (await s.execute(
+                select(Seat.game_id, Seat.seat, Seat.bot, Seat.user_id, Seat.away, Seat.invited,
+                       User.username)
+                .outerjoin(User, User.id == Seat.user_id)
+                .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.seat))).all()
+            creator_ids = {r.created_by for r in rows if r.created_by is not None}
+            names = {}
+            if creator_ids:
+                names = dict((await s.execute(select(User.id, User.username)
+                                              .where(User.id.in_(creator_ids)))).all())
+        seats: dict[int, list[dict]] = {gid: [] for gid in ids}
+        for r in seat_rows:
+            seats[r.game_id].append({
+                "seat": r.seat,
+                "user": ({"id": r.user_id, "username": r.username}
+                         if r.user_id is not None else None),
+                "bot": r.bot,
+                "away": bool(r.away),
+                "invited": bool(r.invited),
+            })
+        return seats, names
+
+    async def list_rows(self, status: str | None, user_id: int | None, limit: int,
+                        offset: int) -> list[Game]:
+        """Games newest first; ``user_id``: only that user's games (all of them, up to
+        ``limit``, for the caller to order)."""
+        async with self.db.read() as s:
+            q = select(Game).options(defer(Game.state))
+            if status:
+                q = q.where(Game.status == status)
+            if user_id is not None:
+                q = q.join(Seat, Seat.game_id == Game.id).where(Seat.user_id == user_id)
+            q = q.order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit).offset(offset)
+            return list((await s.execute(q)).scalars().all())
+
+    async def seat_of(self, game_id: int, user_id: int) -> int | None:
+        async with self.db.read() as s:
+            return await s.scalar(select(Seat.seat).where(Seat.game_id == game_id,
+                                                          Seat.user_id == user_id))
+
+    async def log_rows(self, game_id: int, after: int, limit: int) -> tuple[int | None, list]:
+        """The game's version (None: no such game) and up to ``limit`` log rows after
+        ``after``."""
+        async with self.db.read() as s:
+            version = await s.scalar(select(Game.version).where(Game.id == game_id))
+            if version is None:
+                return None, []
+            records = (await s.execute(
+                select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
+                       ActionRecord.events, ActionRecord.created_at)
+                .where(ActionRecord.game_id == game_id, ActionRecord.version > after)
+                .order_by(ActionRecord.version).limit(limit))).all()
+        return version, list(records)
+
+    async def version_status(self, game_id: int) -> tuple[int, str] | None:
+        async with self.db.read() as s:
+            row = (await s.execute(select(Game.version, Game.status)
+                                   .where(Game.id == game_id))).first()
+        return None if row is None else (row.version, row.status)
+
+    async def games_waiting_for_bots(self) -> list[int]:
+        async with self.db.read() as s:
+            rows = (await s.execute(
+                select(Game.id, Game.waiting_for, Seat.seat)
+                .join(Seat, Seat.game_id == Game.id)
+                .where(Game.status == "running",
+                       Seat.bot.is_not(None) | Seat.away.is_(True)))).all()
+        return sorted({r.id for r in rows if r.seat in (r.waiting_for or [])})
+
+    async def expired_games(self, now, limit: int) -> list[int]:
+        """Running games whose earliest deadline has passed (the scheduler's one query)."""
+        async with self.db.read() as s:
+            return list((await s.execute(
+                select(Game.id).where(Game.status == "running",
+                                      Game.turn_deadline.is_not(None),
+                                      Game.turn_deadline <= now)
+                .order_by(Game.turn_deadline).limit(limit))).scalars().all())
