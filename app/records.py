@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from cachetools import LRUCache
 from sqlalchemy import insert, select
 from sqlalchemy.orm import defer
 
@@ -52,6 +52,7 @@ from .errors import ApiError, not_found
 from .history import effective_actions, engine_game, step, undo_snapshots
 from .models import ActionRecord, Game, Seat, Snapshot, User, utcnow
 from .settings import Settings
+from .times import iso
 
 log = logging.getLogger("menagerie.records")
 
@@ -189,34 +190,16 @@ def rebuild(record: Any, snapshot_every: int = 50) -> Rebuilt:
 
 # --------------------------------------------------------------------------- the service
 
-class _StateCache:
-    """The last state the history built per game (stepping forward applies one action)."""
-
-    def __init__(self, capacity: int = 64) -> None:
-        self.capacity = capacity
-        self._items: OrderedDict[int, tuple[int, Any]] = OrderedDict()
-
-    def get(self, game_id: int) -> tuple[int, Any] | None:
-        item = self._items.get(game_id)
-        if item is not None:
-            self._items.move_to_end(game_id)
-        return item
-
-    def put(self, game_id: int, version: int, state: Any) -> None:
-        self._items[game_id] = (version, state)
-        self._items.move_to_end(game_id)
-        while len(self._items) > self.capacity:
-            self._items.popitem(last=False)
-
-
 class RecordService:
     def __init__(self, db: Database, settings: Settings, games) -> None:
         self.db = db
         self.settings = settings
         self.games = games  # app.games.GameService (summaries)
-        self._states = _StateCache()
+        #: game id -> (version, state): the last state the history built (stepping forward
+        #: applies one action)
+        self._states: LRUCache[int, tuple[int, Any]] = LRUCache(maxsize=64)
         #: game id -> (version scanned up to, marks)
-        self._marks: OrderedDict[int, tuple[int, list[dict]]] = OrderedDict()
+        self._marks: LRUCache[int, tuple[int, list[dict]]] = LRUCache(maxsize=256)
 
     # ------------------------------------------------------------------ export
     async def export(self, game_id: int) -> dict:
@@ -315,7 +298,7 @@ class RecordService:
                      "waiting_for": sorted(game.waiting_for(state)),
                      "seat": made.seat if made is not None else None,
                      "kind": (made.kind or "move") if made is not None else None,
-                     "at": _iso(made.created_at) if made is not None else None}
+                     "at": iso(made.created_at) if made is not None else None}
         events = list(made.events or []) if made is not None else []
         if finished:
             # the game is over: nothing is hidden any more
@@ -334,7 +317,7 @@ class RecordService:
         if v == last:
             data = await s.scalar(select(Game.state).where(Game.id == game_id))
             state = game.load(data)
-            self._states.put(game_id, v, state)
+            self._states[game_id] = (v, state)
             return state
         snap = (await s.execute(
             select(Snapshot.version, Snapshot.state)
@@ -357,7 +340,7 @@ class RecordService:
             undone = await undo_snapshots(s, game_id, rows)
             for r in rows:
                 state = step(game, state, r, undone)
-        self._states.put(game_id, v, state)
+        self._states[game_id] = (v, state)
         return state
 
     async def _marks_of(self, s, game_id: int, last: int) -> list[dict]:
@@ -378,18 +361,7 @@ class RecordService:
                         marks.append({"version": r.version, "kind": ev["kind"],
                                       "number": data.get("number", data.get("round"))})
             self._marks[game_id] = (last, marks)
-            self._marks.move_to_end(game_id)
-            while len(self._marks) > 256:
-                self._marks.popitem(last=False)
         return marks
-
-
-def _iso(dt) -> str | None:
-    if dt is None:
-        return None
-    from .auth import aware
-
-    return aware(dt).isoformat().replace("+00:00", "Z")
 
 
 def replay_file(record: Any) -> dict:

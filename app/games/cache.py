@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
+
+from cachetools import LRUCache
 
 from .. import clock as clock_mod
 from .. import metrics
@@ -75,26 +76,20 @@ class Cached:
 
 
 class GameCache:
-    """The most recently used games of this process (LRU)."""
+    """The most recently used games of this process (LRU), never going back in time."""
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
-        self._items: OrderedDict[int, Cached] = OrderedDict()
+        self._items: LRUCache[int, Cached] = LRUCache(maxsize=max(1, capacity))
 
     def get(self, game_id: int) -> Cached | None:
-        item = self._items.get(game_id)
-        if item is not None:
-            self._items.move_to_end(game_id)
-        return item
+        return self._items.get(game_id)
 
     def put(self, item: Cached) -> None:
         old = self._items.get(item.id)
         if old is not None and old.version > item.version and old.state is not None:
-            return  # never go back in time (a slower reader finishing after a writer)
+            return  # a slower reader finishing after a writer
         self._items[item.id] = item
-        self._items.move_to_end(item.id)
-        while len(self._items) > self.capacity:
-            self._items.popitem(last=False)
 
     def drop(self, game_id: int) -> None:
         self._items.pop(game_id, None)
