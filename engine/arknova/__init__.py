@@ -4,14 +4,18 @@ Rules: ``docs/rules/arknova.md``. Numbers: ``data/tables.json``; cards: ``data/c
 maps and buildings: ``data/maps/``, ``data/buildings.json``. Where is a rule?
 
 - a turn, action-card rotation, X tokens, end of turn: :mod:`.turn`
-- the five actions: :mod:`.actions` (build, animals, cards, association, sponsors)
+- the five actions: :mod:`.actions` (build, animals, cards, association, sponsors); the
+  association board's shared supply of partner zoos and universities, donations:
+  :mod:`.actions.association`; the full-map appeal bonus: :mod:`.actions.build`
 - projects and release: :mod:`.actions.projects`
 - placement (edge, adjacency, kiosk distance): :mod:`.placement`
-- the break and kiosk income: :mod:`.breaks`
+- the break (supply refill) and kiosk income, the stall guard: :mod:`.breaks`
+- setup (2-player blocked project levels and covered donation spaces), views, loading states
+  stored before a field existed: :mod:`.game`
 - reputation / conservation bonuses, upgrades: :mod:`.gains`
 - card abilities by keyword: :mod:`.abilities`; venom, constriction, hypnosis, pilfering:
   :mod:`.interactions`; sponsor triggers: :mod:`.sponsors_fx`
-- victory points, final scoring, counters: :mod:`.scoring`
+- victory points, final scoring, ties, counters: :mod:`.scoring`
 """
 
 from ..core import register

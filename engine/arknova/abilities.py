@@ -325,8 +325,8 @@ class FreeTask(Decision):
 
         p = state["players"][seat]
         if frame["task"] == "partner":
-            return [{"type": "partner", "continent": c} for c in partner_options(p, 2)]
-        return [{"type": "university", "university": u} for u in university_options(p)]
+            return [{"type": "partner", "continent": c} for c in partner_options(state, p, 2)]
+        return [{"type": "university", "university": u} for u in university_options(state, p)]
 
     def skip(self, state, frame):
         return not self.legal(state, frame, frame["seat"])

@@ -1,4 +1,5 @@
-"""The break (spec §7): hand limit, tokens, workers, display, income, reset."""
+"""The break (spec §7): hand limit, tokens, workers, association supply, display, income,
+reset; the stall guard."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from .scoring import end_triggered_by
 from .tables import T, appeal_income
 from .zoo import building_spec, hand_limit, zoo_map
 from .placement import adjacent_cells
+from .actions.association import refill_supply
 
 
 def advance_break(state: dict, n: int, ev: list, seat: int) -> None:
@@ -94,6 +96,7 @@ class BreakRest(Decision):
             p["constriction"] = []
             p["placed"] = 0
             p["task_uses"] = {}
+        refill_supply(state)  # the association board's partner zoos and universities
         for f in (0, 1):
             if state["display"][f]:
                 state["discard"].append(state["display"][f])
@@ -113,10 +116,12 @@ class BreakRest(Decision):
         state["break_pos"] = 0
         state["breaks"] += 1
         if state["end"] is None:
+            order = [(trigger + 1 + i) % n for i in range(n)]
             if end_triggered_by(state):
-                order = [(trigger + 1 + i) % n for i in range(n)]
                 state["end"] = {"trigger": trigger, "remaining": order}
                 ev.append(event("end_triggered", seat=trigger, remaining=order, in_break=True))
-            elif state["breaks"] >= T.max_breaks:
-                state["end"] = {"trigger": None, "remaining": []}
-                ev.append(event("stalled", breaks=state["breaks"]))
+            elif state["breaks"] >= T.stall_breaks:
+                # the stall guard (no real game gets here): finish like an end in a break,
+                # with a last round for everyone, then final scoring
+                state["end"] = {"trigger": None, "remaining": order}
+                ev.append(event("stalled", breaks=state["breaks"], remaining=order))

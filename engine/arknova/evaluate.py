@@ -115,7 +115,7 @@ def clock(state: dict) -> tuple[float, float]:
     if state["end"] is not None:
         return 0.0, 1.0
     frac = state["break_pos"] / max(1, state["break_len"])
-    cap = T.max_breaks - state["breaks"] - frac
+    cap = T.stall_breaks - state["breaks"] - frac
     lead = max(conservation_value(p["conservation"]) + p["appeal"] + T.scoring.base
                for p in state["players"])
     by_pace = max(0.0, -lead) / PACE
@@ -270,7 +270,8 @@ def _projects_total_memo(state: dict, p: dict, zoo_icons, icons_key: bytes) -> f
         return None
     projects = state["base_projects"] + state["project_row"]
     key = b"P" + icons_key + _key((p["supported"], projects,
-                                   [state["cubes"].get(x) for x in projects], state["seats"]))
+                                   [state["cubes"].get(x) for x in projects], state["seats"],
+                                   state["blocked"]))
     total = _MEMO.get(key)
     if total is None:
         total = _remember(key, _projects_total(state, p, zoo_icons))
@@ -290,7 +291,7 @@ def _projects_total(state: dict, p: dict, zoo_icons) -> float:
         cubes = state["cubes"].get(pid, ())
         if len(cubes) >= limit:
             continue
-        taken = {c["level"] for c in cubes}
+        taken = {c["level"] for c in cubes} | set(state["blocked"].get(pid, ()))
         project = deck.card(pid)
         for i in _levels_best_first(pid):
             lvl = project["levels"][i]
@@ -363,7 +364,7 @@ def zoo_value(state: dict, seat: int, breaks_left: float, turns_left: float) -> 
     p = state["players"][seat]
     projects = state["base_projects"] + state["project_row"]
     key = _key((p, projects, [state["cubes"].get(x) for x in projects], state["cp10"],
-                state["seats"]))
+                state["seats"], state["blocked"]))
     entry = _CACHE.get(key)
     if entry is None:
         if len(_CACHE) >= _CACHE_MAX:

@@ -7,6 +7,7 @@ from ..core import rng as _rng
 from . import breaks, deck, turn  # noqa: F401  (registers decision handlers)
 from . import abilities  # noqa: F401
 from .actions import _load as _load_actions
+from .actions.association import full_supply
 from .content import load_content
 from .decisions import HANDLERS, advance, push, top
 from .scoring import result as _result, vp
@@ -53,7 +54,7 @@ class ArkNova(Game):
         content = load_content()
         state = {"rng": _rng.seed_to_int(seed), "seats": seats, "options": options,
                  "turn": 0, "active": 0, "breaks": 0, "break_pos": 0,
-                 "break_len": per_players(T.break_track, seats), "donations": 0,
+                 "break_len": per_players(T.break_track, seats),
                  "cp10": False, "end": None, "over": False, "current": None,
                  "stack": [], "cubes": {}, "project_row": []}
         state["deck"] = content.deck_ids()
@@ -63,6 +64,13 @@ class ArkNova(Game):
         _rng.shuffle(state, base)
         k = per_players(T.base_projects, seats)
         state["base_projects"], state["base_pile"] = sorted(base[:k]), sorted(base[k:])
+        # 2 players: one level of each base project is blocked (left of the left project, ...)
+        blocked = T.blocked_base_levels[str(seats)]
+        state["blocked"] = {pid: [blocked[i]] for i, pid in enumerate(state["base_projects"])
+                            if blocked}
+        # ``donations`` counts covered donation spaces: 2 players start with some covered
+        state["donations"] = per_players(T.association.donations_covered, seats)
+        state["supply"] = full_supply()
         finals = sorted(content.final_scoring)
         _rng.shuffle(state, finals)
         tiles = sorted(content.bonus_tiles)
@@ -134,6 +142,19 @@ class ArkNova(Game):
         del same
         return IllegalAction("illegal_action", "That answer is not allowed in this position.")
 
+    # ------------------------------------------------------------------ persistence
+    def load(self, data):
+        """A stored state; states stored before a field existed get the field's neutral value.
+
+        Added since the first stored games: ``supply`` (the association board's partner zoos
+        and universities: full, as the old rules offered everything) and ``blocked`` (the
+        2-player blocked project levels: none, as the old game was set up without them).
+        """
+        state = super().load(data)
+        state.setdefault("supply", full_supply())
+        state.setdefault("blocked", {})
+        return state
+
     # ------------------------------------------------------------------ views
     def information_marks(self, state):
         """The generator and the sizes of the face-down piles: a draw from any changes them."""
@@ -157,12 +178,13 @@ class ArkNova(Game):
             "seats": state["seats"], "options": state["options"], "turn": state["turn"],
             "active": state["active"], "players": players,
             "break": {"pos": state["break_pos"], "len": state["break_len"],
-                      "count": state["breaks"], "max": T.max_breaks},
+                      "count": state["breaks"], "max": T.stall_breaks},
             "display": list(state["display"]), "deck_size": len(state["deck"]),
             "discard": list(state["discard"]), "final_deck_size": len(state["final_deck"]),
             "base_projects": list(state["base_projects"]),
             "project_row": list(state["project_row"]), "cubes": state["cubes"],
             "bonus_tiles": state["bonus_tiles"], "donations": state["donations"],
+            "supply": state["supply"], "blocked": state["blocked"],
             "cp10": state["cp10"], "end": state["end"], "over": state["over"],
             "decision": HANDLERS[frame["kind"]].public(state, frame) if frame else None,
             "final": state.get("final_details"),

@@ -173,8 +173,9 @@ def result(state: dict) -> dict | None:
     if not state.get("over"):
         return None
     details = state["final_details"]
-    key = {s: (d["vp"], d["projects"], d["money"]) for s, d in enumerate(details)}
-    ranking = sorted(key, key=lambda s: (-key[s][0], -key[s][1], -key[s][2], s))
+    # ties: more supported conservation projects; still tied, the place is shared
+    key = {s: (d["vp"], d["projects"]) for s, d in enumerate(details)}
+    ranking = sorted(key, key=lambda s: (-key[s][0], -key[s][1], s))
     places, place = {}, 0
     for i, s in enumerate(ranking):
         if i == 0 or key[s] != key[ranking[i - 1]]:

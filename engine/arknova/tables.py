@@ -11,7 +11,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 DATA = Path(__file__).parent / "data"
 
@@ -70,12 +70,19 @@ class Strength(_Strict):
 
 class Build(_Strict):
     cost_per_space: int
+    #: appeal gained once, at once, when every buildable space of the map is covered
+    full_map_appeal: int
 
 
 class University(_Strict):
     science: int
     gain: dict[str, int]
     hand_limit: int
+
+
+class Supply(_Strict):
+    partners_per_continent: int
+    universities_each: int
 
 
 class Association(_Strict):
@@ -90,6 +97,10 @@ class Association(_Strict):
     donation_after: int
     partner_discount: int
     cube_slots: list[dict[str, int]]
+    #: the shared supply on the association board, refilled at every break
+    supply: Supply
+    #: donation spaces covered at setup, by player count (the first N of ``donations``)
+    donations_covered: dict[str, int]
 
 
 class Sponsors(_Strict):
@@ -116,12 +127,16 @@ class Scoring(_Strict):
 class Tables(_Strict):
     start: Start
     break_track: dict[str, int]
-    max_breaks: int
+    #: the stall guard: after this break the game finishes as if the end had been triggered
+    #: (no real game gets near it; the end normally comes only from the markers meeting)
+    stall_breaks: int
     display_size: int
     max_x: int
     base_projects: dict[str, int]
     project_row: dict[str, int]
     levels_per_project: dict[str, int]
+    #: by player count: the level index blocked on each base project, in board order
+    blocked_base_levels: dict[str, list[int]]
     appeal_income: AppealIncome
     reputation: Reputation
     conservation: Conservation
@@ -132,6 +147,18 @@ class Tables(_Strict):
     hand_limit: int
     interactions: Interactions
     scoring: Scoring
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        for n, blocked in self.blocked_base_levels.items():
+            if blocked and len(blocked) != self.base_projects[n]:
+                raise ValueError(f"blocked_base_levels[{n}] needs one level per base project")
+            if any(not 0 <= i < 3 for i in blocked):
+                raise ValueError(f"blocked_base_levels[{n}]: a level index is 0, 1 or 2")
+        for n, k in self.association.donations_covered.items():
+            if not 0 <= k <= len(self.association.donations):
+                raise ValueError(f"donations_covered[{n}] is more than the donation spaces")
+        return self
 
 
 @lru_cache(maxsize=None)

@@ -43,7 +43,11 @@ def sponsor_building(btype: str):
 
 
 def icons(player: dict) -> Counter:
-    """Every icon the zoo shows: animals, sponsors, partner zoos and universities."""
+    """Every icon the zoo shows: animals, sponsors and universities (science).
+
+    Partner zoos are not continent icons (seed 003 lists "animals of the given continent" and
+    "a partnership with a zoo of that continent" as different requirements); they count only
+    for partner-zoo requirements and the animal discount."""
     out: Counter = Counter()
     for a in player["animals"]:
         c = card(a["card"])
@@ -54,8 +58,6 @@ def icons(player: dict) -> Counter:
     for sid in player["sponsors"]:
         for icon in card(sid).get("icons") or ():
             out[icon] += 1
-    for cont in player["partners"]:
-        out[cont] += 1
     unis = T.association.universities
     for u in player["universities"]:
         out["science"] += unis[u].science

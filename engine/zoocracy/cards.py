@@ -268,15 +268,33 @@ class BlockGoal(Effect):
         ev.append(event("goal_blocked", seat=seat, source="card"))
 
 
+def goals_forbidden(state: dict) -> bool:
+    """This round's event (revealed, not cancelled) forbids realising any goal this round.
+
+    Seed 000, phase 5: goals "may not be realised this round, or only with an extra payment";
+    that holds for every way of realising one, the promised goal and a card's alike."""
+    cur = state["event"]
+    if cur is None or cur["cancelled"] or cur.get("round") != state["round"]:
+        return False
+    goal = load_content().events[cur["id"]].goal
+    return bool(goal and goal.blocked)
+
+
 @_register
 class BuyGoal(Effect):
+    """Pay food to advance your goal: not in a round whose event forbids goals, and an event's
+    extra cost for this round's goals (``round_goal.cost``) is added to the card's price."""
+
     keyword = "buy_goal"
 
+    def price(self, state, eff) -> int:
+        return eff.param("cost") + state["round_goal"]["cost"]
+
     def usable(self, state, seat, eff, turn):
-        return state["food"][seat] >= eff.param("cost")
+        return not goals_forbidden(state) and state["food"][seat] >= self.price(state, eff)
 
     def resolve(self, state, seat, eff, target, turn, ev):
-        pay_food(state, seat, eff.param("cost"), ev, source="card")
+        pay_food(state, seat, self.price(state, eff), ev, source="card")
         advance_goal(state, seat, ev, source="card")
 
 

@@ -27,15 +27,30 @@ def workers_needed(player: dict, task: str) -> int | None:
     return (1, 2, None)[min(uses, 2)]
 
 
-def partner_options(player: dict, side: int) -> list[str]:
+def full_supply() -> dict:
+    """The association board as the break leaves it: partner zoos by continent, universities."""
+    sup = T.association.supply
+    return {"partners": {c: sup.partners_per_continent for c in CONTINENTS},
+            "universities": {u: sup.universities_each for u in T.association.universities}}
+
+
+def refill_supply(state: dict) -> None:
+    state["supply"] = full_supply()
+
+
+def partner_options(state: dict, player: dict, side: int) -> list[str]:
+    """Continents whose partner zoo the zoo may take now: left on the board and not its own."""
     limit = T.association.max_partners if side == 2 else T.association.partners_side1
     if len(player["partners"]) >= limit:
         return []
-    return [c for c in CONTINENTS if c not in player["partners"]]
+    left = state["supply"]["partners"]
+    return [c for c in CONTINENTS if c not in player["partners"] and left.get(c, 0) > 0]
 
 
-def university_options(player: dict) -> list[str]:
-    return [u for u in T.association.universities if u not in player["universities"]]
+def university_options(state: dict, player: dict) -> list[str]:
+    left = state["supply"]["universities"]
+    return [u for u in T.association.universities
+            if u not in player["universities"] and left.get(u, 0) > 0]
 
 
 def donation_cost(state: dict) -> int:
@@ -47,6 +62,7 @@ def donation_cost(state: dict) -> int:
 def take_partner(state, seat, continent, ev):
     p = state["players"][seat]
     p["partners"].append(continent)
+    state["supply"]["partners"][continent] -= 1
     ev.append(event("partner_zoo", seat=seat, continent=continent))
     bonuses = T.association.partner_slot_bonuses
     gain(state, seat, bonuses[len(p["partners"]) - 1] if len(p["partners"]) <= len(bonuses)
@@ -56,6 +72,7 @@ def take_partner(state, seat, continent, ev):
 def take_university(state, seat, kind, ev):
     p = state["players"][seat]
     p["universities"].append(kind)
+    state["supply"]["universities"][kind] -= 1
     ev.append(event("university", seat=seat, university=kind))
     gain(state, seat, T.association.universities[kind].gain, ev, source=kind)
     bonuses = T.association.university_slot_bonuses
@@ -84,10 +101,10 @@ class Association(Decision):
                 out.append({"type": "task", "task": "reputation"})
             elif task == "partner":
                 out += [{"type": "task", "task": "partner", "continent": c}
-                        for c in partner_options(p, side)]
+                        for c in partner_options(state, p, side)]
             elif task == "university":
                 out += [{"type": "task", "task": "university", "university": u}
-                        for u in university_options(p)]
+                        for u in university_options(state, p)]
             else:
                 out += support_options(state, seat, side)
         if side == 2 and frame["done"] and not frame["donated"] and \

@@ -7,7 +7,7 @@ from .. import placement
 from ..decisions import Decision, decision, finish, push
 from ..gains import gain
 from ..tables import T
-from ..zoo import building_spec, has_building, placements, zoo_map
+from ..zoo import building_spec, has_building, occupied_cells, placements, zoo_map
 from ..zoomap import load_buildings
 from . import action
 
@@ -90,6 +90,11 @@ class Place(Decision):
                        frame["cost"], ev)
 
 
+def map_full(player: dict) -> bool:
+    """Every buildable space (land: not water, not rock) of the zoo map is covered."""
+    return zoo_map(player).land <= occupied_cells(player)
+
+
 def place_building(state, seat, btype, cells, cost, ev) -> dict:
     p = state["players"][seat]
     spec = building_spec(btype)
@@ -103,6 +108,9 @@ def place_building(state, seat, btype, cells, cost, ev) -> dict:
         gain(state, seat, {"appeal": spec.appeal}, ev, source=btype)
     for g in placement.bonuses_covered(zoo_map(p), cells):
         gain(state, seat, g, ev, source="map")
+    if map_full(p):
+        # every buildable space is covered now (this happens once: nothing can be built after)
+        gain(state, seat, {"appeal": T.build.full_map_appeal}, ev, source="map_full")
     from ..sponsors_fx import trigger
 
     trigger(state, seat, "build", {"building": btype, "kind": spec.kind}, ev)

@@ -61,7 +61,7 @@ def open_levels(state: dict, seat: int, pid: str) -> list[int]:
         return []
     if p["cubes_used"] >= len(T.association.cube_slots):
         return []
-    taken = {c["level"] for c in cubes}
+    taken = {c["level"] for c in cubes} | set(state["blocked"].get(pid, ()))
     project = deck.card(pid)
     zoo_icons = icons(p)
     return [i for i, lvl in enumerate(project["levels"])

@@ -249,9 +249,18 @@ export class ArkNovaUI extends TableUI {
         h("td", null, (q.universities || []).length ? q.universities.map((u) => h("span", { class: "uni", title: tOr(`university.${u}`, cap(u)) }, icon("university", { size: 18 }), h("span", { class: "small" }, tOr(`university.${u}`, cap(u))))) : h("span", { class: "muted" }, "–")),
         h("td", { class: "num" }, String((q.supported || []).length)));
     });
+    // the shared supply of partner zoos and universities (gone until the break refills it)
+    const supItem = (n, label, ...content) => {
+      const el = h("span", { class: ["supply-item", !n && "gone"], title: n ? label : t("board.supply_gone", { what: label }), style: n ? null : { opacity: "0.4" } }, ...content);
+      return n ? el : h("s", null, el);
+    };
+    const supply = p.supply ? h("p", { class: "small supply" }, h("b", t("board.supply")), " ",
+      Object.entries(p.supply.partners || {}).map(([c, n]) => supItem(n, iconLabel(c), icon(c, { size: 16 }), " ")), " · ",
+      Object.entries(p.supply.universities || {}).map(([u, n]) => supItem(n, tOr(`university.${u}`, cap(u)), icon("university", { size: 16 }), h("span", { class: "small" }, `${tOr(`university.${u}`, cap(u))} `)))) : null;
     out.push(h("section", { class: "board-block assoc-block" },
       h("h3", t("action.association")),
       h("div", { class: "tasks" }, Object.entries(tasks).map(([task, v]) => h("span", { class: "task", title: t("board.task_value", { task: tOr(`assoc.task.${task}`, cap(task)), v }) }, icon(taskIcon[task] || "partner", { size: 18 }), ` ${tOr(`assoc.task.${task}`, cap(task))} `, h("b", String(v))))),
+      supply,
       h("table", { class: "assoc" },
         h("thead", h("tr", h("th", t("board.zoo")), h("th", t("board.workers")), h("th", t("board.partner_zoos")), h("th", t("board.universities")), h("th", t("board.projects")))),
         h("tbody", rows)),

@@ -60,7 +60,11 @@ def test_pack_and_iconic_count_icons_with_caps():
 
     state = fresh()
     p = state["players"][0]
-    p["partners"] = ["asia", "africa"]
+    asian = [cid for cid, c in sorted(__import__("engine.arknova.deck", fromlist=["x"])
+                                       .all_cards().items())
+             if c["type"] == "animal" and c.get("continent") == "asia"][:1]
+    p["animals"] = [{"card": c, "building": None} for c in asian]
+    p["partners"] = ["asia", "africa"]                     # partner zoos are not icons
     appeal = p["appeal"]
     run(state, "iconic", "asia")
     assert p["appeal"] == appeal + icons(p)["asia"] == appeal + 1
@@ -215,7 +219,9 @@ def test_partner_and_university_for_free():
     assert q["partners"] == ["africa", "asia", "europe"] and q["universities"] == ["laboratory"]
     from engine.arknova.zoo import icons
 
-    assert icons(q)["science"] == 2 and icons(q)["europe"] == 1
+    assert icons(q)["science"] == 2 and icons(q)["europe"] == 0    # partner zoos: no icons
+    assert state["supply"]["partners"]["europe"] == 0                # taken from the board
+    assert state["supply"]["universities"]["laboratory"] == 0
 
 
 def test_boost_takes_another_action_after_the_action():
