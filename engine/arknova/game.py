@@ -48,6 +48,10 @@ class ArkNova(Game):
                             "('mixed' gives each seat a different map)", tuple(maps) + ("mixed",)),),
             state_format=1)
 
+    #: the players' dicts, and their buildings, are copied key by key when an action reads
+    #: them (engine.core.cow)
+    lazy_lists = {"players": {"buildings": {}}}
+
     # ------------------------------------------------------------------ setup
     def _setup(self, seats, options, seed):
         content = load_content()

@@ -12,8 +12,9 @@ that only some seats may see carries ``"only": [seat, ...]`` (see :func:`events_
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, MutableMapping
+from typing import Any, ClassVar, Iterable, MutableMapping
 
+from . import cow
 from .errors import BadSetup, BadState, IllegalAction
 from .state import canonical_json, clone, digest
 
@@ -51,6 +52,9 @@ class Game:
     options: tuple[Option, ...] = field(default_factory=tuple)
     #: bump when the state layout changes incompatibly; ``load`` refuses other versions
     state_format: int = 1
+    #: the lists of dicts that ``apply`` copies key by key, on first access, like the state
+    #: itself: ``{key: the same spec for those dicts}`` (see :mod:`.cow`; a class attribute)
+    lazy_lists: ClassVar[dict] = {}
 
     # ----------------------------------------------------------------- description
     def describe(self) -> dict:
@@ -124,12 +128,20 @@ class Game:
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         """Play ``action`` for ``seat``; returns the new state and the events.
 
-        Never mutates ``state``. Raises :class:`IllegalAction` for anything not legal.
+        Never mutates ``state``. Raises :class:`IllegalAction` for anything not legal. The new
+        state shares the parts the action did not touch with ``state`` (:mod:`.cow`): treat
+        states as values, and ``clone`` one before changing it in place.
         """
         self.check(state, seat, action)
+        return self.apply_checked(state, seat, action)
+
+    def apply_checked(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        """:meth:`apply` for an ``action`` known to be legal (one of ``legal_actions``): the
+        same result, without the check. ``state`` is never mutated."""
         marks = self.information_marks(state)
-        new = clone(state)
-        events = self._apply(new, seat, clone(action))
+        view = cow.begin(state, self.lazy_lists)
+        events = self._apply(view, seat, cow.deep(action))
+        new = cow.finish(view)
         self._mark_undo(state, new, seat, events, marks)
         return new, events
 
