@@ -11,6 +11,7 @@ from .content import load_content
 from .decisions import HANDLERS, advance, push, top
 from .scoring import result as _result, vp
 from .tables import T, per_players
+from .validate import accepts
 from .zoo import icons
 from .zoomap import load_buildings, load_maps
 
@@ -109,6 +110,9 @@ class ArkNova(Game):
     def _legal_actions(self, state, seat):
         frame = top(state)
         return HANDLERS[frame["kind"]].legal(state, frame, seat)
+
+    def _accepts(self, state, seat, action):
+        return accepts(state, top(state), seat, action)
 
     def _apply(self, state, seat, action):
         ev: list = []
