@@ -11,9 +11,11 @@ dict copied shallowly, overlaid with the keys that were read or written).
 
 Levels: the root is lazy, and so are the dicts of the lists the game names in its ``lazy``
 spec, ``{key: spec of the dicts in that list}`` (the players, and in a player the buildings,
-say ``{"players": {"buildings": {}}}``). Every other container is copied whole (deep) the
-first time its key is read. A state that leaves ``apply`` shares the containers no rule read with the state that
-entered it, so states are values: callers must not change a returned state in place (they
+say ``{"players": {"buildings": {}}}``). A spec may also name the game's own copier for a key
+(a function of the value returning a copy that shares nothing the rules change in place, such
+as a zoo's buildings sharing their never-changed cells). Every other container is copied whole
+(deep) the first time its key is read. A state that leaves ``apply`` shares the containers no
+rule read with the state that entered it, so states are values: callers must not change a returned state in place (they
 ``clone`` it first, as :func:`engine.core.state.clone` does).
 
 Everything that reads a dict's values goes through a copy: ``d[k]``, ``get``, ``setdefault``,
@@ -70,7 +72,11 @@ class Lazy(dict):
             raise KeyError(key)
         if type(v) not in _ATOMS:
             spec = self._lazy.get(key) if self._lazy else None
-            if spec is not None and type(v) is list:
+            if spec is None:
+                v = deep(v)
+            elif type(spec) is not dict:  # the game's own copier for this key
+                v = spec(v)
+            elif type(v) is list:
                 v = [Lazy(x, spec) if type(x) is dict else
                      (x if type(x) in _ATOMS else deep(x)) for x in v]
             else:
@@ -212,8 +218,8 @@ class Lazy(dict):
             for key in self._gone:
                 if not dict.__contains__(self, key):
                     out.pop(key, None)
-        for key in self._lazy:
-            if dict.__contains__(self, key):
+        for key, spec in self._lazy.items():
+            if type(spec) is dict and dict.__contains__(self, key):
                 items = dict.__getitem__(self, key)
                 if type(items) is list:
                     out[key] = [x.plain() if isinstance(x, Lazy) else x for x in items]
