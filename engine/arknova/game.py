@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..core import Game, IllegalAction, Option
 from ..core import rng as _rng
+from ..core.cow import deep
 from . import breaks, deck, turn  # noqa: F401  (registers decision handlers)
 from . import abilities  # noqa: F401
 from .actions import _load as _load_actions
@@ -12,6 +13,7 @@ from .content import load_content
 from .decisions import HANDLERS, advance, push, top
 from .scoring import result as _result, vp
 from .tables import T, per_players
+from .validate import accepts
 from .zoo import icons
 from .zoomap import load_buildings, load_maps
 
@@ -38,6 +40,25 @@ def _new_player(seat: int, map_id: str, cards: list[str]) -> dict:
     }
 
 
+#: The keys of a placed building (``actions/build.py``); only ``animals`` and ``used`` ever
+#: change, and ``cells`` is never changed in place (tests/engine/test_cow.py checks both).
+BUILDING_KEYS = frozenset(("id", "type", "kind", "cells", "animals", "used"))
+
+
+def copy_buildings(buildings: list) -> list:
+    """A copy of a zoo's buildings for ``apply`` that shares each building's ``cells`` (a
+    building not of the known keys is copied whole, but for its cells)."""
+    out = []
+    for b in buildings:
+        if b.keys() == BUILDING_KEYS:
+            b = b.copy()
+            b["animals"] = b["animals"][:]
+        else:
+            b = {k: (v if k == "cells" else deep(v)) for k, v in b.items()}
+        out.append(b)
+    return out
+
+
 class ArkNova(Game):
     """Build a zoo: enclosures, animals, sponsors and conservation projects."""
 
@@ -48,6 +69,10 @@ class ArkNova(Game):
             options=(Option("map", maps[0], "The zoo map every player builds on "
                             "('mixed' gives each seat a different map)", tuple(maps) + ("mixed",)),),
             state_format=1)
+
+    #: the players' dicts are copied key by key when an action reads them, and a zoo's
+    #: buildings as a whole, sharing their cells (engine.core.cow)
+    lazy_lists = {"players": {"buildings": copy_buildings}}
 
     # ------------------------------------------------------------------ setup
     def _setup(self, seats, options, seed):
@@ -113,6 +138,9 @@ class ArkNova(Game):
     def _legal_actions(self, state, seat):
         frame = top(state)
         return HANDLERS[frame["kind"]].legal(state, frame, seat)
+
+    def _accepts(self, state, seat, action):
+        return accepts(state, top(state), seat, action)
 
     def _apply(self, state, seat, action):
         ev: list = []

@@ -13,6 +13,7 @@ from typing import Callable
 
 import orjson
 
+from ..core import cow
 from ..core.game import Action, Game, State
 from ..core.state import clone
 
@@ -42,8 +43,8 @@ class Evaluator:
       (greedy looks ahead through these decisions). Default: ``seat`` alone owes a decision.
     - ``shortlist(state, seat, legal, k)``: optionally cut a long list of answers down to the
       ``k`` most promising (placements, for example) before each one is simulated.
-    - ``clone(state)``: optionally a faster deep copy of the game's states for :func:`step`
-      (it may share parts the game never mutates in place); default :func:`fast_clone`.
+    - ``clone(state)``: optionally a faster deep copy of the game's states (for callers that
+      need a whole copy; :func:`step` no longer does: it copies only what a move touches).
     """
 
     value: Callable[[State, int], float]
@@ -92,16 +93,17 @@ def step(game: Game, state: State, seat: int, action: Action) -> State:
     """``game.apply`` without the legality check, for answers taken from ``legal_actions``.
 
     Bots simulate thousands of moves on their own sampled states; re-listing the legal answers
-    for every simulated move would double the cost. The input state is not mutated. States are
-    plain JSON data (the engine contract), so the JSON round trip copies them exactly.
+    for every simulated move would double the cost. The input state is not mutated, and not
+    copied whole either: the rules change a copy-on-access view of it (:mod:`engine.core.cow`),
+    so the new state shares every part the move did not touch with ``state``.
     """
-    ev = _EVALUATORS.get(game.name)
-    new = ev.clone(state) if ev is not None and ev.clone is not None else fast_clone(state)
-    game._apply(new, seat, fast_clone(action))
-    return new
+    view = cow.begin(state, game.lazy_lists)
+    game._apply(view, seat, cow.deep(action))
+    return cow.finish(view)
 
 
 def step_in_place(game: Game, state: State, seat: int, action: Action) -> State:
-    """:func:`step` that changes ``state`` itself (for a caller's own copy); returns it."""
-    game._apply(state, seat, fast_clone(action))
-    return state
+    """:func:`step` for a state the caller no longer needs (kept for callers; since
+    :func:`step` copies only what a move touches, it is :func:`step` itself: a state returned
+    by :func:`step` shares parts with its input and must not be changed in place)."""
+    return step(game, state, seat, action)

@@ -12,8 +12,9 @@ that only some seats may see carries ``"only": [seat, ...]`` (see :func:`events_
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, MutableMapping
+from typing import Any, ClassVar, Iterable, MutableMapping
 
+from . import cow
 from .errors import BadSetup, BadState, IllegalAction
 from .state import canonical_json, clone, digest
 
@@ -51,6 +52,9 @@ class Game:
     options: tuple[Option, ...] = field(default_factory=tuple)
     #: bump when the state layout changes incompatibly; ``load`` refuses other versions
     state_format: int = 1
+    #: the lists of dicts that ``apply`` copies key by key, on first access, like the state
+    #: itself: ``{key: the same spec for those dicts}`` (see :mod:`.cow`; a class attribute)
+    lazy_lists: ClassVar[dict] = {}
 
     # ----------------------------------------------------------------- description
     def describe(self) -> dict:
@@ -112,24 +116,50 @@ class Game:
             raise IllegalAction("not_your_turn", f"Seat {seat} has no decision to make now.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("malformed", 'An action is a JSON object with a "type".')
+        if self._accepts(state, seat, action):
+            return
+        self._check_listed(state, seat, action)
+
+    def check_by_listing(self, state: State, seat: int, action: Any) -> None:
+        """:meth:`check` without the direct checks of :meth:`_accepts`: the action is looked
+        up among every legal answer (the reference the direct checks are tested against)."""
+        if self._result(state) is not None:
+            raise IllegalAction("game_over", "The game is over.")
+        if isinstance(seat, bool) or not isinstance(seat, int) or \
+                seat not in self._waiting_for(state):
+            raise IllegalAction("not_your_turn", f"Seat {seat} has no decision to make now.")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("malformed", 'An action is a JSON object with a "type".')
+        self._check_listed(state, seat, action)
+
+    def _check_listed(self, state: State, seat: int, action: dict) -> None:
         legal = self._legal_actions(state, seat)
         # compare as canonical JSON: 7.0 is not 7 and true is not 1 here
         try:
             wanted = canonical_json(action)
         except TypeError:
             raise IllegalAction("malformed", "An action must be plain JSON.") from None
-        if wanted not in {canonical_json(a) for a in legal}:
+        kind = action["type"]
+        if not any(a.get("type") == kind and canonical_json(a) == wanted for a in legal):
             raise self._explain_illegal(state, seat, action, legal)
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         """Play ``action`` for ``seat``; returns the new state and the events.
 
-        Never mutates ``state``. Raises :class:`IllegalAction` for anything not legal.
+        Never mutates ``state``. Raises :class:`IllegalAction` for anything not legal. The new
+        state shares the parts the action did not touch with ``state`` (:mod:`.cow`): treat
+        states as values, and ``clone`` one before changing it in place.
         """
         self.check(state, seat, action)
+        return self.apply_checked(state, seat, action)
+
+    def apply_checked(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        """:meth:`apply` for an ``action`` known to be legal (one of ``legal_actions``): the
+        same result, without the check. ``state`` is never mutated."""
         marks = self.information_marks(state)
-        new = clone(state)
-        events = self._apply(new, seat, clone(action))
+        view = cow.begin(state, self.lazy_lists)
+        events = self._apply(view, seat, cow.deep(action))
+        new = cow.finish(view)
         self._mark_undo(state, new, seat, events, marks)
         return new, events
 
@@ -242,6 +272,12 @@ class Game:
 
     def _legal_actions(self, state: State, seat: int) -> list[Action]:
         raise NotImplementedError
+
+    def _accepts(self, state: State, seat: int, action: dict) -> bool:
+        """True if ``action`` (a dict with a str ``type``) is certainly one of ``seat``'s legal
+        answers, checked against the decision directly; False: let the listing decide. Only
+        ever True for an answer exactly equal (as JSON) to a listed one."""
+        return False
 
     def _apply(self, state: State, seat: int, action: Action) -> list[Event]:
         """Mutate ``state`` (already a private copy) and return the events."""

@@ -42,6 +42,11 @@ class Decision:
         """True if the frame has become moot (nothing left to decide); it is then dropped."""
         return False
 
+    def accepts(self, state: dict, frame: dict, seat: int, action: dict) -> bool:
+        """True if ``action`` is certainly one of :meth:`legal` (exactly, as JSON: same keys,
+        same types), checked directly; False lets ``check`` list the answers (the default)."""
+        return False
+
     def explain(self, state: dict, frame: dict, seat: int, action: dict) -> IllegalAction | None:
         """Why ``action`` is refused (None: let the game say it generically)."""
         return None
@@ -132,6 +137,10 @@ class StackGame(Game):
     def _legal_actions(self, state, seat):
         frame = top(state)
         return self.decisions.handler(frame).legal(state, frame, seat)
+
+    def _accepts(self, state, seat, action):
+        frame = top(state)
+        return self.decisions.handler(frame).accepts(state, frame, seat, action)
 
     def _apply(self, state, seat, action):
         ev: list = []

@@ -20,13 +20,18 @@ def start(state, seat, strength, side, ev):
         push(state, "animals", seat=seat, side=side, left=n)
 
 
-def animal_options(state: dict, seat: int, side: int) -> list[dict]:
+def animal_options(state: dict, seat: int, side: int, only: str | None = None) -> list[dict]:
+    """The legal animal plays (``only``: just those of that card id)."""
     p = state["players"][seat]
-    zoo_icons = icons(p)
     sources = [(cid, 0) for cid in p["hand"]]
     if side == 2:
         sources += [(state["display"][f - 1], f) for f in deck.reachable_folders(p)
                     if state["display"][f - 1]]
+    if only is not None:
+        sources = [s for s in sources if s[0] == only]
+        if not sources:
+            return []
+    zoo_icons = None  # computed when a card needs it
     out = []
     seen = set()
     for cid, folder in sources:
@@ -38,6 +43,8 @@ def animal_options(state: dict, seat: int, side: int) -> list[dict]:
             continue
         if animal_cost(p, c) + folder > p["money"]:
             continue
+        if zoo_icons is None:
+            zoo_icons = icons(p)
         if not meets(p, c.get("requires") or {}, zoo_icons):
             continue
         for home in homes(p, c):

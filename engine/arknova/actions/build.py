@@ -19,21 +19,23 @@ def start(state, seat, strength, side, ev):
 
 
 def buildable(state: dict, seat: int, frame: dict) -> list[str]:
+    return [bid for bid in load_buildings() if can_build(state, seat, frame, bid)]
+
+
+def can_build(state: dict, seat: int, frame: dict, bid: str) -> bool:
+    """May the Build frame ``frame`` choose building type ``bid`` (a known id) now?"""
     p = state["players"][seat]
+    spec = load_buildings()[bid]
     upgraded = frame["side"] == 2
-    out = []
-    for bid, spec in load_buildings().items():
-        if spec.size > frame["left"] or (spec.needs_upgrade and not upgraded):
-            continue
-        if spec.unique and has_building(p, bid):
-            continue
-        if bid in frame["built"]:
-            continue
-        if T.build.cost_per_space * spec.size > p["money"]:
-            continue
-        if placements(p, bid, upgraded):
-            out.append(bid)
-    return out
+    if spec.size > frame["left"] or (spec.needs_upgrade and not upgraded):
+        return False
+    if spec.unique and has_building(p, bid):
+        return False
+    if bid in frame["built"]:
+        return False
+    if T.build.cost_per_space * spec.size > p["money"]:
+        return False
+    return bool(placements(p, bid, upgraded))
 
 
 @decision

@@ -18,15 +18,20 @@ def start(state, seat, strength, side, ev):
          played=0)
 
 
-def sponsor_options(state: dict, seat: int, frame: dict) -> list[dict]:
+def sponsor_options(state: dict, seat: int, frame: dict, only: str | None = None) -> list[dict]:
+    """The legal sponsor plays (``only``: just those of that card id)."""
     p = state["players"][seat]
     if frame["side"] == 1 and frame["played"]:
         return []
-    zoo_icons = icons(p)
     sources = [(cid, 0) for cid in sorted(set(p["hand"]))]
     if frame["side"] == 2:
         sources += [(state["display"][f - 1], f) for f in deck.reachable_folders(p)
                     if state["display"][f - 1]]
+    if only is not None:
+        sources = [s for s in sources if s[0] == only]
+        if not sources:
+            return []
+    zoo_icons = icons(p)
     out = []
     for cid, folder in sources:
         c = deck.card(cid)
