@@ -173,7 +173,9 @@ def bench_server(rates: str, duration: float, games: int, spectators: int) -> di
     with open(out_path, "wb") as out:
         subprocess.run(cmd, stdout=out, stderr=subprocess.DEVNULL, cwd=ROOT, check=False)
     text = Path(out_path).read_text()
-    report = json.loads(text[text.index("\n{") + 1:] if not text.startswith("{") else text)
+    Path(out_path).unlink()
+    start = 0 if text.startswith("{\n") else text.rfind("\n{\n") + 1  # the report is last
+    report = json.loads(text[start:])
     rows = []
     for ours, base in zip(report["menagerie"]["phases"], report["baseline"]["phases"]):
         def ratio(a, b):
