@@ -119,6 +119,7 @@ def test_chat_between_two_players_and_a_spectator(server, browser, console, arti
         wait_running(ben)
         _open_chat(ben)
         _wait_text(ben, EVIL)
+        _wait_text(ben, "your move")  # the whole history, however it arrives
         assert _texts(ben) == [EVIL, "hi ana, good luck", "your move"]
     finally:
         for ctx in contexts:
