@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -81,10 +82,27 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, base: str, proc: subprocess.Popen, log: Path) -> None:
+    def __init__(self, base: str, proc: subprocess.Popen, log: Path, db: Path | None = None) -> None:
         self.base = base
         self.proc = proc
         self.log = log
+        self.db = db
+
+    def set_seed(self, game_id: int, seed: str) -> None:
+        """Test-only: give an open game of this throwaway server a chosen engine seed, so its
+        deal (and its bots' choices, which draw from the seed and the version) is the same on
+        every run. It writes the test server's own SQLite file before the game starts (the app
+        reads the seed from its row when the game starts); the app itself has no way to choose
+        a seed."""
+        assert self.db is not None, "the server's database is not a local SQLite file"
+        con = sqlite3.connect(self.db, timeout=60)
+        try:
+            with con:
+                cur = con.execute("UPDATE games SET seed = ? WHERE id = ? AND status = 'open'",
+                                  (seed, game_id))
+            assert cur.rowcount == 1, f"game {game_id} is not an open game of this server"
+        finally:
+            con.close()
 
     def url(self, path: str = "/") -> str:
         return self.base + path
@@ -95,7 +113,7 @@ class Server:
         if token:
             headers["Authorization"] = f"Bearer {token}"
         req = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
-        with urllib.request.urlopen(req, timeout=15) as res:
+        with urllib.request.urlopen(req, timeout=60) as res:
             raw = res.read()
         return json.loads(raw) if raw else None
 
@@ -138,8 +156,8 @@ def server():
     with open(log, "wb") as out:
         proc = subprocess.Popen(_server_command(port), cwd=ROOT, env=env, stdout=out,
                                 stderr=subprocess.STDOUT)
-    srv = Server(f"http://127.0.0.1:{port}", proc, log)
-    deadline = time.monotonic() + 60
+    srv = Server(f"http://127.0.0.1:{port}", proc, log, tmp / "e2e.db")
+    deadline = time.monotonic() + 120
     while True:
         if proc.poll() is not None:
             pytest.fail(f"the server exited with {proc.returncode}:\n{srv.tail()}")
@@ -151,7 +169,7 @@ def server():
             pass
         if time.monotonic() > deadline:
             proc.kill()
-            pytest.fail(f"the server did not come up in 60 s:\n{srv.tail()}")
+            pytest.fail(f"the server did not come up in 120 s:\n{srv.tail()}")
         time.sleep(0.2)
     yield srv
     proc.terminate()

@@ -10,7 +10,16 @@ from urllib.parse import parse_qs, urlsplit
 
 PASSWORD = "zebra-crossing-42"
 
+#: how long a page may take to reach a state: generous for a 2-core machine under full load
+#: (the tests wait for states, never for times; a wait that is reached ends at once)
+WAIT = 45_000
+
 STATE = "window.menagerie && window.menagerie.state"
+
+#: JS (over ``s = window.menagerie.state``): the game waits for this page's seat only. Against
+#: bots a page answers a simultaneous decision only after the bots did: a bot draws from the
+#: seed and the version it answers at, so answering first would change its choice, and the game.
+ALONE = "(s.waitingFor || []).every(x => x === s.seat)"
 
 
 def unique(prefix: str) -> str:
@@ -50,14 +59,41 @@ def join_from_lobby(page, server, gid: int) -> None:
 
 
 def start_from_table(page) -> None:
-    page.wait_for_selector("#start-btn:not([disabled])", timeout=15_000)
+    page.wait_for_selector("#start-btn:not([disabled])", timeout=WAIT)
     page.click("#start-btn")
     wait_running(page)
 
 
-def wait_running(page, timeout: float = 20_000) -> None:
+def wait_running(page, timeout: float = WAIT) -> None:
     page.wait_for_function(f"() => {STATE} && window.menagerie.state.version >= 0 && !!window.menagerie.state.view",
                            timeout=timeout)
+
+
+def show_panel(page, panel: str) -> None:
+    """Tap a panel tab (phones: the panels lie side by side) and wait until the panel's left
+    edge is where the panels' strip starts (the smooth scroll has arrived; at once where the
+    panels do not scroll)."""
+    page.click(f"#panel-tabs [data-panel='{panel}']")
+    page.wait_for_function(
+        """(id) => { const box = document.querySelector('#panels'); const p = document.getElementById(id);
+             if (!box || !p) return true;
+             if (box.scrollWidth <= box.clientWidth + 1) return true;
+             return Math.abs(p.getBoundingClientRect().left - box.getBoundingClientRect().left) < 2; }""",
+        arg=panel, timeout=WAIT)
+
+
+def wait_until(what: str, check, timeout: float = 180.0, every: float = 0.05):
+    """Poll ``check()`` (an API read, say) until it returns something true, and return that;
+    fail with ``what`` when it never does. For states outside a page (a page waits with
+    wait_for_function)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not reached in {timeout:.0f} s")
+        time.sleep(every)
 
 
 # --------------------------------------------------------------------------- table state
@@ -73,7 +109,7 @@ def legal(page) -> list[dict]:
     return page.evaluate("window.menagerie.state.legal")
 
 
-def wait_version(page, v: int, timeout: float = 15_000) -> None:
+def wait_version(page, v: int, timeout: float = WAIT) -> None:
     page.wait_for_function(f"() => window.menagerie.state.version >= {int(v)}", timeout=timeout)
 
 
@@ -84,7 +120,7 @@ def settled(page) -> bool:
         " return !!s.view && !s.pending && s.legalVersion === s.version; }")
 
 
-def wait_settled(page, timeout: float = 15_000) -> None:
+def wait_settled(page, timeout: float = WAIT) -> None:
     page.wait_for_function(
         "() => { const s = window.menagerie.state;"
         " return !!s.view && !s.pending && s.legalVersion === s.version; }", timeout=timeout)
@@ -96,7 +132,7 @@ def my_turn(page) -> bool:
         " return !s.pending && s.legalVersion === s.version && s.legal.length > 0; }")
 
 
-def wait_my_turn(page, timeout: float = 20_000) -> None:
+def wait_my_turn(page, timeout: float = WAIT) -> None:
     page.wait_for_function(
         "() => { const s = window.menagerie.state;"
         " return !s.pending && s.legalVersion === s.version && s.legal.length > 0"
@@ -130,7 +166,7 @@ def _stable(obj) -> str:
     return json.dumps(obj)
 
 
-def after_click(page, before: int, timeout: float = 15_000) -> None:
+def after_click(page, before: int, timeout: float = WAIT) -> None:
     """Wait until the answer was taken (a newer version) and the page settled."""
     wait_version(page, before + 1, timeout)
     wait_settled(page, timeout)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import DESKTOP
-from .helpers import (answer, decision_kind, join_from_lobby, keep_cards, register,
+from .helpers import (WAIT, answer, decision_kind, join_from_lobby, keep_cards, register,
                       start_from_table, unique, use_action, version, view, wait_my_turn,
                       wait_running, wait_settled, wait_version)
 
@@ -27,10 +27,15 @@ window.Notification = FakeNotification;
 
 pytestmark = pytest.mark.usefixtures("no_console_errors")
 
+#: seconds per decision: Bob's clock must run out in the first test, Alice must answer well
+#: within it even on a loaded machine (with 10 s a slow page let her own clock run out, and the
+#: bot then answered for her in the middle of the test's clicks)
+MOVE_SECONDS = 25
+
 
 @pytest.fixture(scope="module")
 def table(server, browser, watch):
-    """Alice creates a 2-player game with 10 s per decision; Bob joins; Alice starts."""
+    """Alice creates a 2-player game with MOVE_SECONDS per decision; Bob joins; Alice starts."""
     contexts = []
 
     def page(label, init=None):
@@ -39,7 +44,7 @@ def table(server, browser, watch):
             ctx.add_init_script(init)
         contexts.append(ctx)
         p = ctx.new_page()
-        p.set_default_timeout(20_000)
+        p.set_default_timeout(WAIT)
         watch.watch(p, label)
         return p
 
@@ -51,11 +56,12 @@ def table(server, browser, watch):
     alice.select_option("#ng-seats", "2")
     alice.select_option("#ng-time", "custom")
     alice.select_option("#ng-time-mode", "move")
-    alice.fill("#ng-time-seconds", "10")
+    alice.fill("#ng-time-seconds", str(MOVE_SECONDS))
     alice.fill("#ng-abandon", "3")
     alice.click("#create-game")
     alice.wait_for_url("**/game.html?id=*")
     gid = int(alice.url.split("id=")[1])
+    server.set_seed(gid, "e2e-async-1")  # the same deal every run
     join_from_lobby(bob, server, gid)
     start_from_table(alice)
     wait_running(bob)
@@ -69,11 +75,12 @@ def test_the_clock_shows_and_a_timed_out_player_is_played_by_a_bot(table):
     # both owe the opening "keep 4 of 8" (a secret, simultaneous choice): both clocks run
     alice.wait_for_selector('#clocks .clock-chip.running[data-seat="0"]')
     alice.wait_for_selector('#clocks .clock-chip.running[data-seat="1"]')
-    assert "10" in alice.inner_text("#clocks .clock-control") or "0:10" in alice.inner_text("#clocks")
+    assert (str(MOVE_SECONDS) in alice.inner_text("#clocks .clock-control")
+            or f"0:{MOVE_SECONDS}" in alice.inner_text("#clocks"))
     keep_cards(alice, {})
-    # Bob does nothing: after 10 s the bot keeps four cards for him, and the game goes on
-    wait_version(alice, 2, timeout=30_000)
-    alice.wait_for_selector('#clocks .clock-chip[data-seat="1"] .clock-timeouts', timeout=10_000)
+    # Bob does nothing: when his time is up the bot keeps four cards for him, and the game goes on
+    wait_version(alice, 2, timeout=WAIT + MOVE_SECONDS * 1000)
+    alice.wait_for_selector('#clocks .clock-chip[data-seat="1"] .clock-timeouts', timeout=WAIT)
     wait_my_turn(alice)
     assert decision_kind(alice) == "turn"
     wait_version(bob, 2)
@@ -126,8 +133,8 @@ def _play_until(page, done) -> None:
         if done(waiting):
             return
         legal = page.evaluate("window.menagerie.state.legal")
-        if not legal:
-            page.wait_for_timeout(100)
+        if not legal:  # the other seat (or its clock's bot) owes the answer: wait for it
+            page.wait_for_function("(v) => window.menagerie.state.version > v", arg=version(page))
             continue
         pick = next((a for a in legal if a.get("type") in ("x_token", "done", "skip", "pass")),
                     legal[0])
@@ -149,7 +156,7 @@ def test_a_second_tab_of_the_other_player_hears_it_is_their_turn(table, server):
     _play_until(bob, lambda waiting: 1 not in waiting)
     assert lobby.evaluate("window.__notes.length") == 0  # his own moves are no news to him
     _play_until(alice, lambda waiting: 1 in waiting)
-    lobby.wait_for_function("() => window.__notes.length > 0", timeout=10_000)
+    lobby.wait_for_function("() => window.__notes.length > 0", timeout=WAIT)
     note = lobby.evaluate("window.__notes[0]")
     assert f"#{table['gid']}" in note["body"]
     lobby.wait_for_function("() => document.title.startsWith('(1)')")

@@ -2,7 +2,12 @@
 screen: register, create a 2-player game with a bot seat, start, then always answer by clicking
 a legal answer of the decision bar or the placement preview on the map (preferring answers that
 move the game on: animals, buildings, sponsors, projects). Screenshots of the table during the
-game and of the final screen at 1920×1080 and 390×844 go to test-artifacts/."""
+game and of the final screen at 1920×1080 and 390×844 go to test-artifacts/.
+
+The deal and the bot's choices come from a fixed seed (BOT_GAME_SEED: the bot draws from the
+seed and the version it answers), and the page's answers from a fixed generator, so the game
+is the same on every run: one in which a building is placed, F mirrors a preview and animals
+are played."""
 
 from __future__ import annotations
 
@@ -10,18 +15,26 @@ import random
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import DESKTOP, PHONE
-from .helpers import (click_progress, create_game, map_text_sizes, register, start_from_table,
-                      try_mirror, unique, version, view, wait_running, wait_settled, wait_version)
+from .helpers import (WAIT, click_progress, create_game, map_text_sizes, register, start_from_table,
+                      show_panel, try_mirror, unique, version, view, wait_running, wait_settled,
+                      wait_version)
+from .helpers import ALONE, MAP_TEXT_SIZES
 
-TIME_LIMIT = 420  # seconds for the whole game (it takes about two minutes here)
+TIME_LIMIT = 1200  # seconds: a guard against a game that never ends (about two minutes here)
+BOT_GAME_SEED = "e2e-bot-game-1"
+
+# every text of the zoo map drawn at 14 CSS px or more (the map fits its fonts after a resize)
+MAP_FITTED = f"() => {{ const t = ({MAP_TEXT_SIZES})(); return t.length > 0 && t.every(x => x.px >= 14 - 0.01); }}"
 
 # one look at the page: is the game over, does the page owe an answer, to what, how many breaks
 STATUS = """() => { const s = window.menagerie.state; const v = s.view; if (!v) return {over: false, mine: false};
   const d = (v.private && v.private.decision) || v.public.decision;
   return { over: !!v.public.over, breaks: v.public.break.count, kind: d ? d.kind : null,
-           mine: !s.pending && s.legalVersion === s.version && s.legal.length > 0 }; }"""
+           mine: !s.pending && s.legalVersion === s.version && s.legal.length > 0 && ALONE }; }"""
+STATUS = STATUS.replace("ALONE", ALONE)
 
 SMALL_TEXT = """(root) => [...document.querySelectorAll(root)]
     .filter(e => [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
@@ -35,7 +48,7 @@ SMALL_TEXT = """(root) => [...document.querySelectorAll(root)]
 def game(server, browser):
     ctx = browser.new_context(viewport=DESKTOP)
     page = ctx.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(WAIT)
     state = {"ctx": ctx, "page": page, "gid": None, "seconds": None, "answered": {}}
     yield state
     ctx.close()
@@ -45,7 +58,7 @@ def phone_page(browser, server, ctx, console, gid, label):
     phone = browser.new_context(viewport=PHONE, storage_state=ctx.storage_state(), is_mobile=True,
                                 has_touch=True, device_scale_factor=2)
     p = console.watch(phone.new_page(), label)
-    p.set_default_timeout(20_000)
+    p.set_default_timeout(WAIT)
     p.goto(server.url(f"/game.html?id={gid}"))
     wait_running(p)
     wait_settled(p)
@@ -60,11 +73,9 @@ def check_phone_table(browser, server, ctx, console, gid, artifacts):
         bar = p2.locator("#decision").bounding_box()
         assert bar and abs(bar["y"] + bar["height"] - PHONE["height"]) < 2, "the decision bar is at the bottom"
         p2.screenshot(path=str(artifacts / "game-390x844.png"))
-        p2.click("#panel-tabs [data-panel='panel-board']")
-        p2.wait_for_timeout(400)
+        show_panel(p2, "panel-board")
         p2.screenshot(path=str(artifacts / "game-board-390x844.png"))
-        p2.click("#panel-tabs [data-panel='panel-hand']")
-        p2.wait_for_timeout(400)
+        show_panel(p2, "panel-hand")
         p2.screenshot(path=str(artifacts / "game-hand-390x844.png"))
         small = p2.evaluate(SMALL_TEXT, "#panels *, #decision *, .topbar *")
         assert not small, f"text under 14 px on a phone: {small[:60]}"
@@ -72,11 +83,14 @@ def check_phone_table(browser, server, ctx, console, gid, artifacts):
         phone.close()
 
 
+# a whole game: about two minutes alone, five times that on a loaded 2-core machine
+@pytest.mark.timeout(1800)
 def test_play_a_whole_game_against_a_bot(server, browser, game, console, artifacts):
     page = game["page"]
     console.watch(page, "player")
     register(page, server, unique("solo"))
     gid = game["gid"] = create_game(page, seats=2, bots=(1,))
+    server.set_seed(gid, BOT_GAME_SEED)
     start_from_table(page)
     rng = random.Random(2024)
     started = time.monotonic()
@@ -92,7 +106,7 @@ def test_play_a_whole_game_against_a_bot(server, browser, game, console, artifac
                                       f"{now['breaks']}, answers {answered}")
         if not now["mine"]:
             # the bot's move (or the page's fetch of its answers): wait for the page to owe one
-            page.wait_for_function(f"() => ({STATUS})().mine || ({STATUS})().over", timeout=30_000)
+            page.wait_for_function(f"() => ({STATUS})().mine || ({STATUS})().over", timeout=60_000)
             continue
         if not keyboard_done and now["kind"] == "turn":
             # keyboard only: Tab to the skip link, Enter jumps to the decision bar, Tab to the
@@ -134,7 +148,7 @@ def test_final_screen(game, console, artifacts):
     page = game["page"]
     console.watch(page, "final")
     assert game["seconds"] is not None, "the game was not finished"
-    page.wait_for_selector("#final-screen:not([hidden]) .final-card", timeout=20_000)
+    page.wait_for_selector("#final-screen:not([hidden]) .final-card", timeout=WAIT)
     page.wait_for_function("() => window.menagerie.state.status === 'finished'")
     st = page.evaluate("() => ({result: window.menagerie.state.result, seat: window.menagerie.state.seat,"
                        " players: window.menagerie.state.view.public.players})")
@@ -183,8 +197,8 @@ def test_final_screen_on_a_phone(server, browser, game, console, artifacts):
     assert game["seconds"] is not None, "the game was not finished"
     phone, p = phone_page(browser, server, game["ctx"], console, game["gid"], "final-phone")
     try:
-        p.wait_for_selector("#final-screen:not([hidden]) .final-card", timeout=20_000)
-        p.wait_for_timeout(300)
+        p.wait_for_selector("#final-screen:not([hidden]) .final-card", timeout=WAIT)
+        p.wait_for_selector("#final-screen svg.history text")
         card = p.locator("#final-screen .final-card").bounding_box()
         assert card and card["width"] <= PHONE["width"] + 1, "the final screen fits the phone's width"
         small = p.evaluate(SMALL_TEXT, "#final-screen *")
@@ -209,11 +223,14 @@ def test_final_screen_on_a_phone(server, browser, game, console, artifacts):
         # back to the board: every text on both zoo maps is at least 14 px on the phone
         p.click("#final-screen .final-head button")
         p.wait_for_selector("#final-screen", state="hidden")
-        p.click("#panel-tabs [data-panel='panel-zoo']")
-        p.wait_for_timeout(400)
+        show_panel(p, "panel-zoo")
         for seat in (0, 1):
             p.locator("#zoo-tabs .zoo-tab").nth(seat).click()
-            p.wait_for_timeout(300)
+            p.wait_for_function("(seat) => window.menagerie.ui.viewSeat === seat", arg=seat)
+            try:  # the map measures its scale and draws its texts bigger: wait for that
+                p.wait_for_function(MAP_FITTED)
+            except PlaywrightTimeout:
+                pass  # the assertion below names the small ones
             sizes = map_text_sizes(p)
             assert sizes, "the zoo map has labels"
             small = [x for x in sizes if x["px"] < 14 - 0.01 or x["height"] < 14 - 0.5]

@@ -10,7 +10,7 @@ error fails the test.
 from __future__ import annotations
 
 from .conftest import DESKTOP, PHONE
-from .helpers import register, unique, wait_running
+from .helpers import WAIT, register, unique, wait_running
 
 EVIL = '<script>window.__pwned = 1</script><b>bold</b> & <img src=x onerror="window.__pwned=2">'
 
@@ -34,7 +34,7 @@ def _texts(page) -> list[str]:
     return page.eval_on_selector_all("#chat .chat-line .chat-text", "els => els.map(e => e.textContent)")
 
 
-def _wait_text(page, text: str, timeout: float = 15_000) -> None:
+def _wait_text(page, text: str, timeout: float = WAIT) -> None:
     page.wait_for_function(
         "(t) => [...document.querySelectorAll('#chat .chat-line .chat-text')].some(e => e.textContent === t)",
         arg=text, timeout=timeout)
@@ -47,7 +47,7 @@ def test_chat_between_two_players_and_a_spectator(server, browser, console, arti
         ctx = browser.new_context(viewport=viewport)
         contexts.append(ctx)
         p = ctx.new_page()
-        p.set_default_timeout(20_000)
+        p.set_default_timeout(WAIT)
         return console.watch(p, label)
 
     try:
@@ -71,6 +71,7 @@ def test_chat_between_two_players_and_a_spectator(server, browser, console, arti
         g = server.api("POST", "/api/games", {"game": "arknova", "seats": 2}, token=_token(ana))
         gid = g["id"]
         server.api("POST", f"/api/games/{gid}/join", {}, token=_token(ben))
+        server.set_seed(gid, "e2e-chat-1")
         server.api("POST", f"/api/games/{gid}/start", {}, token=_token(ana))
         for p in (ana, ben, cleo):
             p.goto(server.url(f"/game.html?id={gid}"))
@@ -118,6 +119,7 @@ def test_chat_between_two_players_and_a_spectator(server, browser, console, arti
         wait_running(ben)
         _open_chat(ben)
         _wait_text(ben, EVIL)
+        _wait_text(ben, "your move")  # the whole history, however it arrives
         assert _texts(ben) == [EVIL, "hi ana, good luck", "your move"]
     finally:
         for ctx in contexts:

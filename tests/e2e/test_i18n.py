@@ -12,7 +12,12 @@ import re
 import pytest
 
 from .conftest import DESKTOP, ROOT
-from .helpers import PASSWORD, click_any_legal, unique, wait_running, wait_settled
+from .helpers import (ALONE, WAIT, PASSWORD, click_any_legal, game_id, unique, wait_running,
+                      wait_settled)
+
+# the page owes an answer, or the game is over
+MINE_OR_OVER = ("() => { const s = window.menagerie.state; return !!(s.view && s.view.public.over)"
+                f" || (!s.pending && s.legalVersion === s.version && s.legal.length > 0 && {ALONE}); }}")
 
 #: English words of the table's texts that no translated page may show
 ENGLISH = re.compile(r"\b(Your|Waiting|Break|Display|Seat|Appeal|Conservation|Reputation|Loading|"
@@ -40,8 +45,10 @@ def english_left(text: str, allowed: tuple[str, ...]) -> list[str]:
 
 def play_a_little(page, steps: int, rng: random.Random) -> None:
     for _ in range(steps):
-        if click_any_legal(page, rng) == "wait":
-            page.wait_for_timeout(100)
+        page.wait_for_function(MINE_OR_OVER)  # the bot's move first, then mine
+        if page.evaluate("() => !!window.menagerie.state.view.public.over"):
+            break
+        assert click_any_legal(page, rng) != "wait"
     wait_settled(page)
 
 
@@ -68,7 +75,7 @@ def test_the_table_in_ukrainian_and_german(server, browser, console, artifacts):
         probe.close()
         # the lobby speaks Ukrainian
         page = console.watch(ctx.new_page(), "uk")
-        page.set_default_timeout(20_000)
+        page.set_default_timeout(WAIT)
         page.goto(server.url("/"))
         page.wait_for_selector("#auth-form")
         assert page.evaluate("document.documentElement.lang") == "uk"
@@ -87,6 +94,7 @@ def test_the_table_in_ukrainian_and_german(server, browser, console, artifacts):
         page.check('input[data-bot-seat="1"]')
         page.click("#create-game")
         page.wait_for_url(re.compile(r".*/game\.html\?id=\d+"))
+        server.set_seed(game_id(page), "e2e-i18n-ark-1")
         page.wait_for_selector("#start-btn:not([disabled])")
         assert page.inner_text("#waiting-room h2") == "Чекаємо на гравців"
         page.click("#start-btn")
@@ -167,7 +175,8 @@ ZC_ENGLISH = re.compile(
 ZC_MINE_OR_OVER = ("() => { const s = window.menagerie.state;"
                    " if (s.view && s.view.public.over) return true;"
                    " return !s.pending && s.legalVersion === s.version && s.legal.length > 0"
-                   " && document.querySelector('#decision.mine') !== null; }")
+                   " && document.querySelector('#decision.mine') !== null"
+                   f" && {ALONE}; }}")
 
 
 def table_words(page) -> str:
@@ -193,14 +202,14 @@ def zc_english_left(page, allowed: tuple[str, ...]) -> list[str]:
 def play_zoocracy(page, answers: int, rng: random.Random) -> None:
     """Answer `answers` of the human seat's decisions by clicking answers of the bar."""
     for _ in range(answers):
-        page.wait_for_function(ZC_MINE_OR_OVER, timeout=30_000)
+        page.wait_for_function(ZC_MINE_OR_OVER, timeout=WAIT)
         if page.evaluate("() => !!window.menagerie.state.view.public.over"):
             return
         before = page.evaluate("() => window.menagerie.state.version")
         keys = page.eval_on_selector_all("#decision .answer:not([disabled])", "els => els.map(e => e.dataset.answer)")
         assert keys, "my decision, but no answer in the bar"
         page.click(f"#decision .answer[data-answer='{rng.choice(keys)}']")
-        page.wait_for_function("(v) => window.menagerie.state.version > v", arg=before, timeout=20_000)
+        page.wait_for_function("(v) => window.menagerie.state.version > v", arg=before, timeout=WAIT)
     wait_settled(page)
 
 
@@ -208,7 +217,7 @@ def test_the_zoocracy_table_in_ukrainian_and_german(server, browser, console, ar
     ctx = browser.new_context(viewport=DESKTOP, locale="uk-UA", bypass_csp=True)
     try:
         page = console.watch(ctx.new_page(), "zoocracy-uk")
-        page.set_default_timeout(20_000)
+        page.set_default_timeout(WAIT)
         page.goto(server.url("/"))
         page.wait_for_selector("#auth-form")
         name = unique("mykola")
@@ -224,6 +233,7 @@ def test_the_zoocracy_table_in_ukrainian_and_german(server, browser, console, ar
             page.check(f'input[data-bot-seat="{seat}"]')
         page.click("#create-game")
         page.wait_for_url(re.compile(r".*/game\.html\?id=\d+"))
+        server.set_seed(game_id(page), "e2e-i18n-zoocracy-1")
         page.wait_for_selector("#start-btn:not([disabled])")
         page.click("#start-btn")
         wait_running(page)

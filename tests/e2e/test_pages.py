@@ -23,6 +23,7 @@ def test_lobby_register_logout_login_and_lists(server, browser, console, artifac
         gid = create_game(page, seats=3, bots=(2,))
         page.goto(server.url("/"))
         bot_gid = create_game(page, seats=2, bots=(1,))
+        server.set_seed(bot_gid, "e2e-lobby-1")
         page.click("#start-btn")
         page.wait_for_function("() => window.menagerie.state.version >= 0")
         page.goto(server.url("/"))
@@ -98,8 +99,10 @@ def test_card_gallery_filters_and_search(server, browser, console, artifacts, ca
         page.screenshot(path=str(artifacts / "cards-1920x1080.png"))
         # the phone: filters fold away, cards in two columns
         page.set_viewport_size(PHONE)
+        expanded = page.get_attribute("#filters-toggle", "aria-expanded")
         page.click("#filters-toggle")
-        page.wait_for_timeout(200)
+        page.wait_for_function("(was) => document.querySelector('#filters-toggle')"
+                               ".getAttribute('aria-expanded') !== was", arg=expanded)
         page.screenshot(path=str(artifacts / "cards-390x844.png"))
     finally:
         ctx.close()

@@ -17,7 +17,7 @@ import urllib.error
 import pytest
 
 from .conftest import DESKTOP, PHONE
-from .helpers import PASSWORD, unique
+from .helpers import WAIT, PASSWORD, unique, wait_until
 
 VERSION = "() => Number(document.body.dataset.version)"
 
@@ -30,16 +30,18 @@ def play_finished_game(server) -> tuple[int, dict, str]:
     g = server.api("POST", "/api/games", {"game": "zoocracy", "seats": 2, "bots": [1],
                                           "bot": "random"}, token)
     gid = g["id"]
+    server.set_seed(gid, "e2e-replay-1")  # the same game every run
     server.api("POST", f"/api/games/{gid}/start", {}, token)
     rng = random.Random(8)
-    deadline = time.monotonic() + 150
-    while time.monotonic() < deadline:
+
+    def mine_or_over():
         g = server.api("GET", f"/api/games/{gid}", None, token)
+        return g if g["status"] == "finished" or 0 in g["waiting_for"] else None
+
+    for _ in range(5000):
+        g = wait_until("seat 0 owes an answer or the game is over", mine_or_over)
         if g["status"] == "finished":
             return gid, reg, token
-        if 0 not in g["waiting_for"]:
-            time.sleep(0.03)
-            continue
         legal = server.api("GET", f"/api/games/{gid}/legal", None, token)
         try:
             server.api("POST", f"/api/games/{gid}/actions",
@@ -50,7 +52,7 @@ def play_finished_game(server) -> tuple[int, dict, str]:
                 time.sleep(float(exc.headers.get("Retry-After") or 1))
             elif exc.code != 409:  # 409: the bot moved in between: look again
                 raise
-    pytest.fail("the game did not finish in time")
+    pytest.fail("the game did not finish in 5000 answers")
 
 
 @pytest.fixture(scope="module")
@@ -61,12 +63,12 @@ def finished(server):
 def open_replay(page, server, gid: int, at: str = "") -> None:
     page.goto(server.url(f"/replay.html?id={gid}{at}"))
     page.wait_for_function("() => !!(window.menagerie && window.menagerie.replay.current)",
-                           timeout=20_000)
+                           timeout=WAIT)
 
 
 def wait_at(page, v: int) -> None:
     page.wait_for_function(f"() => Number(document.body.dataset.version) === {v}"
-                           " && !document.body.dataset.loading", timeout=10_000)
+                           " && !document.body.dataset.loading", timeout=WAIT)
 
 
 def test_step_through_a_finished_game(server, browser, console, artifacts, finished):
@@ -178,10 +180,10 @@ def play_two_humans(server) -> tuple[int, list[tuple[dict, str]]]:
     gid = server.api("POST", "/api/games", {"game": "zoocracy", "seats": 2},
                      players[0][1])["id"]
     server.api("POST", f"/api/games/{gid}/join", {}, players[1][1])
+    server.set_seed(gid, "e2e-rematch-1")
     server.api("POST", f"/api/games/{gid}/start", {}, players[0][1])
     rng = random.Random(3)
-    deadline = time.monotonic() + 150
-    while time.monotonic() < deadline:
+    for _ in range(5000):
         g = server.api("GET", f"/api/games/{gid}")
         if g["status"] == "finished":
             return gid, players
@@ -198,7 +200,7 @@ def play_two_humans(server) -> tuple[int, list[tuple[dict, str]]]:
                 elif exc.code != 409:
                     raise
             break
-    pytest.fail("the game did not finish in time")
+    pytest.fail("the game did not finish in 5000 answers")
 
 
 def test_rematch_invitation_in_the_lobby(server, browser, console):

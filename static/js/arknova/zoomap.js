@@ -114,8 +114,40 @@ function shortName(name, max = 11) {
   return name.length <= max ? name : `${name.slice(0, max - 1)}…`;
 }
 
-/** How many characters of a bold text of size fs fit into width w. */
+/** How many characters of a bold text of size fs fit into width w (a first guess only). */
 const fits = (w, fs) => Math.max(2, Math.floor(w / (CHAR_EM * fs)));
+
+// ------------------------------------------------------------------ measured text widths
+// CHAR_EM is only a guess: wide fonts (DejaVu Sans Bold, a common fallback) draw bold text
+// wider than 0.62 em per character, and a name placed by that guess at the map's edge stuck
+// out of the map. The map's labels are laid out with the widths the browser measures in the
+// map's own font (a canvas measures the same font, even while the map is hidden).
+let measurer = null;
+let measureFamily = "";
+
+/** The width of `text` in user units at font size fs and weight `weight`, with a small margin. */
+export function textWidth(text, fs, weight = 700) {
+  if (!text) return 0;
+  if (measurer === null) {
+    try { measurer = document.createElement("canvas").getContext("2d") || false; } catch (e) { measurer = false; }
+  }
+  if (!measureFamily && typeof getComputedStyle === "function") {
+    measureFamily = getComputedStyle(document.documentElement).getPropertyValue("--font").trim();
+  }
+  if (!measurer) return text.length * 0.8 * fs;  // no canvas: wider than any bold font's average
+  measurer.font = `${weight} 100px ${measureFamily || "sans-serif"}`;
+  return (measurer.measureText(text).width / 100) * fs * 1.03 + 1;
+}
+
+/** `text`, shortened with an ellipsis until it fits into width `room` (at least one letter). */
+export function fitText(text, room, fs, weight = 700) {
+  if (!text || textWidth(text, fs, weight) <= room) return text || "";
+  for (let n = text.length - 1; n > 1; n--) {
+    const shorter = `${text.slice(0, n).trimEnd()}…`;
+    if (textWidth(shorter, fs, weight) <= room) return shorter;
+  }
+  return `${text.slice(0, 1)}…`;
+}
 
 export class ZooMapView {
   /**
@@ -145,6 +177,7 @@ export class ZooMapView {
         if (!w || Math.abs(w - lastW) < 2) return;
         lastW = w;
         this._fitFonts();
+        this._keepInside();
       }).observe(host);
     }
   }
@@ -270,9 +303,9 @@ export class ZooMapView {
         const words = String(bname).split(/\s+/);
         const lines = words.length > 1 && words.join(" ").length > Math.min(9, max) ? [words.slice(0, Math.ceil(words.length / 2)).join(" "), words.slice(Math.ceil(words.length / 2)).join(" ")] : [words.join(" ")];
         const lh = fsName * 1.1;
-        const shown = lines.map((ln) => shortName(ln, Math.min(11, max)));
-        // keep the whole name on the map
-        const half = (CHAR_EM * fsName * Math.max(...shown.map((ln) => ln.length))) / 2;
+        const shown = lines.map((ln) => fitText(shortName(ln, 11), room, fsName));
+        // keep the whole name on the map (its measured width: at the edge it moves inward)
+        const half = Math.min(w / 2 - PAD, Math.max(...shown.map((ln) => textWidth(ln, fsName))) / 2);
         const nx = Math.max(PAD + half, Math.min(w - PAD - half, lx));
         const tx = s("text", { class: "b-name", x: nx, y: ly - (occupied ? 6 + fsName : 0) - ((lines.length - 1) * lh) / 2, "text-anchor": "middle" });
         shown.forEach((ln, j) => tx.appendChild(s("tspan", { x: nx, dy: j === 0 ? "0.35em" : "1.1em" }, ln)));
@@ -305,6 +338,45 @@ export class ZooMapView {
     this._showNote();
     this._showDetail();
     if (!this.fitting) this._fitFonts();
+    this._keepInside();
+  }
+
+  /** The last guard, on what the browser drew: a name past the map's edge moves inside, an
+   *  animal chip's text longer than its card is shortened (nothing to do while hidden). */
+  _keepInside() {
+    const svg = this.svg;
+    if (!svg || !svg.isConnected || !this.layers) return;
+    const box = svg.getBoundingClientRect();
+    const ctm = svg.getScreenCTM();
+    if (!box.width || !ctm || !ctm.a) return;
+    for (const tx of this.layers.labels.querySelectorAll("text")) {
+      let r = tx.getBoundingClientRect();
+      if (!r.width) continue;
+      const chip = tx.closest(".animal-chip");
+      if (chip) {
+        const card = chip.querySelector(".chip-card").getBoundingClientRect();
+        const right = Math.min(card.right, box.right);
+        let name = tx.textContent;
+        while (r.right > right + 0.5 && name.length > 2) {
+          name = `${name.replace(/…$/, "").slice(0, -1).trimEnd()}…`;
+          tx.textContent = name;
+          r = tx.getBoundingClientRect();
+        }
+        continue;
+      }
+      let dx = 0;
+      if (r.left < box.left) dx = box.left - r.left + 1;
+      else if (r.right > box.right) dx = box.right - r.right - 1;
+      let dy = 0;
+      if (r.top < box.top) dy = box.top - r.top + 1;
+      else if (r.bottom > box.bottom) dy = box.bottom - r.bottom - 1;
+      if (dx) {
+        const nx = Number(tx.getAttribute("x")) + dx / ctm.a;
+        tx.setAttribute("x", nx.toFixed(1));
+        for (const sp of tx.querySelectorAll("tspan")) sp.setAttribute("x", nx.toFixed(1));
+      }
+      if (dy) tx.setAttribute("y", (Number(tx.getAttribute("y")) + dy / ctm.d).toFixed(1));
+    }
   }
 
   _chip(cid, card, x, y) {
@@ -313,7 +385,7 @@ export class ZooMapView {
     const hgt = Math.max(20, Math.round(fs * 1.45));
     // as wide as the name needs, between a hex's width and a little more
     const w = Math.round(Math.max(52, Math.min(78, CHAR_EM * fs * name.length + 14)));
-    const text = shortName(name, fits(w - 12, fs));
+    const text = fitText(shortName(name, fits(w - 12, fs)), w - 12, fs);
     const left = Math.max(2, Math.min((this.vbWidth || Infinity) - w - 2, x - w / 2));
     const g = s("g", { class: "animal-chip", transform: `translate(${left.toFixed(1)} ${(y - hgt / 2).toFixed(1)})` });
     g.appendChild(s("title", card ? t("zoo.animal_chip", { name: card.name, size: card.size }) : cid));
