@@ -42,6 +42,12 @@ from .tables import T, animals_allowed, reputation_range
 from .turn import side_of, strength_of
 from .zoo import active_workers, animal_cost, homes, icons, meets, placements
 
+#: every reason code and idle code this module gives (the client has words for each)
+REASONS = ("short_money", "needs_icon", "needs_partner", "needs_reputation", "needs_upgrade",
+           "needs_enclosure", "no_space", "display_needs_upgrade", "out_of_reach", "level_above",
+           "not_now", "project_unmet", "strength_below", "no_free_worker")
+IDLE = ("no_playable_animal", "no_free_worker", "nothing_buildable", "no_task", "strength_zero")
+
 
 def hints(state: dict, seat: int) -> dict:
     """Reasons and costs for ``seat``'s hand, the display and its action cards."""

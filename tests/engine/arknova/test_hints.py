@@ -203,3 +203,22 @@ def test_hints_agree_with_the_legal_answers(seed):
         action = legal[_rng.randbelow(chooser, len(legal))]
         state, _ = G.apply(state, seat, action)
     assert checked > 20
+
+
+def test_every_code_has_words_in_every_language():
+    import json
+    import re
+    from pathlib import Path
+
+    from engine.arknova import hints as mod
+
+    source = Path(mod.__file__).read_text()
+    assert set(re.findall(r'"code": "(\w+)"', source)) == set(mod.REASONS)
+    idle_part = source[source.index("def _idle"):]
+    assert set(re.findall(r'"((?:no|nothing)_\w+|strength_zero)"', idle_part)) == set(mod.IDLE)
+    static = Path(__file__).resolve().parents[3] / "static" / "i18n"
+    for lang in ("en", "uk", "de"):
+        cat = json.loads((static / f"{lang}.json").read_text(encoding="utf-8"))
+        missing = [c for c in mod.REASONS if f"why.{c}" not in cat]
+        missing += [c for c in mod.IDLE if f"idle.{c}" not in cat]
+        assert not missing, (lang, missing)
