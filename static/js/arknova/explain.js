@@ -77,7 +77,7 @@ function clearMarks(el) {
 }
 
 /** Dim a card the engine says cannot be played now, with its reasons; show its cost now. */
-function markCard(el, hint, ui, legalNow) {
+function markCard(el, hint, ui, legalNow, compact = false) {
   clearMarks(el);
   if (!hint) return;
   const c = ui.card(el.dataset.id);
@@ -90,7 +90,11 @@ function markCard(el, hint, ui, legalNow) {
   if (!reasons.length || legalNow) return;
   el.classList.add("unplayable");
   el.dataset.why = reasons.map((r) => r.code).join(" ");
-  el.appendChild(h("ul", { class: "why", role: "note" }, reasons.map((r) => h("li", reasonText(r, ui)))));
+  // on the display one reason in sight (the display stays one row), every reason in the tooltip
+  const texts = reasons.map((r) => reasonText(r, ui));
+  const shown = compact ? texts.slice(0, 1) : texts;
+  el.appendChild(h("ul", { class: "why", role: "note", title: texts.join("\n") },
+    shown.map((x) => h("li", x)), texts.length > shown.length ? h("li", { class: "more" }, t("why.more", { n: texts.length - shown.length })) : null));
 }
 
 /** Apply the hints of the newest version to the hand, the display and the action buttons. */
@@ -100,20 +104,22 @@ export function applyHints(ui) {
   const legalFolders = new Set();
   for (const a of ui.st.legal || []) {
     if (typeof a.folder === "number") legalFolders.add(a.folder);
-    else if (typeof a.card === "string") legalIds.add(a.card);
-    if (a.type === "support" && a.from === "hand") legalIds.add(a.project);
+    else if (a.type === "support") {
+      if (a.from === "hand") legalIds.add(a.project);
+      else if (typeof a.from === "number") legalFolders.add(a.from);
+    } else if (typeof a.card === "string") legalIds.add(a.card);
   }
   for (const el of $$("#hand .card")) markCard(el, hints && (hints.hand || {})[el.dataset.id], ui, legalIds.has(el.dataset.id));
   for (const el of $$("#board .folder")) {
     const card = el.querySelector(".card[data-id]");
     if (!card) continue;
     const hint = hints && (hints.display || {})[el.dataset.folder];
-    markCard(card, hint && hint.card === card.dataset.id ? hint : null, ui, legalFolders.has(Number(el.dataset.folder)));
+    markCard(card, hint && hint.card === card.dataset.id ? hint : null, ui, legalFolders.has(Number(el.dataset.folder)), true);
   }
   markIdleActions(ui, hints);
 }
 
-/** An action that would do nothing says so on its button; using it asks once more. */
+/** An action that would do nothing says so on its button (and on its slot) before it is chosen. */
 function markIdleActions(ui, hints) {
   const acts = (hints && hints.actions) || {};
   const buttons = [...$$("#decision button.use-card"), ...$$("#player .slot")];
@@ -129,22 +135,32 @@ function markIdleActions(ui, hints) {
     if (b.classList.contains("slot")) x = (ui.bar && ui.bar.sel && ui.bar.sel.x) || 0;
     const idle = acts[card] && (acts[card].idle || [])[x];
     if (!idle || b.disabled) continue;
+    const note = t(`idle.${idle}`);
     b.classList.add("idle");
     b.dataset.idle = idle;
-    const note = t(`idle.${idle}`);
-    b.appendChild(h("span", { class: "idle-note" }, b.dataset.confirm === "1" ? t("idle.confirm") : note));
+    b.appendChild(h("span", { class: "idle-note" }, note));
     b.title = `${note} — ${t("idle.rotates")}`;
-    if (!b.dataset.guarded) {
-      b.dataset.guarded = "1";
-      b.addEventListener("click", (e) => {
-        if (!b.classList.contains("idle") || b.dataset.confirm === "1") return;
-        e.preventDefault();
-        e.stopImmediatePropagation();
-        b.dataset.confirm = "1";
-        const n = b.querySelector(".idle-note");
-        if (n) n.textContent = t("idle.confirm");
-        b.classList.add("confirming");
-      }, true);
-    }
   }
+  askToConfirm(ui);
+}
+
+/** Choosing an idle action asks to confirm: its own step offers only "done", and the bar says
+ * that it did nothing, that finishing moves the card to slot 1, and offers to take it back. */
+function askToConfirm(ui) {
+  const st = ui.st;
+  const bar = document.getElementById("decision");
+  for (const old of $$(".idle-confirm", bar)) old.remove();
+  const dec = st.view && st.view.private && st.view.private.decision;
+  const legal = st.legalVersion === st.version ? st.legal || [] : [];
+  if (!dec || !["animals", "build", "association"].includes(dec.kind)) return;
+  if (legal.length !== 1 || legal[0].type !== "done") return;
+  const entry = st.log.find((e) => e.version === st.version);
+  const chosen = entry && (entry.events || []).some((ev) => ev.kind === "action" && ev.data && ev.data.card === dec.kind && ev.data.seat === st.seat);
+  if (!chosen) return;
+  const undo = document.getElementById("undo-btn");
+  const controls = bar.querySelector(".bar-controls");
+  if (!controls) return;
+  controls.prepend(h("div", { class: "bar-row idle-confirm", role: "alert" },
+    h("span", { class: "row-label" }, t("idle.asks", { action: actionName(dec.kind) })),
+    undo ? h("button", { class: "btn secondary idle-undo", type: "button", onclick: () => undo.click() }, t("idle.take_back")) : null));
 }
