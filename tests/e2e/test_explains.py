@@ -125,10 +125,13 @@ def test_nothing_hides_and_cards_say_why(game):
         if click_progress(me, rng) == "wait":
             me.wait_for_timeout(150)
     assert len(seen) >= 12, f"only {len(seen)} decisions checked"
+    # every action card says what it does at its strength and side (item 5)
+    effects = me.eval_on_selector_all("#player .slot .slot-effect", "els => els.map(e => e.textContent)")
+    assert len(effects) == 5 and all(len(e) > 10 for e in effects), effects
     # early in a game the display lies mostly beyond reach: those cards say so
     assert dimmed > 0
     text = me.inner_text("#board .display")
-    assert "beyond your reputation reach" in text or "only with" in text
+    assert "beyond your reach" in text or "to take it from here" in text
 
 
 def test_an_idle_action_says_so_and_asks(game):

@@ -192,9 +192,14 @@ export class ArkNovaUI extends TableUI {
     info.push(h("div", { class: "zoo-icons", "aria-label": t("zoo.icons_aria") },
       iconList.length ? iconList.map((k) => h("span", { class: "icon-count", title: `${iconLabel(k)}: ${ic[k]}` }, icon(k, { size: 20 }), h("b", String(ic[k])))) : h("span", { class: "muted" }, t("zoo.no_icons"))));
     // action cards of this seat (compact)
-    info.push(h("div", { class: "mini-slots", "aria-label": t("zoo.action_cards") }, (p.slots || []).map((sl) => h("span", { class: ["mini-slot", sl.side === 2 && "side2"], title: `${actionName(sl.card)} ${sl.strength}\n${actionBothSides(sl.card, sl.strength, this.tables)}` },
-      h("b", String(sl.strength)), " ", actionName(sl.card), sl.side === 2 ? h("sup", "II") : null,
-      sl.venom ? icon("venom", { size: 14 }) : null, sl.constriction ? icon("constriction", { size: 14 }) : null))));
+    // action cards of this seat (compact): a tap or a click opens both sides' text
+    info.push(h("div", { class: "mini-slots", "aria-label": t("zoo.action_cards") }, (p.slots || []).map((sl) => h("details", {
+      class: ["mini-slot", sl.side === 2 && "side2"], dataset: { card: sl.card },
+      title: `${actionName(sl.card)} ${sl.strength}\n${actionBothSides(sl.card, sl.strength, this.tables)}` },
+    h("summary", h("b", String(sl.strength)), " ", actionName(sl.card), sl.side === 2 ? h("sup", "II") : null,
+      sl.venom ? icon("venom", { size: 14 }) : null, sl.constriction ? icon("constriction", { size: 14 }) : null),
+    h("p", { class: "slot-sides" }, [1, 2].map((side) => h("span", { class: ["slot-side-text", side === sl.side && "current"] },
+      h("b", side === 2 ? "II " : "I "), actionEffect(sl.card, sl.strength, side, this.tables))))))));
     const flock = (p.animals || []).filter((a) => a.building === null || a.building === undefined);
     if (flock.length) info.push(h("p", { class: "flock" }, t("zoo.without_enclosure"), " ", flock.map((a) => this.cardName(a.card)).join(", ")));
     const tucked = Object.entries(p.tucked || {}).filter(([, n]) => n);
