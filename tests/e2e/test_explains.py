@@ -90,6 +90,11 @@ def check_boxes(me, spy, seen: list) -> None:
     for label, page in (("player", me), ("spectator", spy)):
         boxes = page.evaluate(HIDDEN_BOXES, LIMIT)
         assert not boxes, f"{label} at version {v}: {boxes}"
+    # the decision bar never covers the display (the page scrolled to its top)
+    gap = me.evaluate("""() => { window.scrollTo(0, 0);
+      const d = document.querySelector('#board .display').getBoundingClientRect();
+      return document.getElementById('decision').getBoundingClientRect().top - d.bottom; }""")
+    assert gap >= 0, f"the decision bar covers {-gap:.0f} px of the display at version {v}"
     seen.append(v)
 
 

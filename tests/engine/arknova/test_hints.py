@@ -10,7 +10,9 @@ import pytest
 
 from engine.arknova import deck, placement
 from engine.arknova.actions.animals import animal_options
+from engine.arknova.actions.sponsors import sponsor_options
 from engine.arknova.tables import T, reputation_range
+from engine.arknova.turn import strength_of
 from engine.arknova.zoomap import load_buildings, load_maps
 from engine.core import rng as _rng
 
@@ -192,6 +194,18 @@ def test_hints_agree_with_the_legal_answers(seed):
             for f, h in hints["display"].items():
                 if h["kind"] == "animal":
                     assert (not h["reasons"]) == ((h["card"], int(f)) in offered), (f, h)
+            # sponsors: what the Sponsors action would offer with every X token spent
+            sside = 2 if p["upgraded"]["sponsors"] else 1
+            strength = strength_of(p, "sponsors", p["x"])
+            frame = {"side": sside, "played": 0,
+                     "left": strength + (T.sponsors.side2_bonus_strength if sside == 2 else 0)}
+            offered = {(o["card"], o.get("folder", 0)) for o in sponsor_options(state, seat, frame)}
+            for cid, h in hints["hand"].items():
+                if h["kind"] == "sponsor":
+                    assert (not h["reasons"]) == ((cid, 0) in offered), (cid, h)
+            for f, h in hints["display"].items():
+                if h["kind"] == "sponsor":
+                    assert (not h["reasons"]) == ((h["card"], int(f)) in offered), (f, h)
             for card, kind in OWN_FRAME.items():
                 for x, idle in enumerate(hints["actions"][card]["idle"]):
                     after, _ = G.apply(state, seat, {"type": "action", "card": card, "x": x})
@@ -222,3 +236,21 @@ def test_every_code_has_words_in_every_language():
         missing = [c for c in mod.REASONS if f"why.{c}" not in cat]
         missing += [c for c in mod.IDLE if f"idle.{c}" not in cat]
         assert not missing, (lang, missing)
+
+
+def test_the_contract_suite_catches_leaking_hints():
+    """check_views compares every viewer's hints with another seat's secrets changed: hints that
+    showed the other seat's hand would fail it."""
+    from engine.arknova.game import ArkNova
+
+    from ..contract import check_views
+
+    class Leaky(ArkNova):
+        def _hints(self, state, seat):
+            other = state["players"][1 - seat]
+            return {**super()._hints(state, seat), "peek": sorted(other["hand"])}
+
+    state = fresh(seed=12)
+    check_views(G, state)
+    with pytest.raises(AssertionError, match="hints of"):
+        check_views(Leaky(), state)
