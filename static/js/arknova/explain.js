@@ -81,7 +81,7 @@ function markCard(el, hint, ui, legalNow, compact = false) {
   clearMarks(el);
   if (!hint) return;
   const c = ui.card(el.dataset.id);
-  if (hint.kind === "animal" && c && hint.cost !== c.cost) {
+  if (c && ((hint.kind === "animal" && hint.cost !== c.cost) || (hint.kind !== "animal" && hint.cost > 0))) {
     const band = el.querySelector(".card-band");
     const title = hint.cost < hint.base_cost ? t("why.cost_discounted", { n: hint.cost, base: hint.base_cost }) : t("why.cost_here", { n: hint.cost });
     if (band) band.appendChild(h("span", { class: "eff-cost", title, "aria-label": title }, "→", icon("money", { size: 16, value: hint.cost })));
