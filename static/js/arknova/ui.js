@@ -145,10 +145,10 @@ export class ArkNovaUI extends TableUI {
       h("span", { class: "num", title: t("icon.appeal") }, icon("appeal", { size: 16 }), h("span", { dataset: { k: `${i}:appeal:t` } }, String(p.appeal))),
       h("span", { class: "num", title: t("icon.conservation") }, icon("conservation", { size: 16 }), h("span", { dataset: { k: `${i}:cp:t` } }, String(p.conservation))),
       h("span", { class: "num", title: t("icon.reputation") }, icon("reputation", { size: 16 }), h("span", { dataset: { k: `${i}:rep:t` } }, String(p.reputation))),
-      h("span", { class: "num", title: t("icon.money") }, icon("money", { size: 16 }), h("span", { dataset: { k: `${i}:money:t` } }, String(p.money))),
-      h("span", { class: "num", title: t("res.x_tokens") }, icon("x", { size: 16 }), h("span", { dataset: { k: `${i}:x:t` } }, String(p.x))),
-      h("span", { class: "num", title: t("res.workers") }, icon("worker", { size: 16 }), h("span", { dataset: { k: `${i}:workers:t` } }, `${p.workers - (p.placed || 0)}/${p.workers}`)),
-      h("span", { class: "num", title: t("res.hand") }, icon("card", { size: 16 }), h("span", { dataset: { k: `${i}:hand:t` } }, String(p.hand_size ?? 0))),
+      h("span", { class: "num extra", title: t("icon.money") }, icon("money", { size: 16 }), h("span", { dataset: { k: `${i}:money:t` } }, String(p.money))),
+      h("span", { class: "num extra", title: t("res.x_tokens") }, icon("x", { size: 16 }), h("span", { dataset: { k: `${i}:x:t` } }, String(p.x))),
+      h("span", { class: "num extra", title: t("res.workers") }, icon("worker", { size: 16 }), h("span", { dataset: { k: `${i}:workers:t` } }, `${p.workers - (p.placed || 0)}/${p.workers}`)),
+      h("span", { class: "num extra", title: t("res.hand") }, icon("card", { size: 16 }), h("span", { dataset: { k: `${i}:hand:t` } }, String(p.hand_size ?? 0))),
       h("span", { class: ["num vp", p.vp >= 0 && "pos"], title: vpExplain(p) }, `${t("score.vp")} `, h("b", { dataset: { k: `${i}:vp:t` } }, String(p.vp))))));
     clear(host).append(h("div", { class: "score-wrap" }, svg), legend);
   }
