@@ -150,7 +150,8 @@ class Reads:
         if c.state is None:
             raise ApiError(409, "not_started", "The game has not started yet.")
         return {"version": c.version, "seat": seat,
-                "actions": c.game.legal_actions(c.state, seat)}
+                "actions": c.game.legal_actions(c.state, seat),
+                "hints": c.game.hints(c.state, seat)}
 
     async def log_after(self, game_id: int, user: UserInfo | None, after: int,
                         limit: int) -> dict:

@@ -232,6 +232,10 @@ class ArkNova(Game):
     def _result(self, state):
         return _result(state)
 
+    def _hints(self, state, seat):
+        from .hints import hints
+        return hints(state, seat)
+
     def determinize(self, state, seat, rng):
         from .determinize import determinize
         return determinize(state, seat, rng)

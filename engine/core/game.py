@@ -223,6 +223,24 @@ class Game:
     def result(self, state: State) -> dict | None:
         return self._result(state)
 
+    def hints(self, state: State, seat: int | None) -> dict:
+        """Why ``seat``'s options cannot be used now, and what they cost (empty: no hints).
+
+        Presentation help for a table: for the seat's own cards and the public ones, the
+        reasons an option is not open now (codes with parameters, put into words by the
+        client) and costs after discounts. Built from the rules' own checks, never a second
+        copy of them, and like :meth:`private_view` it may show ``seat`` only what ``seat``
+        may see (the contract suite checks it does not depend on other seats' secrets).
+        ``None`` (a spectator) and games without hints get ``{}``.
+        """
+        if isinstance(seat, bool) or not isinstance(seat, int) or \
+                not 0 <= seat < self.seat_count(state) or self._result(state) is not None:
+            return {}
+        return self._hints(state, seat)
+
+    def _hints(self, state: State, seat: int) -> dict:
+        return {}
+
     # ----------------------------------------------------------------- determinization
     def determinize(self, state: State, seat: int, rng: MutableMapping) -> State:
         """A copy of ``state`` with everything ``seat`` may not see resampled.

@@ -208,6 +208,7 @@ async function refreshLegal() {
   const seq = ++legalSeq;
   if (!ownsDecision()) {
     st.legal = [];
+    st.hints = null;
     st.legalVersion = st.version;
     renderBar();
     return;
@@ -220,6 +221,7 @@ async function refreshLegal() {
     if (version > st.version) { resync(); return; }
     if (version < st.version) return; // a newer version is on its way; its own request follows
     st.legal = actions;
+    st.hints = res.hints || null; // the engine's why-not reasons and costs for my seat
     st.legalVersion = version;
   } catch (err) {
     if (seq !== legalSeq) return;

@@ -32,6 +32,9 @@ def check_views(game, state):
                 continue
             assert orjson.dumps(game.view(other, viewer)) == orjson.dumps(game.view(state, viewer)), (
                 f"view of {viewer} depends on hidden information of seat {seat}")
+            assert orjson.dumps(game.hints(other, viewer)) == orjson.dumps(game.hints(state, viewer)), (
+                f"hints of {viewer} depend on hidden information of seat {seat}")
+    assert game.hints(state, None) == {}, "a spectator gets hints"
 
 
 def check_roundtrip(game, state):

@@ -9,6 +9,7 @@ import { logLine, makeNamer } from "./log.js";
 import { DecisionBar } from "./decision.js";
 import { renderFinal } from "./final.js";
 import { TableUI } from "../table.js";
+import { applyHints, actionEffect, actionBothSides } from "./explain.js";
 
 const SHORT_ACTION = { association: t("action.short.association") };
 export const ACTION_ICON = { animals: "herbivore", build: "size", cards: "card", association: "partner", sponsors: "science" };
@@ -144,7 +145,11 @@ export class ArkNovaUI extends TableUI {
       h("span", { class: "num", title: t("icon.appeal") }, icon("appeal", { size: 16 }), h("span", { dataset: { k: `${i}:appeal:t` } }, String(p.appeal))),
       h("span", { class: "num", title: t("icon.conservation") }, icon("conservation", { size: 16 }), h("span", { dataset: { k: `${i}:cp:t` } }, String(p.conservation))),
       h("span", { class: "num", title: t("icon.reputation") }, icon("reputation", { size: 16 }), h("span", { dataset: { k: `${i}:rep:t` } }, String(p.reputation))),
-      h("span", { class: ["num vp", p.vp >= 0 && "pos"], title: t("score.vp_title") }, `${t("score.vp")} `, h("b", { dataset: { k: `${i}:vp:t` } }, String(p.vp))))));
+      h("span", { class: "num extra", title: t("icon.money") }, icon("money", { size: 16 }), h("span", { dataset: { k: `${i}:money:t` } }, String(p.money))),
+      h("span", { class: "num extra", title: t("res.x_tokens") }, icon("x", { size: 16 }), h("span", { dataset: { k: `${i}:x:t` } }, String(p.x))),
+      h("span", { class: "num extra", title: t("res.workers") }, icon("worker", { size: 16 }), h("span", { dataset: { k: `${i}:workers:t` } }, `${p.workers - (p.placed || 0)}/${p.workers}`)),
+      h("span", { class: "num extra", title: t("res.hand") }, icon("card", { size: 16 }), h("span", { dataset: { k: `${i}:hand:t` } }, String(p.hand_size ?? 0))),
+      h("span", { class: ["num vp", p.vp >= 0 && "pos"], title: vpExplain(p) }, `${t("score.vp")} `, h("b", { dataset: { k: `${i}:vp:t` } }, String(p.vp))))));
     clear(host).append(h("div", { class: "score-wrap" }, svg), legend);
   }
 
@@ -187,9 +192,14 @@ export class ArkNovaUI extends TableUI {
     info.push(h("div", { class: "zoo-icons", "aria-label": t("zoo.icons_aria") },
       iconList.length ? iconList.map((k) => h("span", { class: "icon-count", title: `${iconLabel(k)}: ${ic[k]}` }, icon(k, { size: 20 }), h("b", String(ic[k])))) : h("span", { class: "muted" }, t("zoo.no_icons"))));
     // action cards of this seat (compact)
-    info.push(h("div", { class: "mini-slots", "aria-label": t("zoo.action_cards") }, (p.slots || []).map((sl) => h("span", { class: ["mini-slot", sl.side === 2 && "side2"] },
-      h("b", String(sl.strength)), " ", actionName(sl.card), sl.side === 2 ? h("sup", "II") : null,
-      sl.venom ? icon("venom", { size: 14 }) : null, sl.constriction ? icon("constriction", { size: 14 }) : null))));
+    // action cards of this seat (compact): a tap or a click opens both sides' text
+    info.push(h("div", { class: "mini-slots", "aria-label": t("zoo.action_cards") }, (p.slots || []).map((sl) => h("details", {
+      class: ["mini-slot", sl.side === 2 && "side2"], dataset: { card: sl.card },
+      title: `${actionName(sl.card)} ${sl.strength}\n${actionBothSides(sl.card, sl.strength, this.tables)}` },
+    h("summary", h("b", String(sl.strength)), " ", actionName(sl.card), sl.side === 2 ? h("sup", "II") : null,
+      sl.venom ? icon("venom", { size: 14 }) : null, sl.constriction ? icon("constriction", { size: 14 }) : null),
+    h("p", { class: "slot-sides" }, [1, 2].map((side) => h("span", { class: ["slot-side-text", side === sl.side && "current"] },
+      h("b", side === 2 ? "II " : "I "), actionEffect(sl.card, sl.strength, side, this.tables))))))));
     const flock = (p.animals || []).filter((a) => a.building === null || a.building === undefined);
     if (flock.length) info.push(h("p", { class: "flock" }, t("zoo.without_enclosure"), " ", flock.map((a) => this.cardName(a.card)).join(", ")));
     const tucked = Object.entries(p.tucked || {}).filter(([, n]) => n);
@@ -314,7 +324,9 @@ export class ArkNovaUI extends TableUI {
         h("span", { class: "slot-no" }, t("player.slot", { n: i + 1 })),
         h("span", { class: ["slot-side", sl.side === 2 && "up"], title: sl.side === 2 ? t("player.side2") : t("player.side1") }, sl.side === 2 ? "II" : "I"),
         sl.venom ? icon("venom", { size: 18, label: t("player.venom_token") }) : null,
-        sl.constriction ? icon("constriction", { size: 18, label: t("player.constriction_token") }) : null)));
+        sl.constriction ? icon("constriction", { size: 18, label: t("player.constriction_token") }) : null),
+      h("span", { class: "slot-effect" }, actionEffect(sl.card, sl.strength, sl.side, this.tables))));
+      el.title = `${actionName(sl.card)} ${sl.strength}\n${actionBothSides(sl.card, sl.strength, this.tables)}`;
       return el;
     })));
     if (mine && this.priv) {
@@ -348,6 +360,18 @@ export class ArkNovaUI extends TableUI {
 
   // ---------------------------------------------------------------- final screen
   finalScreen(onClose) { return renderFinal(this, onClose); }
+
+  /** The bar, then the engine's hints on the hand, the display and the action buttons. */
+  renderBar() {
+    super.renderBar();
+    if (this.st.view && this.hasView(this.st.view.public)) applyHints(this);
+  }
+}
+
+/** The VP number in words: appeal plus what the conservation points are worth (the engine's VP). */
+function vpExplain(p) {
+  const worth = p.vp - p.appeal;
+  return `${t("score.vp_title")}\n${t("score.vp_explain", { appeal: p.appeal, cp: p.conservation, worth: worth >= 0 ? `+ ${worth}` : `− ${-worth}`, vp: p.vp })}`;
 }
 
 /** Money, X, workers, reputation, hand: the numbers that matter, tabular. */
