@@ -46,7 +46,7 @@ from . import jsonutil
 from .auth import UserInfo
 from .db import Database
 from .errors import ApiError, not_found
-from . import metrics
+from . import metrics, quotas
 from .models import ActionRecord, Game, Seat, Snapshot, User, utcnow
 from .realtime import CHANNEL, USER_CHANNEL, Frame, Hub, LocalBus, move_payload
 from .history import effective_actions, engine_game, step, undo_snapshots
@@ -317,6 +317,8 @@ class GameService:
                            "(the creator sits in 0).")
         now = utcnow()
         async with self.db.write() as s:
+            await quotas.check_new_game(s, self.db, self.settings, user.id, bots, bot_kind,
+                                        time_control)
             row = Game(game=name, options=normalized, seed=seed, seat_count=seats, status="open",
                        version=0, state=None, waiting_for=[], created_by=user.id,
                        created_at=now, updated_at=now, time_control=time_control)
@@ -654,7 +656,7 @@ class GameService:
         if c.status != "running" or c.state is None:
             return False
         seats = [seat for seat in c.waiting if seat in c.bots]
-        if not seats:
+        if not seats or len(c.bots) >= c.seat_count:  # no person left: bots never play alone
             return False
         seat = seats[0]
         version = c.version

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from starlette.routing import Match
 
-from . import errors
+from . import errors, strictjson
 from .errors import JSONResponse
 from .logs import request_id
 from .middleware import BodyLimitMiddleware, RequestContextMiddleware, content_security_policy
@@ -68,10 +68,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestContextMiddleware, log_requests=settings.access_log,
                        csp=content_security_policy(settings.static_dir),
                        hsts=settings.cookie_secure)
+    if settings.trusted_proxies.strip():
+        # outermost: the client address every other part sees is the rightmost untrusted hop
+        # of X-Forwarded-For, believed only from these proxies (uvicorn's own middleware)
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=[
+            x.strip() for x in settings.trusted_proxies.split(",") if x.strip()])
 
     for module in (system, auth, catalog, games, ws, me, chat, webhooks, records, ratings,
                    rematch):
         app.include_router(module.router)
+    strictjson.install(app)
 
     @app.api_route("/api/{path:path}", include_in_schema=False,
                    methods=["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])

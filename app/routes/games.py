@@ -105,7 +105,7 @@ async def post_action(game_id: str, body: PostAction, request: Request,
     """Answer your seat's current decision at ``version`` (409 if the game moved on)."""
     svc = services(request)
     gid = parse_game_id(game_id)
-    svc.limits.action(client_address(request), getattr(request.state, "token", None))
+    await svc.limits.action(client_address(request), user.id)
     done = await svc.games.act(gid, body.version, body.action, user=user)
     return Response(done.frame.reply(done.seat), media_type="application/json")  # pre-encoded
 
@@ -118,7 +118,7 @@ async def undo(game_id: str, body: Undo, request: Request,
     whose state is the one before that decision; the log shows the take-back."""
     svc = services(request)
     gid = parse_game_id(game_id)
-    svc.limits.action(client_address(request), getattr(request.state, "token", None))
+    await svc.limits.action(client_address(request), user.id)
     done = await svc.games.undo(gid, body.version, user)
     return Response(done.frame.reply(done.seat), media_type="application/json")
 

@@ -31,7 +31,9 @@ async def server_process(db_url: str, **env_extra: str):
            "MENAGERIE_ARGON2_MEMORY_KIB": "8", "MENAGERIE_STATIC_DIR": "/nonexistent",
            "MENAGERIE_LOG_LEVEL": "WARNING", "MENAGERIE_RATE_AUTH_BURST": "10000",
            "MENAGERIE_RATE_ACTIONS_BURST": "10000",
-           "MENAGERIE_RATE_ADDRESS_ACTIONS_BURST": "10000", **env_extra}
+           "MENAGERIE_RATE_ADDRESS_ACTIONS_BURST": "10000", "MENAGERIE_RATE_IMPORTS_BURST": "10000",
+           "MENAGERIE_RATE_SYNC_BURST": "10000", "MENAGERIE_MAX_ACTIVE_GAMES_PER_USER": "10000",
+           "MENAGERIE_MAX_BOT_SEATS_PER_USER": "10000", **env_extra}
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen([sys.executable, "-m", "tests.app.launcher", "--port", str(port)],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -315,7 +317,7 @@ async def test_serve_with_workers(pg_url):
                 with contextlib.suppress(httpx.TransportError):
                     r = await c.get("/healthz")
                     if r.status_code == 200:
-                        seen.add(r.json()["pid"])
+                        seen.add(r.json()["instance"])
         return seen
 
     try:

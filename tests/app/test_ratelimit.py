@@ -77,7 +77,7 @@ async def test_register_and_login_per_address(db_url):
                                                               "password": PASSWORD}))
         r = await b.post("/api/auth/login", json={"username": "ra0", "password": PASSWORD})
         assert r.status_code == 200
-        metrics = (await b.get("/metrics")).text
+        metrics = (await client("127.0.0.1").get("/metrics")).text
         m = re.search(r'menagerie_rate_limited_total\{limit="register_per_address"\} (\S+)',
                       metrics)
         assert m and float(m.group(1)) >= 1

@@ -245,7 +245,7 @@ async def test_gives_up_after_the_last_attempt(db_url):
             await asyncio.sleep(0.3)
         assert len(rx.requests) == 3
         assert sorted((r.attempts, r.last_error.split(":")[0]) for r in rows) == \
-            [(3, "ConnectError"), (3, "HTTP 500")]
+            [(3, "HTTP 500"), (3, "connection failed")]
 
 
 async def test_pending_deliveries_survive_a_restart(db_url):
