@@ -45,10 +45,11 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 ZERO_WIDTH = frozenset("\u200b\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u034f\u115f"
                        "\u1160\u3164\uffa0")
 _STRIP = {ord(ch): None for ch in BIDI_CONTROLS | ZERO_WIDTH}
-#: the joiners (ZWJ, ZWNJ) stay only between two visible characters, where emoji sequences
-#: and Persian or Indic words need them; elsewhere (alone, at an edge, in runs) they go
-_LOOSE_JOINERS = re.compile("(?<![^\\s\u200c\u200d])[\u200c\u200d]"
-                            "|[\u200c\u200d](?![^\\s\u200c\u200d])")
+#: the joiners (ZWJ, ZWNJ) stay only between two visible non-ASCII characters, where emoji
+#: sequences and Persian or Indic words need them; elsewhere (between Latin letters, at an
+#: edge, beside a space, in runs) they go
+_LOOSE_JOINERS = re.compile("(?<![^\\s\x00-\x7f\u200c\u200d])[\u200c\u200d]"
+                            "|[\u200c\u200d](?![^\\s\x00-\x7f\u200c\u200d])")
 
 
 def clean_text(text: Any) -> str:

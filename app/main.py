@@ -8,10 +8,11 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from starlette.routing import Match
 
-from . import errors, strictjson
+from . import errors
 from .errors import JSONResponse
 from .logs import request_id
-from .middleware import BodyLimitMiddleware, RequestContextMiddleware, content_security_policy
+from .middleware import (BodyLimitMiddleware, RequestContextMiddleware, StrictJSONMiddleware,
+                         content_security_policy)
 from .routes import (auth, catalog, chat, games, me, ratings, records, rematch, system,
                      webhooks, ws)
 from .services import Services
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                      headers={"X-Request-ID": rid} if rid else None,
                                      request=request)
 
+    app.add_middleware(StrictJSONMiddleware)  # inside the body limit: reads at most that
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes,
                        routes={"/api/games/import": settings.max_import_bytes})
     app.add_middleware(RequestContextMiddleware, log_requests=settings.access_log,
@@ -79,7 +81,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (system, auth, catalog, games, ws, me, chat, webhooks, records, ratings,
                    rematch):
         app.include_router(module.router)
-    strictjson.install(app)
 
     @app.api_route("/api/{path:path}", include_in_schema=False,
                    methods=["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
