@@ -62,6 +62,7 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
 
 def uvicorn_options(settings: Settings) -> dict:
     """The uvicorn settings ``menagerie serve`` (and the test launcher) use."""
+    HeaderTimeoutProtocol.header_timeout = settings.header_timeout
     return dict(log_config=None, access_log=False, ws_max_size=settings.max_body_bytes,
                 ws_per_message_deflate=settings.ws_compression, proxy_headers=False,
                 server_header=False, timeout_graceful_shutdown=10,

@@ -11,7 +11,6 @@ import httpx
 import uvicorn
 
 from app.main import create_app
-from app.serving import HeaderTimeoutProtocol
 
 from .conftest import Api, free_port, live_server, make_settings, running_app
 from .test_records import bot_record
@@ -138,15 +137,15 @@ async def test_sync_messages_are_rate_limited(db_url):
             await ws.ws.close()
 
 
-async def test_unfinished_headers_are_dropped(tmp_path, monkeypatch):
+async def test_unfinished_headers_are_dropped(tmp_path):
     """A connection that never finishes its request headers is closed after the header
     timeout (uvicorn alone keeps it open as long as the client likes)."""
-    monkeypatch.setattr(HeaderTimeoutProtocol, "header_timeout", 0.5)
-    settings = make_settings(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}")
+    from app.serving import uvicorn_options  # what ``menagerie serve`` runs uvicorn with
+
+    settings = make_settings(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}", header_timeout=0.5)
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
-                                           log_config=None, lifespan="off",
-                                           http=HeaderTimeoutProtocol))
+                                           lifespan="off", **uvicorn_options(settings)))
     task = asyncio.create_task(server.serve())
     try:
         for _ in range(500):

@@ -143,16 +143,25 @@ async def test_socket_actions_are_limited_too(db_url):
 
 # ------------------------------------------------------------------ issue #15: fair play
 
-async def test_a_rotating_forwarded_for_does_not_escape_the_limit(db_url):
-    """No proxy configured: X-Forwarded-For is ignored, the peer address is the key."""
-    async with app_with(db_url, rate_auth_burst=3, rate_auth_per_minute=1) as (app, client):
-        c = client("127.0.0.1")
-        codes = []
-        for i in range(6):
-            r = await c.post("/api/auth/register", json={"username": f"xff{i}", "password": PASSWORD},
-                             headers={"X-Forwarded-For": f"198.51.100.{i}"})
-            codes.append(r.status_code)
-        assert codes == [201, 201, 201, 429, 429, 429]
+async def test_a_rotating_forwarded_for_does_not_escape_the_limit(tmp_path):
+    """A real server process, no proxy configured: X-Forwarded-For from the loopback peer is
+    ignored (uvicorn alone believes it from 127.0.0.1), the peer address is the key."""
+    from .test_processes import server_process
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'xff.db'}"
+    from app.migrate import upgrade
+
+    await upgrade(url)
+    limits = {"MENAGERIE_RATE_AUTH_BURST": "3", "MENAGERIE_RATE_AUTH_PER_MINUTE": "1"}
+    async with server_process(url, **limits) as proc:
+        async with httpx.AsyncClient(base_url=f"http://{proc.base}") as c:
+            codes = []
+            for i in range(6):
+                r = await c.post("/api/auth/register",
+                                 json={"username": f"xff{i}", "password": PASSWORD},
+                                 headers={"X-Forwarded-For": f"198.51.100.{i}"})
+                codes.append(r.status_code)
+    assert codes == [201, 201, 201, 429, 429, 429]
 
 
 async def test_a_trusted_proxy_gives_the_rightmost_untrusted_hop(db_url):
