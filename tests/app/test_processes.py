@@ -359,13 +359,17 @@ async def test_serve_with_workers(pg_url):
                 got = await s.states_until(version, timeout=10)
                 assert [m["version"] for m in got] == list(range(0, version + 1))
                 await s.close()
-        # SIGKILL one worker: uvicorn starts a new one, the service goes on
-        victim = next(iter(workers))
-        os.kill(victim, signal.SIGKILL)
+        # SIGKILL one worker: uvicorn starts a new one, the service goes on (/healthz shows a
+        # random instance id, not the pid: the worker processes are the supervisor's children)
+        before = _worker_pids(proc.pid)
+        assert len(before) == 2, before
+        os.kill(next(iter(before)), signal.SIGKILL)
 
         async def replaced():
             seen = await pids(10)
-            return seen if victim not in seen and len(seen) >= 2 else None
+            fresh = seen - workers
+            return seen if fresh and len(seen) >= 2 and _worker_pids(proc.pid) != before \
+                else None
 
         await wait_for(replaced, timeout=30)
         async with httpx.AsyncClient(base_url=base) as c:
@@ -380,6 +384,24 @@ async def test_serve_with_workers(pg_url):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         log.close()
+
+
+def _worker_pids(parent: int) -> set[int]:
+    """The uvicorn worker processes of a ``menagerie serve --workers N`` supervisor."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == parent and b"spawn_main" in cmdline:
+            found.add(int(entry))
+    return found
 
 
 async def _at_least(pids, n):
