@@ -65,7 +65,7 @@ class Limiter:
         return self.take(key)
 
 
-_TAKE = text(("""
+_UPSERT = """
 INSERT INTO rate_buckets AS b (key, level, stamp, ok)
 VALUES (:key, :burst - 1, extract(epoch from clock_timestamp()), true)
 ON CONFLICT (key) DO UPDATE SET
@@ -75,7 +75,20 @@ ON CONFLICT (key) DO UPDATE SET
   ok = least(:burst, b.level + (EXCLUDED.stamp - b.stamp) * :rate) >= 1,
   stamp = EXCLUDED.stamp
 RETURNING level, ok
-""").replace(":burst", "CAST(:burst AS float8)").replace(":rate", "CAST(:rate AS float8)"))
+"""
+
+
+def _upsert(suffix: str = "") -> str:
+    return _UPSERT.replace(":key", f":key{suffix}").replace(
+        ":burst", f"CAST(:burst{suffix} AS float8)").replace(
+        ":rate", f"CAST(:rate{suffix} AS float8)")
+
+
+_TAKE = text(_upsert())
+#: two buckets in one round trip (an action: its address and its user)
+_TAKE_TWO = text(f"WITH one AS ({_upsert('1')}), two AS ({_upsert('2')}) "
+                 "SELECT one.level AS level1, one.ok AS ok1, two.level AS level2, "
+                 "two.ok AS ok2 FROM one, two")
 
 
 class SharedLimiter:
@@ -94,6 +107,17 @@ class SharedLimiter:
         if row.ok:
             return 0.0
         return (1.0 - row.level) / self.rate
+
+    async def acquire_with(self, key: str, other: "SharedLimiter", other_key: str
+                           ) -> tuple[float, float]:
+        """Take a token from this bucket and one from ``other`` in one statement."""
+        async with self.db.autocommit() as conn:
+            row = (await conn.execute(_TAKE_TWO, {
+                "key1": f"{self.name}:{key}"[:200], "burst1": self.burst, "rate1": self.rate,
+                "key2": f"{other.name}:{other_key}"[:200], "burst2": other.burst,
+                "rate2": other.rate})).one()
+        return (0.0 if row.ok1 else (1.0 - row.level1) / self.rate,
+                0.0 if row.ok2 else (1.0 - row.level2) / other.rate)
 
 
 class RateLimited(ApiError):
@@ -195,6 +219,17 @@ class RateLimits:
 
     async def action(self, address: str | None, user_id: int | None) -> None:
         """An action (a move, an undo) of ``user_id`` from ``address``."""
+        if self.enabled and address and user_id is not None and \
+                isinstance(self.actions_address, SharedLimiter):
+            # PostgreSQL: both buckets in one round trip (a move stays one more statement)
+            waits = await self.actions_address.acquire_with(address, self.actions_user,
+                                                            str(user_id))
+            await self._prune()
+            for limiter, wait in zip((self.actions_address, self.actions_user), waits):
+                if wait:
+                    metrics.RATE_LIMITED.labels(limiter.name).inc()
+                    raise RateLimited(limiter.name, wait)
+            return
         await self.check(self.actions_address, address)
         await self.check(self.actions_user, user_id)
 
