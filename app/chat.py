@@ -7,8 +7,9 @@
 
 A line is plain text: trimmed, 1 to :data:`MAX_TEXT` characters, no control characters; the
 bidirectional controls and zero-width characters (which can disguise a line) are removed, and
-the rest is stored as sent; the client always renders it as text. Each user may post ``rate_chat_burst`` lines at once, then
-``rate_chat_per_second`` (per process, like every rate limit).
+the rest is stored as sent; the client always renders it as text. Each user may post
+``rate_chat_burst`` lines at once, then ``rate_chat_per_second`` (per process: unlike the
+rate limits of app.ratelimit, not shared on PostgreSQL; a line is cheap).
 
 Live delivery: the inserting transaction publishes the line on the bus channel
 :data:`CHANNEL`; every process (PostgreSQL NOTIFY, delivered on commit) or this one (SQLite)

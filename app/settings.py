@@ -81,7 +81,7 @@ class Settings(BaseSettings):
     #: register and login attempts per client address (each its own bucket)
     rate_auth_per_minute: float = Field(10.0, gt=0)
     rate_auth_burst: int = Field(20, ge=1)
-    #: actions (HTTP and WebSocket) per login token
+    #: actions (HTTP and WebSocket) per user (all their login tokens together)
     rate_actions_per_second: float = Field(5.0, gt=0)
     rate_actions_burst: int = Field(30, ge=1)
     #: actions per client address (all its tokens together)
