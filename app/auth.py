@@ -34,6 +34,7 @@ from fastapi import Depends, Request
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
+from . import credentials
 from .db import Database
 from .errors import ApiError
 from .models import Token, User, utcnow
@@ -93,6 +94,14 @@ class AuthService:
         self._cache: OrderedDict[str, tuple[UserInfo, datetime, float]] = OrderedDict()
         #: set by the service container: announce a revoked token digest to other processes
         self.announce_revoke = None
+        #: argon2 runs in threads, at most this many at once (a burst of logins queues here
+        #: instead of taking every core from the event loop)
+        self._hash_slots = asyncio.Semaphore(settings.hash_concurrency)
+
+    async def hashing(self, fn, *args):
+        """Run a password hash or verification in a thread, bounded by ``hash_concurrency``."""
+        async with self._hash_slots:
+            return await asyncio.to_thread(fn, *args)
 
     @staticmethod
     def check_credentials(username: str, password: str) -> None:
@@ -106,15 +115,18 @@ class AuthService:
             raise ApiError(422, "bad_password", "A password is text (valid Unicode).")
 
     async def register(self, username: str, password: str) -> tuple[UserInfo, str]:
-        self.check_credentials(username, password)
-        key = username.lower()
+        credentials.check_new_account(username, password)
+        key, look = username.lower(), credentials.confusable_key(username)
         async with self.db.read() as s:
             if await s.scalar(select(User.id).where(User.username_key == key)) is not None:
                 raise ApiError(409, "username_taken", "That username is taken.")
-        password_hash = await asyncio.to_thread(self.hasher.hash, password)
+            if await s.scalar(select(User.id).where(User.username_skeleton == look).limit(1)):
+                raise credentials.username_lookalike()
+        password_hash = await self.hashing(self.hasher.hash, password)
         token = secrets.token_urlsafe(32)
         async with self.db.write() as s:
-            user = User(username=username, username_key=key, password_hash=password_hash)
+            user = User(username=username, username_key=key, username_skeleton=look,
+                        password_hash=password_hash)
             s.add(user)
             try:
                 await s.flush()
@@ -134,7 +146,7 @@ class AuthService:
         else:
             password = "-"  # no such account can exist; verify a dummy all the same
         stored = user.password_hash if user is not None else self._dummy_hash
-        ok = await asyncio.to_thread(self._verify, stored, password)
+        ok = await self.hashing(self._verify, stored, password)
         if user is None or not ok:
             raise ApiError(401, "bad_credentials", "Wrong username or password.")
         token = secrets.token_urlsafe(32)
@@ -144,7 +156,7 @@ class AuthService:
                                                 Token.expires_at < utcnow()))
             s.add(self._token_row(user.id, token))
             if self.hasher.check_needs_rehash(stored):
-                fresh = await asyncio.to_thread(self.hasher.hash, password)
+                fresh = await self.hashing(self.hasher.hash, password)
                 db_user = await s.get(User, user.id)
                 if db_user is not None:
                     db_user.password_hash = fresh

@@ -5,10 +5,11 @@
   game's players while the game is not finished (nobody whispers hints to a player); once the
   game is finished everyone reads both.
 
-A line is plain text: trimmed, 1 to :data:`MAX_TEXT` characters, no control characters (nor the
-bidirectional overrides that can disguise a line); it is stored exactly as sent and the client
-always renders it as text. Each user may post ``rate_chat_burst`` lines at once, then
-``rate_chat_per_second`` (per process, like every rate limit).
+A line is plain text: trimmed, 1 to :data:`MAX_TEXT` characters, no control characters; the
+bidirectional controls and zero-width characters (which can disguise a line) are removed, and
+the rest is stored as sent; the client always renders it as text. Each user may post
+``rate_chat_burst`` lines at once, then ``rate_chat_per_second`` (per process: unlike the
+rate limits of app.ratelimit, not shared on PostgreSQL; a line is cheap).
 
 Live delivery: the inserting transaction publishes the line on the bus channel
 :data:`CHANNEL`; every process (PostgreSQL NOTIFY, delivered on commit) or this one (SQLite)
@@ -19,6 +20,7 @@ channel (``conn.seat`` None = a spectator).
 from __future__ import annotations
 
 import logging
+import re
 import unicodedata
 from datetime import timezone
 from typing import Any
@@ -36,21 +38,32 @@ log = logging.getLogger("menagerie.chat")
 CHANNEL = "menagerie_chat"
 CHANNELS = ("players", "spectators")
 MAX_TEXT = 500
-#: characters refused besides the control characters (Unicode category Cc): the
-#: bidirectional embeddings, overrides and isolates, which can make a line read backwards
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: characters removed from every line: the bidirectional embeddings, overrides, isolates and
+#: marks (which can make a line read backwards or disguise a name) and the zero-width
+#: characters (which hide text or make two equal-looking lines differ)
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+                          "\u200e\u200f\u061c")
+ZERO_WIDTH = frozenset("\u200b\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u034f\u115f"
+                       "\u1160\u3164\uffa0")
+_STRIP = {ord(ch): None for ch in BIDI_CONTROLS | ZERO_WIDTH}
+#: the joiners (ZWJ, ZWNJ) stay only between two visible non-ASCII characters, where emoji
+#: sequences and Persian or Indic words need them; elsewhere (between Latin letters, at an
+#: edge, beside a space, in runs) they go
+_LOOSE_JOINERS = re.compile("(?<![^\\s\x00-\x7f\u200c\u200d])[\u200c\u200d]"
+                            "|[\u200c\u200d](?![^\\s\x00-\x7f\u200c\u200d])")
 
 
 def clean_text(text: Any) -> str:
-    """The line to store (trimmed), or :class:`ApiError` 422 ``bad_chat_text``."""
+    """The line to store (bidi and zero-width controls removed, trimmed), or
+    :class:`ApiError` 422 ``bad_chat_text``."""
     if not isinstance(text, str):
         raise ApiError(422, "bad_chat_text", f"A chat line is 1 to {MAX_TEXT} characters.")
-    text = text.strip()
+    text = _LOOSE_JOINERS.sub("", text.translate(_STRIP)).strip()
     if not 1 <= len(text) <= MAX_TEXT:
         raise ApiError(422, "bad_chat_text", f"A chat line is 1 to {MAX_TEXT} characters.")
     for ch in text:
         cat = unicodedata.category(ch)
-        if cat in ("Cc", "Cs") or ch in BIDI_CONTROLS:
+        if cat in ("Cc", "Cs"):
             raise ApiError(422, "bad_chat_text",
                            "A chat line cannot hold control characters (line breaks, tabs, "
                            "direction overrides).")
@@ -79,7 +92,7 @@ class ChatService:
         self.bus = bus
         self.limits = limits
         self.limiter = Limiter("chat_per_user", settings.rate_chat_per_second,
-                               settings.rate_chat_burst)
+                               settings.rate_chat_burst)  # per process (chat is cheap)
         bus.listen(CHANNEL, self._on_published)
 
     # ---------------------------------------------------------------- reading
@@ -133,7 +146,7 @@ class ChatService:
         if channel is not None and channel not in CHANNELS:
             raise ApiError(422, "bad_channel", "The chat channels are players and spectators.")
         text = clean_text(text)
-        self.limits.check(self.limiter, f"user:{user.id}")
+        await self.limits.check(self.limiter, f"user:{user.id}")
         async with self.db.write() as s:
             status, seated = await self._standing(s, game_id, user)
             channel = channel or ("players" if seated else "spectators")

@@ -37,11 +37,11 @@ def serve(host: str = typer.Option(None, help="Interface to listen on [MENAGERIE
         raise typer.Exit(2)
     if migrate_first:
         asyncio.run(upgrade(settings.database_url))
+    from .serving import uvicorn_options
+
     options = dict(host=host or settings.host,
                    port=port if port is not None else settings.port,
-                   log_config=None, access_log=False, ws_max_size=settings.max_body_bytes,
-                   ws_per_message_deflate=settings.ws_compression, proxy_headers=True,
-                   server_header=False, timeout_graceful_shutdown=10)
+                   **uvicorn_options(settings))
     if workers > 1:
         # each worker builds its app from the environment (app.main.app_from_env); they share
         # the port, and uvicorn restarts a worker that dies

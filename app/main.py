@@ -11,7 +11,8 @@ from starlette.routing import Match
 from . import errors
 from .errors import JSONResponse
 from .logs import request_id
-from .middleware import BodyLimitMiddleware, RequestContextMiddleware, content_security_policy
+from .middleware import (BodyLimitMiddleware, RequestContextMiddleware, StrictJSONMiddleware,
+                         content_security_policy)
 from .routes import (auth, catalog, chat, games, me, ratings, records, rematch, system,
                      webhooks, ws)
 from .services import Services
@@ -63,11 +64,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                      headers={"X-Request-ID": rid} if rid else None,
                                      request=request)
 
+    app.add_middleware(StrictJSONMiddleware)  # inside the body limit: reads at most that
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes,
                        routes={"/api/games/import": settings.max_import_bytes})
     app.add_middleware(RequestContextMiddleware, log_requests=settings.access_log,
                        csp=content_security_policy(settings.static_dir),
                        hsts=settings.cookie_secure)
+    if settings.trusted_proxies.strip():
+        # outermost: the client address every other part sees is the rightmost untrusted hop
+        # of X-Forwarded-For, believed only from these proxies (uvicorn's own middleware)
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=[
+            x.strip() for x in settings.trusted_proxies.split(",") if x.strip()])
 
     for module in (system, auth, catalog, games, ws, me, chat, webhooks, records, ratings,
                    rematch):

@@ -230,6 +230,57 @@ class BodyLimitMiddleware:
                          f"The request body is larger than {limit} bytes.", scope)
 
 
+class StrictJSONMiddleware:
+    """Refuse a JSON request body that is not strict JSON with 400 ``malformed_json``.
+
+    FastAPI parses bodies with :func:`json.loads`, which accepts ``NaN`` and ``Infinity``
+    (they then reached the engine) and lone surrogates (``"\\ud800"``, a 500 deep inside).
+    This reads the body of an ``/api/`` request whose content type is JSON (or absent: FastAPI
+    parses those as JSON too), checks it with orjson (RFC 8259, valid Unicode only) and hands
+    the same bytes on. It sits inside :class:`BodyLimitMiddleware`, so it reads at most the
+    allowed size.
+    """
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or not scope.get("path", "").startswith("/api/") or \
+                scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            return await self.app(scope, receive, send)
+        ctype = b""
+        for name, value in scope.get("headers", ()):
+            if name == b"content-type":
+                ctype = value.split(b";")[0].strip().lower()
+                break
+        if ctype and ctype != b"application/json" and not ctype.endswith(b"+json"):
+            return await self.app(scope, receive, send)
+        chunks, more = [], True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunks.append(message.get("body", b""))
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        if body:
+            try:
+                jsonutil.loads(body)
+            except ValueError:
+                return await _reply(send, 400, "malformed_json",
+                                    "The request body is not valid JSON.", scope)
+        sent = False
+
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
 async def _reply(send, status: int, code: str, message: str, scope=None) -> None:
     """An error answered by a middleware itself: the sentence in the language of the
     request's ``Accept-Language``, the code as it is."""

@@ -42,6 +42,8 @@ class User(Base):
     username: Mapped[str] = mapped_column(String(32))
     #: lower-cased username: names are unique regardless of case
     username_key: Mapped[str] = mapped_column(String(32))
+    #: the look-alike key (Unicode skeleton, app.credentials): names that look alike are refused
+    username_skeleton: Mapped[str | None] = mapped_column(String(128), index=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -223,3 +225,17 @@ class Rating(Base):
     volatility: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RateBucket(Base):
+    """A rate limit's state shared by every process (PostgreSQL; SQLite keeps it in memory).
+
+    A token bucket: ``level`` tokens at ``stamp`` (Unix seconds, the database's clock). For a
+    login backoff (keys ``login_fail:<name>``): ``level`` failures, the last at ``stamp``."""
+
+    __tablename__ = "rate_buckets"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    level: Mapped[float] = mapped_column(Float)
+    stamp: Mapped[float] = mapped_column(Float, index=True)
+    ok: Mapped[bool] = mapped_column(Boolean, default=True)

@@ -45,6 +45,7 @@ import engine
 from engine.bots import bot_kinds
 from engine.core import IllegalAction, events_for
 
+from .credentials import valid_username
 from . import jsonutil
 from .auth import UserInfo
 from .db import Database
@@ -119,8 +120,11 @@ def check_record(record: Any) -> tuple[str, Any, list[dict], dict, str, list[tup
         if not isinstance(entry, dict) or entry.get("seat") != i or type(entry.get("seat")) is not int:
             raise _bad("Seats are listed in order, as {\"seat\": 0, ...}, {\"seat\": 1, ...}.")
         user, bot = entry.get("user"), entry.get("bot")
-        if user is not None and (not isinstance(user, str) or len(user) > 64):
-            raise _bad(f"Seat {i}: the user is a name.")
+        if user is not None and not valid_username(user):
+            # shown to every viewer of the game: a name like a username (no markup, NUL,
+            # terminal escapes or invisible characters)
+            raise _bad(f"Seat {i}: the user is a name like a username (3 to 32 letters, "
+                       "digits, '_', '.' or '-').")
         if bot is not None and bot not in bot_kinds():
             raise _bad(f"Seat {i}: there is no bot {bot!r}.")
         if user is not None and bot is not None:

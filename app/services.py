@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import gc
+import secrets
 import logging
 
 from .auth import AuthService
 from .chat import ChatService
 from .db import Database
 from .games import GameService
+from .quotas import SocketQuota
 from .ratelimit import RateLimits
 from .realtime import USER_CHANNEL, Hub, LocalBus, PgBus
 from .settings import Settings
@@ -23,6 +25,8 @@ log = logging.getLogger("menagerie.app")
 class Services:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        #: a random id of this process for /healthz (tells workers apart; not the pid)
+        self.instance = secrets.token_hex(6)
         self.db = Database(settings)
         self.auth = AuthService(self.db, settings)
         self.hub = Hub(self._load_frames, self._current_version,
@@ -35,7 +39,8 @@ class Services:
         self.auth.announce_revoke = self.bus.announce_revoke
         self.signals = Signals()
         self.games = GameService(self.db, settings, self.hub, self.bus, self.signals)
-        self.limits = RateLimits(settings)
+        self.limits = RateLimits(settings, self.db)
+        self.sockets = SocketQuota(settings)
         self.userfeed = UserFeed()
         self.bus.listen(USER_CHANNEL, self.userfeed.deliver)
         self.scheduler = Scheduler(self.games, self.db, settings.scheduler_interval)

@@ -6,6 +6,8 @@ Every variable is ``MENAGERIE_<NAME>``, except the database address, which is re
 
 from __future__ import annotations
 
+import ipaddress
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -79,7 +81,7 @@ class Settings(BaseSettings):
     #: register and login attempts per client address (each its own bucket)
     rate_auth_per_minute: float = Field(10.0, gt=0)
     rate_auth_burst: int = Field(20, ge=1)
-    #: actions (HTTP and WebSocket) per login token
+    #: actions (HTTP and WebSocket) per user (all their login tokens together)
     rate_actions_per_second: float = Field(5.0, gt=0)
     rate_actions_burst: int = Field(30, ge=1)
     #: actions per client address (all its tokens together)
@@ -101,8 +103,41 @@ class Settings(BaseSettings):
     #: allow webhooks to loopback, private and link-local addresses (tests, closed networks);
     #: off, such targets are refused when registered and when delivered
     webhook_allow_private: bool = False
-    #: when set, GET /metrics needs "Authorization: Bearer <this>"
+    #: when set, GET /metrics needs "Authorization: Bearer <this>"; unset, /metrics answers
+    #: only to the peers in metrics_allow
     metrics_token: str | None = None
+    #: addresses and networks (comma separated) that may read /metrics without the token
+    metrics_allow: str = "127.0.0.1,::1"
+    #: proxies (addresses or networks, comma separated) whose X-Forwarded-For is believed; the
+    #: client is the rightmost address that is not one of them. Empty: the header is ignored
+    trusted_proxies: str = ""
+    #: failed logins per account before each further attempt waits (doubling from 1 s)
+    login_free_failures: int = Field(5, ge=1)
+    #: the longest wait after repeated failed logins to one account (seconds)
+    login_max_backoff: float = Field(900.0, gt=0)
+    #: password hashes (argon2) computed at once; more logins wait their turn
+    hash_concurrency: int = Field(default_factory=lambda: max(1, (os.cpu_count() or 2) // 2),
+                                  ge=1)
+    #: unfinished games (open or running) one user may have created at once
+    max_active_games_per_user: int = Field(10, ge=1)
+    #: bot seats over one user's unfinished games, and of those the search bot's (mcts)
+    max_bot_seats_per_user: int = Field(12, ge=0)
+    max_mcts_seats_per_user: int = Field(3, ge=0)
+    #: game records one user may import: a burst, then this many per minute
+    rate_imports_per_minute: float = Field(2.0, gt=0)
+    rate_imports_burst: int = Field(5, ge=1)
+    #: game WebSockets open at once per user and per client address (per process)
+    ws_per_user: int = Field(20, ge=1)
+    ws_per_address: int = Field(60, ge=1)
+    #: "sync" messages per socket: a burst, then this many per second
+    rate_sync_per_second: float = Field(0.5, gt=0)
+    rate_sync_burst: int = Field(5, ge=1)
+    #: seconds a connection may take to send a request's headers (menagerie serve)
+    header_timeout: float = Field(10.0, gt=0)
+    #: seconds an idle keep-alive connection stays open (menagerie serve)
+    keepalive_timeout: int = Field(5, ge=1)
+    #: connections and requests at once before 503 (menagerie serve; 0: no limit)
+    max_connections: int = Field(2000, ge=0)
     log_level: str = "INFO"
     #: log one JSON line per HTTP request
     access_log: bool = True
@@ -120,6 +155,15 @@ class Settings(BaseSettings):
         value = value.upper()
         if value not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ValueError("must be OFF, NORMAL, FULL or EXTRA")
+        return value
+
+    @field_validator("trusted_proxies", "metrics_allow")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        for item in filter(None, (x.strip() for x in value.split(","))):
+            if item == "*":
+                raise ValueError("'*' would believe any client; list the proxies' addresses")
+            ipaddress.ip_network(item, strict=False)  # raises ValueError on a bad entry
         return value
 
     @property

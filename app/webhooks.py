@@ -32,7 +32,7 @@ import secrets
 import socket
 import time
 from datetime import datetime, timedelta, timezone
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from sqlalchemy import delete, func, select, update
@@ -75,7 +75,17 @@ def _iso(dt: datetime | None) -> str | None:
     return _aware(dt).isoformat() if dt is not None else None
 
 
+#: IPv6 ranges that carry an IPv4 address inside (NAT64, IPv4-mapped and -translated,
+#: IPv4-compatible, 6to4, Teredo): a gateway may turn them into any IPv4 address, loopback and
+#: private ones included, so they are refused whatever they embed
+EMBEDDED_IPV4 = tuple(ipaddress.ip_network(n) for n in (
+    "64:ff9b::/96", "64:ff9b:1::/48", "::ffff:0:0/96", "::ffff:0:0:0/96", "::/96",
+    "2002::/16", "2001::/32"))
+
+
 def _private(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    if ip.version == 6 and any(ip in net for net in EMBEDDED_IPV4):
+        return True
     return not ip.is_global or ip.is_multicast
 
 
@@ -308,22 +318,40 @@ class WebhookService:
         self._inflight.update(r.id for r in rows)
         return [tuple(r) for r in rows]
 
-    async def _check_target(self, url: str) -> None:
-        """Refuse (unless allowed) a host that resolves to a local or private address."""
-        if self.settings.webhook_allow_private:
-            return
+    async def _pin_target(self, url: str) -> tuple[str, dict, dict]:
+        """Resolve the URL's host once, check every address it has, and return the URL to
+        connect to: the first checked address, with the ``Host`` header and (https) the TLS
+        server name of the original host. The connection goes to that very address, so a name
+        that resolves elsewhere a moment later (DNS rebinding) changes nothing."""
         parts = urlsplit(url)
         host = parts.hostname or ""
         port = parts.port or (443 if parts.scheme == "https" else 80)
         try:
-            infos = await asyncio.get_running_loop().getaddrinfo(host, port,
-                                                                 type=socket.SOCK_STREAM)
-        except OSError as exc:
-            raise RefusedTarget(f"cannot resolve {host}: {exc}") from None
-        for info in infos:
-            ip = ipaddress.ip_address(info[4][0].split("%")[0])
-            if _private(ip):
-                raise RefusedTarget(f"{host} resolves to a private address")
+            addresses = [ipaddress.ip_address(host)]
+            literal = True
+        except ValueError:
+            literal = False
+            try:
+                infos = await asyncio.get_running_loop().getaddrinfo(host, port,
+                                                                     type=socket.SOCK_STREAM)
+            except OSError:
+                raise RefusedTarget("cannot resolve the host") from None
+            addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+        if not addresses:
+            raise RefusedTarget("cannot resolve the host")
+        if not self.settings.webhook_allow_private and any(_private(ip) for ip in addresses):
+            raise RefusedTarget("refused: the host resolves to a private address")
+        ip = addresses[0]
+        userinfo = parts.netloc.rpartition("@")[0]
+        netloc = (f"[{ip}]" if ip.version == 6 else str(ip)) + f":{port}"
+        pinned = urlunsplit((parts.scheme, (userinfo + "@" if userinfo else "") + netloc,
+                             parts.path, parts.query, ""))
+        default_port = parts.port is None or parts.port == (443 if parts.scheme == "https"
+                                                            else 80)
+        host_header = (f"[{host}]" if ":" in host else host) + \
+            ("" if default_port else f":{parts.port}")
+        extensions = {"sni_hostname": host} if parts.scheme == "https" and not literal else {}
+        return pinned, {"Host": host_header}, extensions
 
     async def _deliver(self, delivery_id: int, attempts: int, payload: dict, url: str,
                        secret: str) -> None:
@@ -339,15 +367,23 @@ class WebhookService:
         }
         error = None
         try:
-            await self._check_target(url)
+            pinned, host, extensions = await self._pin_target(url)
             assert self._client is not None
-            response = await self._client.post(url, content=body, headers=headers)
+            response = await self._client.post(pinned, content=body,
+                                               headers={**headers, **host},
+                                               extensions=extensions)
             if not 200 <= response.status_code < 300:
                 error = f"HTTP {response.status_code}"
         except RefusedTarget as exc:
             error = str(exc)
-        except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError) as exc:
-            error = f"{type(exc).__name__}: {exc}".rstrip(": ")
+        # coarse on purpose: the owner of a webhook learns that it failed, not how a machine
+        # of this network answered (no port scanning through the error text)
+        except httpx.TimeoutException:
+            error = "timeout"
+        except httpx.ConnectError:
+            error = "connection failed"
+        except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError):
+            error = "request failed"
         except Exception as exc:  # pragma: no cover - a bug; the delivery is retried
             log.exception("webhook delivery %s", delivery_id)
             error = f"{type(exc).__name__}"

@@ -54,7 +54,7 @@ class BotTurns:
         if c.status != "running" or c.state is None:
             return False
         seats = [seat for seat in c.waiting if seat in c.bots]
-        if not seats:
+        if not seats or len(c.bots) >= c.seat_count:  # no person left: bots never play alone
             return False
         seat = seats[0]
         version = c.version

@@ -17,7 +17,7 @@ from engine.bots import bot_kinds
 from engine.core import IllegalAction
 
 from .. import clock as clock_mod
-from .. import jsonutil
+from .. import jsonutil, quotas
 from ..auth import UserInfo
 from ..errors import ApiError
 from ..history import engine_game
@@ -71,7 +71,9 @@ class Lobby:
                  version=0, state=None, waiting_for=[], created_by=user.id, created_at=now,
                  updated_at=now, time_control=time_control),
             [dict(seat=seat, user_id=user.id if seat == 0 else None,
-                  bot=bot_kind if seat in bots else None) for seat in range(seats)])
+                  bot=bot_kind if seat in bots else None) for seat in range(seats)],
+            quota=lambda active, bot_seats: quotas.check_new_game(
+                self.ctx.settings, active, bot_seats, bots, bot_kind, time_control))
         return await self.reads.summary(game_id, user)
 
     async def join(self, user: UserInfo, game_id: int, seat: int | None) -> tuple[int, dict]:

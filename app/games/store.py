@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
-from typing import Any, AsyncIterator, NamedTuple, Protocol
+from collections import Counter
+from typing import Any, AsyncIterator, Callable, NamedTuple, Protocol
 
-from sqlalchemy import case, insert, select, update
+from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
@@ -104,7 +105,8 @@ class History:
 class GameStore(Protocol):
     """Everything the game service stores or reads of games (see the module docstring)."""
 
-    async def insert_game(self, fields: dict, seats: list[dict]) -> int: ...
+    async def insert_game(self, fields: dict, seats: list[dict],
+                          quota: Callable[[int, Counter], None] | None = None) -> int: ...
     def lobby(self, game_id: int) -> contextlib.AbstractAsyncContextManager["LobbyTx"]: ...
     async def write_move(self, game_id: int, version: int, seats_rev: int, move: Move) -> bool: ...
     async def current(self, game_id: int, known: int,
@@ -191,8 +193,23 @@ class SqlGameStore:
         self.bus = bus
 
     # ----------------------------------------------------------------- lobby
-    async def insert_game(self, fields: dict, seats: list[dict]) -> int:
+    async def insert_game(self, fields: dict, seats: list[dict],
+                          quota: Callable[[int, Counter], None] | None = None) -> int:
+        """Store a new open game and its seats. ``quota(active, bot_seats)`` is called first
+        with the creator's unfinished games and their bot seats by kind, counted in the same
+        transaction with the creator's row locked (two creations by one user queue; SQLite
+        has one writer at a time anyway); it raises to refuse."""
         async with self.db.write() as s:
+            if quota is not None:
+                creator = fields["created_by"]
+                await s.execute(select(User.id).where(User.id == creator).with_for_update())
+                unfinished = (Game.created_by == creator) & (Game.status != "finished")
+                active = await s.scalar(select(func.count()).select_from(Game)
+                                        .where(unfinished))
+                rows = (await s.execute(
+                    select(Seat.bot, func.count()).join(Game, Game.id == Seat.game_id)
+                    .where(unfinished, Seat.bot.is_not(None)).group_by(Seat.bot))).all()
+                quota(active, Counter({kind: n for kind, n in rows}))
             row = Game(**fields)
             s.add(row)
             await s.flush()

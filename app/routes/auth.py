@@ -6,7 +6,8 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from ..auth import COOKIE, CSRF_COOKIE, UserInfo, csrf_for, require_user
-from ..errors import JSONResponse
+from ..credentials import valid_username
+from ..errors import ApiError, JSONResponse
 from ..ratelimit import client_address
 from .common import services
 
@@ -42,7 +43,7 @@ def _with_cookie(request: Request, body: dict, status: int, token: str) -> JSONR
 async def register(body: Credentials, request: Request):
     """Create an account; answers with the user and a login token (also set as a cookie)."""
     svc = services(request)
-    svc.limits.check(svc.limits.register, client_address(request))
+    await svc.limits.check(svc.limits.register, client_address(request))
     user, token = await svc.auth.register(body.username, body.password)
     return _with_cookie(request, {"user": user.as_dict(), "token": token}, 201, token)
 
@@ -51,8 +52,19 @@ async def register(body: Credentials, request: Request):
 async def login(body: Credentials, request: Request):
     """Sign in; answers with the user and a new login token (also set as a cookie)."""
     svc = services(request)
-    svc.limits.check(svc.limits.login, client_address(request))
-    user, token = await svc.auth.login(body.username, body.password)
+    await svc.limits.check(svc.limits.login, client_address(request))
+    # failed logins slow down per account (no such account can have an invalid name)
+    account = body.username.lower() if valid_username(body.username) else None
+    if account:
+        await svc.limits.login_allowed(account)  # before any hashing
+    try:
+        user, token = await svc.auth.login(body.username, body.password)
+    except ApiError as exc:
+        if account and exc.code == "bad_credentials":
+            await svc.limits.logins.failed(account)
+        raise
+    if account:
+        await svc.limits.logins.succeeded(account)
     return _with_cookie(request, {"user": user.as_dict(), "token": token}, 200, token)
 
 

@@ -99,7 +99,7 @@ async def legal_actions(user: CurrentUser, game_id: GameId, svc: Svc):
 async def post_action(user: CurrentUser, game_id: GameId, body: PostAction, request: Request,
                       svc: Svc):
     """Answer your seat's current decision at ``version`` (409 if the game moved on)."""
-    svc.limits.action(client_address(request), getattr(request.state, "token", None))
+    await svc.limits.action(client_address(request), user.id)
     done = await svc.games.act(game_id, body.version, body.action, user=user)
     return Response(done.frame.reply(done.seat), media_type="application/json")  # pre-encoded
 
@@ -109,7 +109,7 @@ async def undo(user: CurrentUser, game_id: GameId, body: Undo, request: Request,
     """Take back your latest decision (409 ``cannot_undo`` past an information barrier: a card
     drawn, a secret revealed, another player's decision). The game moves on to a new version
     whose state is the one before that decision; the log shows the take-back."""
-    svc.limits.action(client_address(request), getattr(request.state, "token", None))
+    await svc.limits.action(client_address(request), user.id)
     done = await svc.games.undo(game_id, body.version, user)
     return Response(done.frame.reply(done.seat), media_type="application/json")
 

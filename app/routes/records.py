@@ -26,7 +26,11 @@ async def export_record(game_id: str, request: Request):
 async def import_record(request: Request, record: dict[str, Any] = Body(...),
                         user: UserInfo = Depends(require_user)):
     """Replay a finished game's record and store it as a new finished game (``source:
-    import``); 422 with the engine's code (and the action's ``index``) when it is not legal."""
+    import``); 422 with the engine's code (and the action's ``index``) when it is not legal.
+    Each user may import ``rate_imports_burst`` records at once, then
+    ``rate_imports_per_minute`` (429 ``rate_limited``): a replay costs real CPU."""
+    svc = services(request)
+    await svc.limits.check(svc.limits.imports, user.id)
     return JSONResponse(await services(request).records.import_record(user, record),
                         status_code=201)
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hmac
-import os
+import ipaddress
 
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from .. import metrics
-from ..errors import ApiError, JSONResponse
+from ..errors import ApiError, JSONResponse, not_found
+from ..ratelimit import client_address
 from .common import services
 
 router = APIRouter(tags=["system"])
@@ -27,20 +28,36 @@ async def healthz(request: Request):
     if not getattr(svc.bus, "listening", True):
         checks["realtime"] = "reconnecting"
     healthy = all(v == "ok" for v in checks.values())
+    # "instance": a random id of this process (tells the workers apart, unlike a pid it says
+    # nothing about the machine)
     body = {"status": "ok" if healthy else "degraded", **checks,
             "backend": svc.db.backend, "sockets": svc.hub.connection_count(),
-            "pid": os.getpid()}
+            "instance": svc.instance}
     return JSONResponse(body, status_code=200 if healthy else 503)
 
 
 @router.get("/metrics", include_in_schema=False)
 async def prometheus_metrics(request: Request):
-    """Prometheus metrics of this process (text exposition format)."""
-    wanted = services(request).settings.metrics_token
+    """Prometheus metrics of this process (text exposition format): with the metrics token
+    (``MENAGERIE_METRICS_TOKEN``), or without it only to the addresses of
+    ``MENAGERIE_METRICS_ALLOW`` (by default this machine); to anyone else it does not exist."""
+    settings = services(request).settings
+    wanted = settings.metrics_token
     if wanted:
         sent = request.headers.get("authorization", "")
         if not hmac.compare_digest(sent.encode("utf-8", "surrogatepass"),
                                    f"Bearer {wanted}".encode()):
             raise ApiError(401, "unauthorized", "Metrics need the metrics token.")
+    elif not _allowed(client_address(request), settings.metrics_allow):
+        raise not_found("page")
     body, content_type = metrics.render()
     return Response(body, media_type=content_type)
+
+
+def _allowed(address: str | None, networks: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address or "")
+    except ValueError:
+        return False
+    return any(ip in ipaddress.ip_network(n.strip(), strict=False)
+               for n in networks.split(",") if n.strip())

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
@@ -26,6 +27,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from .. import i18n, jsonutil
 from ..auth import COOKIE, UserInfo
 from ..errors import ApiError, database_unavailable
+from ..quotas import SocketSlot
 from ..ratelimit import client_address
 from ..realtime import Connection
 from .common import parse_game_id
@@ -80,6 +82,14 @@ def _int(value, low: int) -> int | None:
 
 @router.websocket("/api/games/{game_id}/ws")
 async def game_socket(ws: WebSocket, game_id: str):
+    slot = SocketSlot(ws.app.state.services.sockets)  # sockets per user/address, sync rate
+    try:
+        await _game_socket(ws, game_id, slot)
+    finally:
+        slot.release()
+
+
+async def _game_socket(ws: WebSocket, game_id: str, slot: SocketSlot):
     services = ws.app.state.services
     lang = i18n.socket_language(ws)
     await ws.accept()
@@ -89,7 +99,11 @@ async def game_socket(ws: WebSocket, game_id: str):
         if problem:
             await _refuse(ws, "bad_token", problem, lang, 4401)
             return
+        if refused := slot.take(user.id if user else None, client_address(ws)):
+            await _refuse(ws, refused.code, refused.message, lang, 4429)
+            return
         conn = Connection(ws, gid, None, services.hub)
+        conn.slot = slot
         conn.token = token
         conn.lang = lang
         services.hub.subscribe(conn)  # before reading the version: no announcement is missed
@@ -185,6 +199,11 @@ async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes
         await conn.send({"type": "pong"})
     elif kind == "sync":
         after = _int(msg.get("after", -1), -1)
+        wait = conn.slot.sync_allowed()
+        if wait:
+            await conn.send(_error("rate_limited", f"Too many sync requests; try again in "
+                                   f"{math.ceil(wait)} s.", lang, retry_after=math.ceil(wait)))
+            return
         if after is None:
             await conn.send(_error("invalid_request", '"after" is a version number (-1 or more).',
                                    lang))
@@ -203,7 +222,7 @@ async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes
                                    lang))
             return
         try:
-            services.limits.action(client_address(conn.ws), conn.token)
+            await services.limits.action(client_address(conn.ws), user.id)
             done = await services.games.act(conn.game_id, version, action, user=user)
         except ApiError as exc:
             await conn.send(_error(exc.code, exc.message, lang, **exc.extra))

@@ -28,7 +28,7 @@ from app.settings import Settings
 from tests.conftest import require_postgres
 from tests.toygame import TOY
 
-TABLES = ["webhook_deliveries", "webhooks", "ratings", "chat_messages", "snapshots", "actions",
+TABLES = ["rate_buckets", "webhook_deliveries", "webhooks", "ratings", "chat_messages", "snapshots", "actions",
           "seats", "tokens", "games", "users"]
 PASSWORD = "correct horse"
 
@@ -124,7 +124,9 @@ def make_settings(url: str, **overrides) -> Settings:
                   # the limits stay on (their code runs) but out of the way; test_ratelimit
                   # lowers them
                   rate_auth_burst=10_000, rate_actions_burst=10_000,
-                  rate_address_actions_burst=10_000)
+                  rate_address_actions_burst=10_000, rate_imports_burst=10_000,
+                  rate_sync_burst=10_000, max_active_games_per_user=10_000,
+                  max_bot_seats_per_user=10_000, max_mcts_seats_per_user=10_000)
     values.update(overrides)
     return Settings(**values)
 

@@ -17,6 +17,7 @@ import engine
 from app import logs
 from app.main import create_app
 from app.migrate import upgrade
+from app.serving import uvicorn_options
 from app.settings import Settings
 from tests.toygame import TOY
 
@@ -32,9 +33,8 @@ def main() -> None:
     logs.configure(settings.log_level)
     if args.migrate:
         asyncio.run(upgrade(settings.database_url))
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_config=None,
-                access_log=False, ws_max_size=settings.max_body_bytes,
-                ws_per_message_deflate=settings.ws_compression)
+    uvicorn.run(create_app(settings), host=args.host, port=args.port,
+                **uvicorn_options(settings))
 
 
 if __name__ == "__main__":

@@ -110,7 +110,7 @@ async def test_text_is_stored_exactly_and_checked(api):
     assert got[-1]["text"] == tricky
 
     assert (await _chat(ada, gid, "x" * 500)).status_code == 201
-    for bad in ("", "   ", "x" * 501, "two\nlines", "tab\there", "bell\x07", "rtl\u202eevil"):
+    for bad in ("", "   ", "x" * 501, "two\nlines", "tab\there", "bell\x07", "\u202e\u200b"):
         r = await _chat(ada, gid, bad)
         assert r.status_code == 422, (bad, r.text)
         assert r.json()["error"]["code"] == "bad_chat_text"

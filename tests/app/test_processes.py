@@ -31,7 +31,9 @@ async def server_process(db_url: str, **env_extra: str):
            "MENAGERIE_ARGON2_MEMORY_KIB": "8", "MENAGERIE_STATIC_DIR": "/nonexistent",
            "MENAGERIE_LOG_LEVEL": "WARNING", "MENAGERIE_RATE_AUTH_BURST": "10000",
            "MENAGERIE_RATE_ACTIONS_BURST": "10000",
-           "MENAGERIE_RATE_ADDRESS_ACTIONS_BURST": "10000", **env_extra}
+           "MENAGERIE_RATE_ADDRESS_ACTIONS_BURST": "10000", "MENAGERIE_RATE_IMPORTS_BURST": "10000",
+           "MENAGERIE_RATE_SYNC_BURST": "10000", "MENAGERIE_MAX_ACTIVE_GAMES_PER_USER": "10000",
+           "MENAGERIE_MAX_BOT_SEATS_PER_USER": "10000", **env_extra}
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen([sys.executable, "-m", "tests.app.launcher", "--port", str(port)],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -315,7 +317,7 @@ async def test_serve_with_workers(pg_url):
                 with contextlib.suppress(httpx.TransportError):
                     r = await c.get("/healthz")
                     if r.status_code == 200:
-                        seen.add(r.json()["pid"])
+                        seen.add(r.json()["instance"])
         return seen
 
     try:
@@ -357,13 +359,17 @@ async def test_serve_with_workers(pg_url):
                 got = await s.states_until(version, timeout=10)
                 assert [m["version"] for m in got] == list(range(0, version + 1))
                 await s.close()
-        # SIGKILL one worker: uvicorn starts a new one, the service goes on
-        victim = next(iter(workers))
-        os.kill(victim, signal.SIGKILL)
+        # SIGKILL one worker: uvicorn starts a new one, the service goes on (/healthz shows a
+        # random instance id, not the pid: the worker processes are the supervisor's children)
+        before = _worker_pids(proc.pid)
+        assert len(before) == 2, before
+        os.kill(next(iter(before)), signal.SIGKILL)
 
         async def replaced():
             seen = await pids(10)
-            return seen if victim not in seen and len(seen) >= 2 else None
+            fresh = seen - workers
+            return seen if fresh and len(seen) >= 2 and _worker_pids(proc.pid) != before \
+                else None
 
         await wait_for(replaced, timeout=30)
         async with httpx.AsyncClient(base_url=base) as c:
@@ -378,6 +384,24 @@ async def test_serve_with_workers(pg_url):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         log.close()
+
+
+def _worker_pids(parent: int) -> set[int]:
+    """The uvicorn worker processes of a ``menagerie serve --workers N`` supervisor."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == parent and b"spawn_main" in cmdline:
+            found.add(int(entry))
+    return found
 
 
 async def _at_least(pids, n):

