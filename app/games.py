@@ -48,7 +48,7 @@ from .db import Database
 from .errors import ApiError, not_found
 from . import metrics
 from .models import ActionRecord, Game, Seat, Snapshot, User, utcnow
-from .realtime import CHANNEL, USER_CHANNEL, Frame, Hub, LocalBus, move_payload
+from .realtime import CHANNEL, SEATS_CHANNEL, USER_CHANNEL, Frame, Hub, LocalBus, move_payload
 from .history import effective_actions, engine_game, step, undo_snapshots
 from .settings import Settings
 from .signals import Signals, YourTurn
@@ -173,8 +173,9 @@ WITH upd AS (
     WHERE id = $1 AND version = $2 AND seats_rev = $18
     RETURNING id, state
 ), ins AS (
-    INSERT INTO actions (game_id, version, seat, action, events, created_at, kind)
-    SELECT id, $3, $9::integer, $10::json, $11::json, $8::timestamptz, $16::varchar FROM upd
+    INSERT INTO actions (game_id, version, seat, action, events, created_at, kind, clock_before)
+    SELECT id, $3, $9::integer, $10::json, $11::json, $8::timestamptz, $16::varchar,
+           $19::json FROM upd
 ), snap AS (
     INSERT INTO snapshots (game_id, version, state, created_at)
     SELECT id, $3, state, $8::timestamptz FROM upd WHERE $12::boolean
@@ -277,7 +278,7 @@ class GameService:
             self.cache.drop(game_id)
             return False
         result = c.game.result(new)
-        frame = Frame(c.game, version, new, events)
+        frame = Frame(c.game, version, new, events, users=c.users)
         self.cache.put(replace(c, version=version, state=new, frame=frame,
                                status="finished" if result is not None else "running",
                                waiting=sorted(c.game.waiting_for(new))))
@@ -359,11 +360,34 @@ class GameService:
                 raise ApiError(409, "seat_taken", f"Seat {seat} is taken.")
             row.updated_at = utcnow()
             self.cache.drop(game_id)
+            await self.seats_changed(game_id, s)
             try:
                 await s.commit()
             except IntegrityError:  # pragma: no cover - same user joining twice at once
                 raise ApiError(409, "already_seated", "You already sit in this game.") from None
+        await self.seats_changed(game_id)
         return seat, await self.summary(game_id, user)
+
+    async def seats_changed(self, game_id: int, session=None) -> None:
+        """Tell every process that who sits where in the game changed, so that its sockets
+        follow (:meth:`app.realtime.Hub.seats_changed`). Call it twice around the commit: with
+        the session (PostgreSQL: NOTIFY, delivered on commit to every process), then without
+        it after the commit (SQLite: this process only)."""
+        if self.db.is_postgres:
+            if session is not None:
+                await self.bus.publish(SEATS_CHANNEL, str(game_id), session)
+        elif session is None:
+            await self.bus.publish(SEATS_CHANNEL, str(game_id))
+
+    async def seat_map(self, game_id: int) -> dict[int, int]:
+        """Who sits where in the game now: user id -> seat."""
+        async with self.db.read() as s:
+            return await self._users(s, game_id)
+
+    @staticmethod
+    async def _users(s, game_id: int) -> dict[int, int]:
+        return dict((await s.execute(select(Seat.user_id, Seat.seat).where(
+            Seat.game_id == game_id, Seat.user_id.is_not(None)))).all())
 
     async def start(self, user: UserInfo, game_id: int) -> dict:
         async with self.db.write() as s:
@@ -415,8 +439,8 @@ class GameService:
             if self.db.is_postgres:
                 await self.bus.publish(USER_CHANNEL, notice, s)
             await s.commit()
-        self.hub.publish_local(Frame(game, 0, state, [], clock_mod.public(tc, clock_now)),
-                               game_id)
+        self.hub.publish_local(Frame(game, 0, state, [], clock_mod.public(tc, clock_now),
+                                     users={u: seat for seat, u in people.items()}), game_id)
         if not self.db.is_postgres:
             await self.bus.publish(USER_CHANNEL, notice)
         if turn:
@@ -497,7 +521,7 @@ class GameService:
                               waiting, status, result, snapshot, clock=clock,
                               deadline=deadline, kind=kind, notice=notice, now=now)
             frame = Frame(game, new_version, new, events,
-                          clock_mod.public(c.time_control, clock))
+                          clock_mod.public(c.time_control, clock), users=c.users)
             self.cache.put(replace(c, version=new_version, state=new, status=status,
                                    waiting=waiting, frame=frame, clock=clock))
         metrics.ACTION_SECONDS.observe(time.perf_counter() - started)
@@ -621,7 +645,7 @@ class GameService:
                         status, None if result is None else dumps(result), now, seat,
                         action_json, dumps(events), snapshot, payload,
                         None if clock is None else dumps(clock), deadline, kind, notice,
-                        c.seats_rev)
+                        c.seats_rev, None if c.clock is None else dumps(c.clock))
             except asyncpg.UniqueViolationError:
                 return False  # the log already has this version
             return len(rows) == 1
@@ -635,7 +659,7 @@ class GameService:
                 return False
             await s.execute(insert(ActionRecord).values(
                 game_id=c.id, version=new_version, seat=seat, action=action, events=events,
-                created_at=now, kind=kind))
+                created_at=now, kind=kind, clock_before=c.clock))
             if snapshot:
                 await s.execute(insert(Snapshot).values(game_id=c.id, version=new_version,
                                                         state=dumped, created_at=now))
@@ -842,17 +866,24 @@ class GameService:
                                "There is nothing of yours to take back: since your last "
                                "decision a card was drawn, something hidden was revealed or "
                                "another player decided.")
-            target = c.version - 1
+            target, undone, clock_before = await self._undo_target(game_id, c.version)
             _, restored = await self.state_at(game_id, target)
             new_version = c.version + 1
             events = [{"kind": "undo", "data": {"seat": seat, "to": target,
-                                                "undone": c.version}}]
+                                                "undone": undone}}]
             waiting = sorted(game.waiting_for(restored))
             now = utcnow()
             clock, deadline = c.clock, None
             if c.time_control and c.clock is not None:
-                clock, deadline = clock_mod.advance(c.time_control, c.clock, seat, "undo",
-                                                    c.waiting, waiting, c.timed(), now)
+                if clock_before is not None:
+                    # the clock exactly as it was before the decision: the bank without the
+                    # increment, the same wait start and deadline (only the seats' set of
+                    # people, which a hand-over to the bot may have changed since, is current)
+                    clock, deadline = clock_mod.rearm(c.time_control, clock_before, waiting,
+                                                      c.timed(), now)
+                else:  # a decision logged before clocks were kept with it
+                    clock, deadline = clock_mod.advance(c.time_control, c.clock, seat, "undo",
+                                                        c.waiting, waiting, c.timed(), now)
             by_seat = {s: u for u, s in c.users.items()}
             notice = jsonutil.dumps_str({
                 "g": c.id, "v": new_version, "name": c.name, "title": game.title, "turn": [],
@@ -863,7 +894,7 @@ class GameService:
                               clock=clock, deadline=deadline, kind="undo", notice=notice,
                               now=now)
             frame = Frame(game, new_version, restored, events,
-                          clock_mod.public(c.time_control, clock))
+                          clock_mod.public(c.time_control, clock), users=c.users)
             self.cache.put(replace(c, version=new_version, state=restored, status="running",
                                    waiting=waiting, frame=frame, clock=clock))
         self.hub.publish_local(frame, game_id)
@@ -872,6 +903,36 @@ class GameService:
         if set(c.bots).intersection(waiting):
             self.bots.kick(game_id)
         return Accepted(game_id, new_version, seat, restored, events, frame)
+
+    async def _undo_target(self, game_id: int, version: int) -> tuple[int, int, dict | None]:
+        """(the version whose state a take-back at ``version`` returns to, the version of the
+        decision it takes back, the clock just before that decision).
+
+        The current state was made by the decision logged at ``version``, or, when that row is
+        itself a take-back of version T, it is T's state again: then the decision before T's
+        is the one to take back (two take-backs in a row go two decisions back, never forward
+        again). A decision the platform made for a player whose time ran out (``auto``) is
+        not the player's to take back: its deadline would pass again at once."""
+        async with self.db.read() as s:
+            v = version
+            while v > 0:
+                row = (await s.execute(
+                    select(ActionRecord.kind, ActionRecord.action, ActionRecord.clock_before)
+                    .where(ActionRecord.game_id == game_id, ActionRecord.version == v))).first()
+                if row is None:  # pragma: no cover - the log has no holes
+                    break
+                if row.kind == "undo":
+                    v = int((row.action or {}).get("undo", v - 1))
+                    continue
+                if row.kind != "move":
+                    raise ApiError(409, "cannot_undo",
+                                   "A decision the platform made for you when your time ran "
+                                   "out cannot be taken back.")
+                return v - 1, v, row.clock_before
+        raise ApiError(409, "cannot_undo",  # pragma: no cover - undo_depth said otherwise
+                       "There is nothing of yours to take back: since your last decision a "
+                       "card was drawn, something hidden was revealed or another player "
+                       "decided.")
 
     # ------------------------------------------------------------------ reads
 
@@ -1129,12 +1190,13 @@ class GameService:
             if start > upto:
                 return []
             game = engine_game(row.game)
+            users = await self._users(s, game_id)  # (seats never change once started)
             if start == upto == row.version:
                 events = [] if upto == 0 else (await s.scalar(
                     select(ActionRecord.events).where(ActionRecord.game_id == game_id,
                                                       ActionRecord.version == upto))) or []
                 return [Frame(game, upto, game.load(row.state), events,
-                              clock_mod.public(row.time_control, row.clock))]
+                              clock_mod.public(row.time_control, row.clock), users=users)]
             snap = (await s.execute(
                 select(Snapshot.version, Snapshot.state)
                 .where(Snapshot.game_id == game_id, Snapshot.version <= start)
@@ -1156,14 +1218,16 @@ class GameService:
         events_at = {r.version: r.events for r in records}
         frames = []
         if snap.version >= start:
-            frames.append(Frame(game, snap.version, state, events_at.get(snap.version, [])))
+            frames.append(Frame(game, snap.version, state, events_at.get(snap.version, []),
+                                users=users))
         for r in records:
             if r.version <= snap.version:
                 continue
             state = step(game, state, r, undone)
             if r.version >= start:
                 frames.append(Frame(game, r.version, state, r.events,
-                                    clock_now if r.version == row.version else None))
+                                    clock_now if r.version == row.version else None,
+                                    users=users))
         return frames
 
     async def _frames_from_cache(self, c: Cached, start: int, upto: int) -> list[Frame]:
@@ -1191,7 +1255,7 @@ class GameService:
                 break  # pragma: no cover - the log has no holes
             state = step(c.game, state, r, undone)
             version = r.version
-            frame = Frame(c.game, version, state, r.events)
+            frame = Frame(c.game, version, state, r.events, users=c.users)
             if version >= start:
                 frames.append(frame)
         if version > c.version and not c.time_control:

@@ -9,10 +9,11 @@ from .auth import AuthService
 from .chat import ChatService
 from .db import Database
 from .games import GameService
-from .ratelimit import RateLimits
-from .realtime import USER_CHANNEL, Hub, LocalBus, PgBus
+from .ratelimit import Limiter, RateLimits
+from .realtime import SEATS_CHANNEL, USER_CHANNEL, Hub, LocalBus, PgBus
 from .settings import Settings
 from .scheduler import Scheduler
+from .sessions import Sessions
 from .signals import Signals
 from .userfeed import UserFeed
 from .webhooks import WebhookService
@@ -27,15 +28,22 @@ class Services:
         self.auth = AuthService(self.db, settings)
         self.hub = Hub(self._load_frames, self._current_version,
                        sync_window=settings.sync_window, frame_cache=settings.frame_cache)
+        self.sessions = Sessions()
         if self.db.is_postgres:
-            self.bus = PgBus(self.db.asyncpg_dsn(), self.hub, on_revoke=self.auth.forget,
+            self.bus = PgBus(self.db.asyncpg_dsn(), self.hub, on_revoke=self._revoked,
                              on_reconnect=self.auth.forget_all)
         else:
             self.bus = LocalBus()
         self.auth.announce_revoke = self.bus.announce_revoke
+        self.auth.on_revoked = self._revoked  # this process at once; the others by NOTIFY
         self.signals = Signals()
         self.games = GameService(self.db, settings, self.hub, self.bus, self.signals)
         self.limits = RateLimits(settings)
+        #: take-backs per user (each one is a new version that every watcher receives)
+        self.undo_limit = Limiter("undo_per_user", settings.rate_undo_per_minute / 60.0,
+                                  settings.rate_undo_burst)
+        self.hub.seats = self.games.seat_map
+        self.bus.listen(SEATS_CHANNEL, self._seats_changed)
         self.userfeed = UserFeed()
         self.bus.listen(USER_CHANNEL, self.userfeed.deliver)
         self.scheduler = Scheduler(self.games, self.db, settings.scheduler_interval)
@@ -51,6 +59,20 @@ class Services:
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits)
         self.webhooks = WebhookService(self.db, settings)
         self.signals.on_your_turn(self.webhooks.on_your_turn)
+
+    def _revoked(self, payload: str) -> None:
+        """A login was revoked (see app/sessions.py): forget it, close its sockets."""
+        self.auth.forget_announced(payload)
+        self.sessions.announced(payload)
+
+    def _seats_changed(self, payload: str) -> None:
+        try:
+            game_id = int(payload)
+        except ValueError:
+            log.warning("ignored seats notice %r", payload[:100])
+            return
+        self.games.cache.drop(game_id)
+        self.hub.seats_changed(game_id)
 
     async def _load_frames(self, game_id: int, after: int, upto: int):
         return await self.games.load_frames(game_id, after, upto)

@@ -115,10 +115,13 @@ async def undo(game_id: str, body: Undo, request: Request,
                user: UserInfo = Depends(require_user)):
     """Take back your latest decision (409 ``cannot_undo`` past an information barrier: a card
     drawn, a secret revealed, another player's decision). The game moves on to a new version
-    whose state is the one before that decision; the log shows the take-back."""
+    whose state is the one before that decision, with the clock as it was before it (no
+    time refunded, the same deadline); the log shows the take-back. Take-backs are limited per
+    user (429 ``rate_limited``: ``MENAGERIE_RATE_UNDO_PER_MINUTE``, ``..._BURST``)."""
     svc = services(request)
     gid = parse_game_id(game_id)
     svc.limits.action(client_address(request), getattr(request.state, "token", None))
+    svc.limits.check(svc.undo_limit, str(user.id))
     done = await svc.games.undo(gid, body.version, user)
     return Response(done.frame.reply(done.seat), media_type="application/json")
 
