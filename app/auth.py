@@ -237,6 +237,16 @@ class AuthService:
     def forget_all(self) -> None:
         self._cache.clear()
 
+    async def live_digests(self, digests: list[str]) -> set[str]:
+        """Which of these token digests still belong to a login that has not expired."""
+        out: set[str] = set()
+        for i in range(0, len(digests), 500):
+            async with self.db.read() as s:
+                rows = (await s.execute(select(Token.token_hash, Token.expires_at).where(
+                    Token.token_hash.in_(digests[i:i + 500])))).all()
+            out.update(r.token_hash for r in rows if aware(r.expires_at) > utcnow())
+        return out
+
     def cached_tokens(self) -> int:
         return len(self._cache)
 

@@ -29,9 +29,10 @@ class Services:
         self.hub = Hub(self._load_frames, self._current_version,
                        sync_window=settings.sync_window, frame_cache=settings.frame_cache)
         self.sessions = Sessions()
+        self._tasks: set = set()
         if self.db.is_postgres:
             self.bus = PgBus(self.db.asyncpg_dsn(), self.hub, on_revoke=self._revoked,
-                             on_reconnect=self.auth.forget_all)
+                             on_reconnect=self._listening_again)
         else:
             self.bus = LocalBus()
         self.auth.announce_revoke = self.bus.announce_revoke
@@ -64,6 +65,23 @@ class Services:
         """A login was revoked (see app/sessions.py): forget it, close its sockets."""
         self.auth.forget_announced(payload)
         self.sessions.announced(payload)
+
+    def _listening_again(self) -> None:
+        """LISTEN (re)started: revocations may have been missed meanwhile. Forget every cached
+        token, and close the sockets whose login is gone."""
+        import asyncio
+
+        self.auth.forget_all()
+
+        async def recheck():
+            try:
+                await self.sessions.recheck(self.auth.live_digests)
+            except Exception:
+                log.warning("could not re-check the sockets' logins", exc_info=True)
+
+        task = asyncio.get_running_loop().create_task(recheck())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _seats_changed(self, payload: str) -> None:
         try:

@@ -73,6 +73,21 @@ class Sessions:
             self.close(conn)
         return len(conns)
 
+    def digests(self) -> list[str]:
+        return list(self._by_digest)
+
+    async def recheck(self, live) -> int:
+        """Close the sockets whose token is gone (``await live(digests)`` -> the digests that
+        still hold): after a lost LISTEN connection, revocations may have been missed."""
+        digests = self.digests()
+        if not digests:
+            return 0
+        alive = await live(digests)
+        gone = [d for d in digests if d not in alive]
+        for digest in gone:
+            self.announced(digest)
+        return len(gone)
+
     def close(self, conn) -> None:
         """Stop ``conn`` at once (nothing more is sent or accepted), then say why and close."""
         if getattr(conn, "revoked", False):

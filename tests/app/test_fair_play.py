@@ -370,3 +370,44 @@ async def test_two_processes_seat_change_and_revocation(pg_url):
                 assert r.status_code == 401
                 r = await c2.get("/api/me", headers=c.headers)
                 assert r.status_code == 200
+
+
+async def test_a_revocation_missed_while_not_listening_closes_the_socket(pg_url):
+    """A process whose LISTEN connection was down may have missed revocations: when it
+    listens again it re-checks the logins of its sockets and closes those that are gone."""
+    import asyncpg
+
+    from app.auth import hash_token
+
+    from .conftest import _asyncpg_dsn, live_server
+
+    async with live_server(make_settings(pg_url)) as (host, app):
+        services = app.state.services
+        async with httpx.AsyncClient(base_url=f"http://{host}") as client:
+            from .test_processes import Remote
+
+            api = Remote(client)
+            a, b = await api.user(), await api.user()
+            gid = await api.toy_game(a, others=[b])
+            ws_a = await Socket.open(host, gid, a.token)
+            ws_b = await Socket.open(host, gid, b.token)
+            for ws in (ws_a, ws_b):
+                await ws.recv_type("hello")
+            reconnects = services.bus.reconnects
+            conn = await asyncpg.connect(_asyncpg_dsn(pg_url))
+            try:
+                # b's login revoked by a process whose announcement this one never hears
+                await conn.execute("DELETE FROM tokens WHERE token_hash = $1", hash_token(b.token))
+                killed = await conn.fetchval(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE application_name = 'menagerie-listen' "
+                    "AND datname = current_database()")
+            finally:
+                await conn.close()
+            assert killed >= 1
+            code, said = await closed_with(ws_b, timeout=20)
+            assert code == 4401 and said[-1]["error"]["code"] == "signed_out"
+            assert services.bus.reconnects > reconnects
+            await ws_a.send({"type": "ping"})
+            assert (await ws_a.recv_type("pong"))[0]["type"] == "pong"
+            await ws_a.close()
