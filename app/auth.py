@@ -92,7 +92,8 @@ class AuthService:
         self._dummy_hash = self.hasher.hash(secrets.token_hex(16))
         #: token digest -> (user, expires_at, cached at (monotonic))
         self._cache: OrderedDict[str, tuple[UserInfo, datetime, float]] = OrderedDict()
-        #: set by the service container: announce a revoked token digest to other processes
+        #: set by the service container: announce a revocation to every process (NOTIFY, in
+        #: the revoking transaction), and act on it in this one at once (see app/sessions.py)
         self.announce_revoke = None
         #: argon2 runs in threads, at most this many at once (a burst of logins queues here
         #: instead of taking every core from the event loop)
@@ -102,6 +103,7 @@ class AuthService:
         """Run a password hash or verification in a thread, bounded by ``hash_concurrency``."""
         async with self._hash_slots:
             return await asyncio.to_thread(fn, *args)
+        self.on_revoked = None
 
     @staticmethod
     def check_credentials(username: str, password: str) -> None:
@@ -181,14 +183,81 @@ class AuthService:
             if self.announce_revoke is not None:
                 await self.announce_revoke(s, digest)  # delivered on commit
             await s.commit()
-        self.forget(digest)
+        self._revoked(digest)
         return bool(result.rowcount)
+
+    async def logout_everywhere(self, user: UserInfo, keep: str | None = None) -> int:
+        """Revoke every login token of ``user`` (but ``keep``, if given); their sockets close
+        in every process. Returns how many tokens were revoked."""
+        keep_digest = hash_token(keep) if keep else None
+        payload = f"u:{user.id}" + (f":{keep_digest}" if keep_digest else "")
+        async with self.db.write() as s:
+            query = delete(Token).where(Token.user_id == user.id)
+            if keep_digest:
+                query = query.where(Token.token_hash != keep_digest)
+            result = await s.execute(query)
+            if self.announce_revoke is not None:
+                await self.announce_revoke(s, payload)
+            await s.commit()
+        self._revoked(payload)
+        return result.rowcount or 0
+
+    async def change_password(self, user: UserInfo, current: str, new: str,
+                              token: str) -> int:
+        """Set a new password after checking the current one; every other login of the user
+        is revoked (the one that asked, ``token``, stays). Returns how many were revoked."""
+        self.check_credentials(user.username, new)
+        async with self.db.read() as s:
+            stored = await s.scalar(select(User.password_hash).where(User.id == user.id))
+        ok = stored is not None and _is_text(current) and len(current) <= PASSWORD_MAX and \
+            await asyncio.to_thread(self._verify, stored, current)
+        if not ok:
+            raise ApiError(403, "wrong_password", "The current password is wrong.")
+        fresh = await asyncio.to_thread(self.hasher.hash, new)
+        async with self.db.write() as s:
+            db_user = await s.get(User, user.id)
+            if db_user is None:  # pragma: no cover - the token's user exists
+                raise ApiError(401, "bad_token", "The token is invalid, expired or revoked.")
+            db_user.password_hash = fresh
+            await s.commit()
+        return await self.logout_everywhere(user, keep=token)
+
+    def _revoked(self, payload: str) -> None:
+        if self.on_revoked is not None:
+            self.on_revoked(payload)
+        else:
+            self.forget_announced(payload)
 
     def forget(self, digest: str) -> None:
         self._cache.pop(digest, None)
 
+    def forget_announced(self, payload: str) -> None:
+        """Forget what a revocation names: one digest, or ``u:ID[:keep]`` (every cached token
+        of user ID but ``keep``)."""
+        if not payload.startswith("u:"):
+            self.forget(payload)
+            return
+        uid, _, keep = payload[2:].partition(":")
+        try:
+            user_id = int(uid)
+        except ValueError:
+            return
+        for digest in [d for d, hit in self._cache.items()
+                       if hit[0].id == user_id and d != keep]:
+            self._cache.pop(digest, None)
+
     def forget_all(self) -> None:
         self._cache.clear()
+
+    async def live_digests(self, digests: list[str]) -> set[str]:
+        """Which of these token digests still belong to a login that has not expired."""
+        out: set[str] = set()
+        for i in range(0, len(digests), 500):
+            async with self.db.read() as s:
+                rows = (await s.execute(select(Token.token_hash, Token.expires_at).where(
+                    Token.token_hash.in_(digests[i:i + 500])))).all()
+            out.update(r.token_hash for r in rows if aware(r.expires_at) > utcnow())
+        return out
 
     def cached_tokens(self) -> int:
         return len(self._cache)

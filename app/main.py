@@ -18,6 +18,7 @@ from .routes import (auth, catalog, chat, games, me, ratings, records, rematch, 
 from .services import Services
 from .settings import Settings, get_settings
 from .static import ClientFiles
+from .transport import HstsOverHttps
 from starlette.staticfiles import StaticFiles
 
 log = logging.getLogger("menagerie.app")
@@ -67,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(StrictJSONMiddleware)  # inside the body limit: reads at most that
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes,
                        routes={"/api/games/import": settings.max_import_bytes})
+    app.add_middleware(HstsOverHttps)
     app.add_middleware(RequestContextMiddleware, log_requests=settings.access_log,
                        csp=content_security_policy(settings.static_dir),
                        hsts=settings.cookie_secure)

@@ -143,6 +143,9 @@ class ActionRecord(Base):
     #: a timeout or while the seat is away), "undo" (``action`` = ``{"undo": V}``: the state of
     #: version V restored; a snapshot is always stored at an undo version)
     kind: Mapped[str] = mapped_column(String(16), default="move", server_default="move")
+    #: the game's clock (timed games) at ``version - 1``, i.e. just before this decision: a
+    #: take-back of it restores exactly this clock (no refund, no fresh deadline)
+    clock_before: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class Snapshot(Base):

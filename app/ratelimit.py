@@ -204,6 +204,9 @@ class RateLimits:
                                       settings.rate_address_actions_burst)
         self.imports = bucket("imports_per_user", settings.rate_imports_per_minute / 60.0,
                               settings.rate_imports_burst)
+        #: take-backs per user (each one is a new version that every watcher receives)
+        self.undo = bucket("undo_per_user", settings.rate_undo_per_minute / 60.0,
+                           settings.rate_undo_burst)
         self.logins = LoginBackoff(settings.login_free_failures, settings.login_max_backoff,
                                    self.db)
 

@@ -39,10 +39,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger("menagerie.realtime")
 CHANNEL = "menagerie_games"
-#: revoked login tokens (their SHA-256), so every process forgets them at once
+#: revoked login tokens (their SHA-256; ``u:ID`` every token of user ID, ``u:ID:SHA`` all but
+#: one), so every process forgets them and closes their sockets at once
 AUTH_CHANNEL = "menagerie_auth"
 #: per-user notices ("your turn in game G", "game G changed"), JSON: see app/userfeed.py
 USER_CHANNEL = "menagerie_users"
+#: "the seats of game G changed" (payload: G), so every process re-reads its sockets' seats
+SEATS_CHANNEL = "menagerie_seats"
 #: NOTIFY payloads are limited to 8000 bytes
 MAX_PAYLOAD = 7900
 
@@ -65,6 +68,9 @@ class Frame:
     events: list
     #: the game's public clock at this version (timed games; see app/clock.py), if known
     clock: dict | None = None
+    #: who sits where at this version (user id -> seat); None: not known, the socket reads the
+    #: game's seats (a socket's viewer always follows the game's current seats)
+    users: dict | None = None
     _public: bytes | None = None
     _meta: bytes | None = None
     _encoded: dict = field(default_factory=dict)
@@ -132,12 +138,19 @@ VersionReader = Callable[[int], Awaitable[int | None]]
 
 
 class Connection:
-    """One WebSocket watching one game as one viewer."""
+    """One WebSocket watching one game as one viewer.
 
-    def __init__(self, ws: "WebSocket", game_id: int, seat: int | None, hub: "Hub") -> None:
+    The viewer is the signed-in user (``user_id``), never a seat fixed at connect time: every
+    state message is encoded for the seat the user holds at that version (:attr:`Frame.users`),
+    and :meth:`Hub.seats_changed` re-reads the seats when they change while the game is open, so
+    a socket that lost its seat (a declined rematch, say) never sees the next holder's view."""
+
+    def __init__(self, ws: "WebSocket", game_id: int, seat: int | None, hub: "Hub",
+                 user_id: int | None = None) -> None:
         self.ws = ws
         self.game_id = game_id
         self.seat = seat
+        self.user_id = user_id
         self.hub = hub
         #: highest version this client has been sent (-1: nothing yet / game not started)
         self.last = -1
@@ -191,15 +204,40 @@ class Connection:
             frames = await channel.frames(upto - 1, upto)
             if not frames:
                 return 0
-            await self.send_text(frames[-1].message(self.seat, full=True))
+            seat = await self.seat_at(frames[-1])
+            await self.send_text(frames[-1].message(seat, full=True))
             self.last = max(self.last, frames[-1].version)
             return 1
         frames = await channel.frames(start, upto)
         for frame in frames:
-            await self.send_text(frame.message(self.seat))
+            seat = await self.seat_at(frame)
+            if self.closed:
+                break
+            await self.send_text(frame.message(seat))
         if frames:
             self.last = max(self.last, frames[-1].version)
         return len(frames)
+
+    async def seat_at(self, frame: "Frame") -> int | None:
+        """The seat this socket's user holds at ``frame``'s version (None: a spectator); tells
+        the client with a ``seat`` message when it differs from the last one it was told. The
+        caller holds ``self.lock``."""
+        if self.user_id is None:
+            seat = None
+        else:
+            users = frame.users
+            if users is None:
+                users = await self.hub.seat_map(self.game_id)
+            seat = users.get(self.user_id)
+        await self.set_seat(seat)
+        return seat
+
+    async def set_seat(self, seat: int | None) -> None:
+        """Follow a seat change (the caller holds ``self.lock``)."""
+        if seat != self.seat:
+            self.seat = seat
+            await self.send_text(jsonutil.dumps_str({"type": "seat", "game": self.game_id,
+                                                     "seat": seat}))
 
     async def pump(self) -> None:
         """Deliver new versions as they are announced, until the socket closes."""
@@ -272,6 +310,8 @@ class Hub:
                  frame_cache: int) -> None:
         self.loader = loader
         self.versions = versions
+        #: set by the service container: ``await seats(game_id)`` -> {user id: seat} now
+        self.seats: Callable[[int], Awaitable[dict]] | None = None
         self.sync_window = sync_window
         self.frame_cache = max(frame_cache, 2)
         self._channels: dict[int, Channel] = {}
@@ -299,6 +339,39 @@ class Hub:
             ch.conns.discard(conn)
             if not ch.conns:
                 del self._channels[conn.game_id]
+
+    async def seat_map(self, game_id: int) -> dict:
+        """Who sits where in the game now (user id -> seat), from the database."""
+        if self.seats is None:  # pragma: no cover - always set by the service container
+            return {}
+        return await self.seats(game_id)
+
+    def seats_changed(self, game_id: int) -> None:
+        """The seats of a game changed (a join, a declined invitation; announced by any
+        process): every socket of this process watching it re-reads its user's seat."""
+        ch = self._channels.get(game_id)
+        if ch is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._reseat(ch))
+        _BACKGROUND.add(task)
+        task.add_done_callback(_BACKGROUND.discard)
+
+    async def _reseat(self, ch: "Channel") -> None:
+        try:
+            users = await self.seat_map(ch.game_id)
+        except Exception:
+            log.warning("could not re-read the seats of game %s", ch.game_id, exc_info=True)
+            users = {}
+        for conn in list(ch.conns):
+            if conn.closed or conn.user_id is None:
+                continue
+            seat = users.get(conn.user_id)
+            if seat != conn.seat:
+                conn.seat = seat  # at once (chat's "players" channel reads it), then told
+                with contextlib.suppress(Exception):
+                    async with conn.lock:
+                        await conn.send_text(jsonutil.dumps_str(
+                            {"type": "seat", "game": ch.game_id, "seat": seat}))
 
     def connection_count(self) -> int:
         return sum(len(ch.conns) for ch in self._channels.values())

@@ -108,8 +108,11 @@ class RematchService:
             seat.invited = False
             seat.user_id = None
             row.updated_at = utcnow()
+            await self.games.seats_changed(game_id, s)
             await s.commit()
         self.games.cache.drop(game_id)
+        # the decliner's open sockets of this game stop being that seat's, in every process
+        await self.games.seats_changed(game_id)
         return await self.summary(game_id, user)
 
     async def _start_if_ready(self, game_id: int) -> None:

@@ -12,9 +12,10 @@ from .db import Database
 from .games import GameService
 from .quotas import SocketQuota
 from .ratelimit import RateLimits
-from .realtime import USER_CHANNEL, Hub, LocalBus, PgBus
+from .realtime import SEATS_CHANNEL, USER_CHANNEL, Hub, LocalBus, PgBus
 from .settings import Settings
 from .scheduler import Scheduler
+from .sessions import Sessions
 from .signals import Signals
 from .userfeed import UserFeed
 from .webhooks import WebhookService
@@ -31,16 +32,21 @@ class Services:
         self.auth = AuthService(self.db, settings)
         self.hub = Hub(self._load_frames, self._current_version,
                        sync_window=settings.sync_window, frame_cache=settings.frame_cache)
+        self.sessions = Sessions()
+        self._tasks: set = set()
         if self.db.is_postgres:
-            self.bus = PgBus(self.db.asyncpg_dsn(), self.hub, on_revoke=self.auth.forget,
-                             on_reconnect=self.auth.forget_all)
+            self.bus = PgBus(self.db.asyncpg_dsn(), self.hub, on_revoke=self._revoked,
+                             on_reconnect=self._listening_again)
         else:
             self.bus = LocalBus()
         self.auth.announce_revoke = self.bus.announce_revoke
+        self.auth.on_revoked = self._revoked  # this process at once; the others by NOTIFY
         self.signals = Signals()
         self.games = GameService(self.db, settings, self.hub, self.bus, self.signals)
         self.limits = RateLimits(settings, self.db)
         self.sockets = SocketQuota(settings)
+        self.hub.seats = self.games.seat_map
+        self.bus.listen(SEATS_CHANNEL, self._seats_changed)
         self.userfeed = UserFeed()
         self.bus.listen(USER_CHANNEL, self.userfeed.deliver)
         self.scheduler = Scheduler(self.games, self.db, settings.scheduler_interval)
@@ -56,6 +62,37 @@ class Services:
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits)
         self.webhooks = WebhookService(self.db, settings)
         self.signals.on_your_turn(self.webhooks.on_your_turn)
+
+    def _revoked(self, payload: str) -> None:
+        """A login was revoked (see app/sessions.py): forget it, close its sockets."""
+        self.auth.forget_announced(payload)
+        self.sessions.announced(payload)
+
+    def _listening_again(self) -> None:
+        """LISTEN (re)started: revocations may have been missed meanwhile. Forget every cached
+        token, and close the sockets whose login is gone."""
+        import asyncio
+
+        self.auth.forget_all()
+
+        async def recheck():
+            try:
+                await self.sessions.recheck(self.auth.live_digests)
+            except Exception:
+                log.warning("could not re-check the sockets' logins", exc_info=True)
+
+        task = asyncio.get_running_loop().create_task(recheck())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _seats_changed(self, payload: str) -> None:
+        try:
+            game_id = int(payload)
+        except ValueError:
+            log.warning("ignored seats notice %r", payload[:100])
+            return
+        self.games.cache.drop(game_id)
+        self.hub.seats_changed(game_id)
 
     async def _load_frames(self, game_id: int, after: int, upto: int):
         return await self.games.load_frames(game_id, after, upto)

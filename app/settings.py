@@ -44,8 +44,12 @@ class Settings(BaseSettings):
     frame_cache: int = Field(32, ge=1)
     #: lifetime of login tokens
     token_ttl_days: int = Field(30, ge=1)
-    #: mark the login cookie Secure (set it when served over HTTPS)
+    #: mark the login cookie Secure and send HSTS on every response, whatever the request
+    #: came over (both happen anyway for requests that arrived over https, directly or
+    #: through a trusted proxy's X-Forwarded-Proto: uvicorn's --forwarded-allow-ips)
     cookie_secure: bool = False
+    #: seconds a socket opened with ?auth=message has to send {"type": "auth", "token"}
+    ws_auth_timeout: float = Field(10.0, gt=0, le=120)
     #: argon2 cost parameters (lower them only for tests)
     argon2_time_cost: int = Field(3, ge=1)
     argon2_memory_kib: int = Field(64 * 1024, ge=8)
@@ -87,6 +91,9 @@ class Settings(BaseSettings):
     #: actions per client address (all its tokens together)
     rate_address_actions_per_second: float = Field(50.0, gt=0)
     rate_address_actions_burst: int = Field(200, ge=1)
+    #: take-backs per user (sustained per minute, and the burst)
+    rate_undo_per_minute: float = Field(6.0, gt=0)
+    rate_undo_burst: int = Field(5, ge=1)
     #: chat lines per user (HTTP and WebSocket): a burst, then this many per second
     rate_chat_per_second: float = Field(0.5, gt=0)
     rate_chat_burst: int = Field(5, ge=1)

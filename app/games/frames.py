@@ -67,9 +67,10 @@ class Frames:
             return []
         game = engine_game(row.game)
         clock_now = clock_mod.public(row.time_control, row.clock)
+        users = await self.ctx.store.seat_map(game_id)  # (seats never change once started)
         if start == upto == row.version:
             events = [] if upto == 0 else await self.ctx.store.events_at(game_id, upto)
-            return [Frame(game, upto, game.load(row.state), events, clock_now)]
+            return [Frame(game, upto, game.load(row.state), events, clock_now, users=users)]
         h = await self.ctx.store.history(game_id, start, upto, events=True)
         if h is None or h.snapshot_version < 0:  # pragma: no cover - every game has snapshot 0
             log.error("game %s has no snapshot at or before %s", game_id, start)
@@ -79,14 +80,15 @@ class Frames:
         frames = []
         if h.snapshot_version >= start:
             frames.append(Frame(game, h.snapshot_version, state,
-                                events_at.get(h.snapshot_version, [])))
+                                events_at.get(h.snapshot_version, []), users=users))
         for r in h.records:
             if r.version <= h.snapshot_version:
                 continue
             state = step(game, state, r, h.undone)
             if r.version >= start:
                 frames.append(Frame(game, r.version, state, r.events,
-                                    clock_now if r.version == row.version else None))
+                                    clock_now if r.version == row.version else None,
+                                    users=users))
         return frames
 
     async def from_cache(self, c: Cached, start: int, upto: int) -> list[Frame]:
@@ -100,7 +102,7 @@ class Frames:
                 break  # pragma: no cover - the log has no holes
             state = step(c.game, state, r, undone)
             version = r.version
-            frame = Frame(c.game, version, state, r.events)
+            frame = Frame(c.game, version, state, r.events, users=c.users)
             if version >= start:
                 frames.append(frame)
         if version > c.version and not c.time_control:

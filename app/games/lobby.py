@@ -101,6 +101,7 @@ class Lobby:
                 raise ApiError(409, "seat_taken", f"Seat {seat} is taken.")
             row.updated_at = times.utcnow()
             self.ctx.cache.drop(game_id)
+            await tx.seats_changed()
             try:
                 await tx.commit()
             except IntegrityError:  # pragma: no cover - same user joining twice at once
@@ -149,7 +150,8 @@ class Lobby:
                 "deadline": clock_mod.iso(deadline)})
             await tx.announce(0, notice)
             await tx.commit()
-        self.ctx.hub.publish_local(Frame(game, 0, state, [], clock_mod.public(tc, clock_now)),
+        self.ctx.hub.publish_local(Frame(game, 0, state, [], clock_mod.public(tc, clock_now),
+                                         users={u: seat for seat, u in people.items()}),
                                    game_id)
         if turn:
             self.ctx.signals.emit_your_turn(YourTurn(game_id, 0, row.game, game.title,

@@ -68,7 +68,7 @@ class Moves:
             cache.drop(game_id)
             return False
         result = c.game.result(new)
-        frame = Frame(c.game, version, new, events)
+        frame = Frame(c.game, version, new, events, users=c.users)
         cache.put(replace(c, version=version, state=new, frame=frame,
                           status="finished" if result is not None else "running",
                           waiting=sorted(c.game.waiting_for(new))))
@@ -151,9 +151,9 @@ class Moves:
                                                    deadline)
             await self._store(c, Move(seat, action, events, new_version, dumped(game, new),
                                       waiting, status, result, snapshot, clock, deadline, kind,
-                                      notice, now))
+                                      notice, now, clock_before=c.clock))
             frame = Frame(game, new_version, new, events,
-                          clock_mod.public(c.time_control, clock))
+                          clock_mod.public(c.time_control, clock), users=c.users)
             self.ctx.cache.put(replace(c, version=new_version, state=new, status=status,
                                        waiting=waiting, frame=frame, clock=clock))
         metrics.ACTION_SECONDS.observe(time.perf_counter() - started)
@@ -183,17 +183,24 @@ class Moves:
                                "There is nothing of yours to take back: since your last "
                                "decision a card was drawn, something hidden was revealed or "
                                "another player decided.")
-            target = c.version - 1
+            target, undone, clock_before = await self._undo_target(game_id, c.version)
             _, restored = await self.frames.state_at(game_id, target)
             new_version = c.version + 1
             events = [{"kind": "undo", "data": {"seat": seat, "to": target,
-                                                "undone": c.version}}]
+                                                "undone": undone}}]
             waiting = sorted(game.waiting_for(restored))
             now = times.utcnow()
             clock, deadline = c.clock, None
             if c.time_control and c.clock is not None:
-                clock, deadline = clock_mod.advance(c.time_control, c.clock, seat, "undo",
-                                                    c.waiting, waiting, c.timed(), now)
+                if clock_before is not None:
+                    # the clock exactly as it was before the decision: the bank without the
+                    # increment, the same wait start and deadline (only the seats' set of
+                    # people, which a hand-over to the bot may have changed since, is current)
+                    clock, deadline = clock_mod.rearm(c.time_control, clock_before, waiting,
+                                                      c.timed(), now)
+                else:  # a decision logged before clocks were kept with it
+                    clock, deadline = clock_mod.advance(c.time_control, c.clock, seat, "undo",
+                                                        c.waiting, waiting, c.timed(), now)
             by_seat = {s: u for u, s in c.users.items()}
             notice = jsonutil.dumps_str({
                 "g": c.id, "v": new_version, "name": c.name, "title": game.title, "turn": [],
@@ -201,9 +208,10 @@ class Moves:
                 "deadline": clock_mod.iso(deadline)})
             await self._store(c, Move(seat, {"undo": target}, events, new_version,
                                       dumped(game, restored), waiting, "running", None, True,
-                                      clock, deadline, "undo", notice, now))
+                                      clock, deadline, "undo", notice, now,
+                                      clock_before=c.clock))
             frame = Frame(game, new_version, restored, events,
-                          clock_mod.public(c.time_control, clock))
+                          clock_mod.public(c.time_control, clock), users=c.users)
             self.ctx.cache.put(replace(c, version=new_version, state=restored,
                                        status="running", waiting=waiting, frame=frame,
                                        clock=clock))
@@ -213,6 +221,33 @@ class Moves:
         if set(c.bots).intersection(waiting):
             self.ctx.signals.emit_bot_turn(game_id)
         return Accepted(game_id, new_version, seat, restored, events, frame)
+
+    async def _undo_target(self, game_id: int, version: int) -> tuple[int, int, dict | None]:
+        """(the version whose state a take-back at ``version`` returns to, the version of the
+        decision it takes back, the clock just before that decision).
+
+        The current state was made by the decision logged at ``version``, or, when that row is
+        itself a take-back of version T, it is T's state again: then the decision before T's
+        is the one to take back (two take-backs in a row go two decisions back, never forward
+        again). A decision the platform made for a player whose time ran out (``auto``) is
+        not the player's to take back: its deadline would pass again at once."""
+        v = version
+        while v > 0:
+            row = await self.ctx.store.log_entry(game_id, v)
+            if row is None:  # pragma: no cover - the log has no holes
+                break
+            if row.kind == "undo":
+                v = int((row.action or {}).get("undo", v - 1))
+                continue
+            if row.kind != "move":
+                raise ApiError(409, "cannot_undo",
+                               "A decision the platform made for you when your time ran "
+                               "out cannot be taken back.")
+            return v - 1, v, row.clock_before
+        raise ApiError(409, "cannot_undo",  # pragma: no cover - undo_depth said otherwise
+                       "There is nothing of yours to take back: since your last decision a "
+                       "card was drawn, something hidden was revealed or another player "
+                       "decided.")
 
     # ------------------------------------------------------------------ clocks and notices
 

@@ -122,6 +122,16 @@ class GameService:
     async def socket_info(self, game_id: int, user: UserInfo | None) -> dict:
         return await self.reads.socket_info(game_id, user)
 
+    # seats
+    async def seats_changed(self, game_id: int, session=None) -> None:
+        """Who sits where changed (see :meth:`.store.SqlGameStore.seats_changed`): call with
+        the session of the change, then without it once committed."""
+        await self.ctx.store.seats_changed(game_id, session)
+
+    async def seat_map(self, game_id: int) -> dict[int, int]:
+        """Who sits where in the game now: user id -> seat."""
+        return await self.ctx.store.seat_map(game_id)
+
     # frames and history
     async def load_frames(self, game_id: int, after: int, upto: int) -> list[Frame]:
         return await self.frames.load_frames(game_id, after, upto)

@@ -29,7 +29,7 @@ from ..db import Database
 from ..errors import not_found
 from ..history import undo_snapshots
 from ..models import ActionRecord, Game, Seat, Snapshot, User, utcnow
-from ..realtime import USER_CHANNEL
+from ..realtime import SEATS_CHANNEL, USER_CHANNEL
 
 
 class CurrentRow(NamedTuple):
@@ -89,6 +89,8 @@ class Move:
     kind: str = "move"            #: "move", "auto" or "undo"
     notice: str | None = None     #: the per-user notice (JSON) published with the commit
     now: Any = None
+    #: the game's clock just before this decision (a take-back restores it exactly)
+    clock_before: dict | None = None
 
 
 @dataclass
@@ -109,6 +111,9 @@ class GameStore(Protocol):
                           quota: Callable[[int, Counter], None] | None = None) -> int: ...
     def lobby(self, game_id: int) -> contextlib.AbstractAsyncContextManager["LobbyTx"]: ...
     async def write_move(self, game_id: int, version: int, seats_rev: int, move: Move) -> bool: ...
+    async def seats_changed(self, game_id: int, session=None) -> None: ...
+    async def seat_map(self, game_id: int) -> dict[int, int]: ...
+    async def log_entry(self, game_id: int, version: int): ...
     async def current(self, game_id: int, known: int,
                       need_seats) -> tuple[CurrentRow | None, SeatMaps | None]: ...
     async def log_tail(self, game_id: int, after: int, upto: int) -> list[LogRow]: ...
@@ -139,6 +144,7 @@ class LobbyTx:
         self.s = session
         self.row = row
         self._after: list[str] = []
+        self._seats = False
 
     async def seats(self) -> list[Seat]:
         return list((await self.s.execute(select(Seat).where(Seat.game_id == self.row.id)
@@ -175,6 +181,11 @@ class LobbyTx:
         if notice is not None:
             await self.store.publish_with(self, notice)
 
+    async def seats_changed(self) -> None:
+        """The seats changed: every process's sockets follow once this commits."""
+        await self.store.seats_changed(self.row.id, self.s)
+        self._seats = True
+
     def after_commit(self, notice: str) -> None:
         self._after.append(notice)
 
@@ -183,6 +194,9 @@ class LobbyTx:
         for notice in self._after:
             await self.store.bus.publish(USER_CHANNEL, notice)
         self._after.clear()
+        if self._seats:
+            await self.store.seats_changed(self.row.id)
+            self._seats = False
 
 
 class SqlGameStore:
@@ -231,6 +245,28 @@ class SqlGameStore:
         """SQLite: announcements stay in this process, after the commit."""
         tx.after_commit(notice)
 
+    async def seats_changed(self, game_id: int, session=None) -> None:
+        """Tell every process that who sits where in the game changed (its sockets follow:
+        :meth:`app.realtime.Hub.seats_changed`). Called twice around a commit: with the
+        session, then without it once committed. SQLite: this process only, after the commit.
+        """
+        if session is None:
+            await self.bus.publish(SEATS_CHANNEL, str(game_id))
+
+    async def seat_map(self, game_id: int) -> dict[int, int]:
+        """Who sits where in the game now: user id -> seat."""
+        async with self.db.read() as s:
+            return dict((await s.execute(select(Seat.user_id, Seat.seat).where(
+                Seat.game_id == game_id, Seat.user_id.is_not(None)))).all())
+
+    async def log_entry(self, game_id: int, version: int):
+        """``kind, action, clock_before`` of one log row (None if there is none)."""
+        async with self.db.read() as s:
+            return (await s.execute(
+                select(ActionRecord.kind, ActionRecord.action, ActionRecord.clock_before)
+                .where(ActionRecord.game_id == game_id, ActionRecord.version == version))
+            ).first()
+
     # ----------------------------------------------------------------- moves
     async def write_move(self, game_id: int, version: int, seats_rev: int, m: Move) -> bool:
         now = m.now or utcnow()
@@ -245,7 +281,7 @@ class SqlGameStore:
                 return False
             await s.execute(insert(ActionRecord).values(
                 game_id=game_id, version=m.version, seat=m.seat, action=m.action,
-                events=m.events, created_at=now, kind=m.kind))
+                events=m.events, created_at=now, kind=m.kind, clock_before=m.clock_before))
             if m.snapshot:
                 await s.execute(insert(Snapshot).values(game_id=game_id, version=m.version,
                                                         state=m.state, created_at=now))

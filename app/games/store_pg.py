@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .. import jsonutil
 from ..models import utcnow
-from ..realtime import CHANNEL, USER_CHANNEL, move_payload
+from ..realtime import CHANNEL, SEATS_CHANNEL, USER_CHANNEL, move_payload
 from .store import CurrentRow, LobbyTx, LogRow, Move, SeatMaps, SqlGameStore
 
 # the move as one statement: nothing is written unless the version still matches
@@ -23,8 +23,9 @@ WITH upd AS (
     WHERE id = $1 AND version = $2 AND seats_rev = $18
     RETURNING id, state
 ), ins AS (
-    INSERT INTO actions (game_id, version, seat, action, events, created_at, kind)
-    SELECT id, $3, $9::integer, $10::json, $11::json, $8::timestamptz, $16::varchar FROM upd
+    INSERT INTO actions (game_id, version, seat, action, events, created_at, kind, clock_before)
+    SELECT id, $3, $9::integer, $10::json, $11::json, $8::timestamptz, $16::varchar,
+           $19::json FROM upd
 ), snap AS (
     INSERT INTO snapshots (game_id, version, state, created_at)
     SELECT id, $3, state, $8::timestamptz FROM upd WHERE $12::boolean
@@ -51,6 +52,11 @@ class PgGameStore(SqlGameStore):
         """NOTIFY in the lobby's transaction: delivered on commit, to every process."""
         await self.bus.publish(USER_CHANNEL, notice, tx.s)
 
+    async def seats_changed(self, game_id: int, session=None) -> None:
+        """NOTIFY in the session's transaction: delivered on commit, to every process."""
+        if session is not None:
+            await self.bus.publish(SEATS_CHANNEL, str(game_id), session)
+
     async def write_move(self, game_id: int, version: int, seats_rev: int, m: Move) -> bool:
         import asyncpg
 
@@ -67,7 +73,7 @@ class PgGameStore(SqlGameStore):
                     m.status, None if m.result is None else dumps(m.result), m.now or utcnow(),
                     m.seat, action_json, dumps(m.events), m.snapshot, payload,
                     None if m.clock is None else dumps(m.clock), m.deadline, m.kind, m.notice,
-                    seats_rev)
+                    seats_rev, None if m.clock_before is None else dumps(m.clock_before))
         except asyncpg.UniqueViolationError:
             return False  # the log already has this version
         return len(rows) == 1

@@ -26,16 +26,39 @@ class AuthOut(BaseModel):
     token: str
 
 
+class PasswordChange(BaseModel):
+    model_config = ConfigDict(json_schema_extra={
+        "examples": [{"current": "correct horse battery", "new": "battery staple horse"}]})
+    current: StrictStr
+    new: StrictStr
+
+
+def secure_cookies(request: Request) -> bool:
+    """Cookies are Secure when the request came over https: directly, or through a proxy
+    uvicorn trusts (``--forwarded-allow-ips``) that said so in ``X-Forwarded-Proto``; or
+    always, with ``MENAGERIE_COOKIE_SECURE``."""
+    return services(request).settings.cookie_secure or request.url.scheme == "https"
+
+
 def _with_cookie(request: Request, body: dict, status: int, token: str) -> JSONResponse:
     settings = services(request).settings
     response = JSONResponse(body, status_code=status)
     age = settings.token_ttl_days * 86400
+    secure = secure_cookies(request)
     # SameSite=Strict: no cross-site request carries the login; the CSRF value is readable by
     # the page's script, which echoes it in X-CSRF-Token for cookie-authenticated writes
     response.set_cookie(COOKIE, token, max_age=age, httponly=True, samesite="strict",
-                        secure=settings.cookie_secure, path="/")
+                        secure=secure, path="/")
     response.set_cookie(CSRF_COOKIE, csrf_for(token), max_age=age, httponly=False,
-                        samesite="strict", secure=settings.cookie_secure, path="/")
+                        samesite="strict", secure=secure, path="/")
+    return response
+
+
+def _without_cookie(request: Request, body: dict) -> JSONResponse:
+    secure = secure_cookies(request)
+    response = JSONResponse(body)
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict", secure=secure)
+    response.delete_cookie(CSRF_COOKIE, path="/", samesite="strict", secure=secure)
     return response
 
 
@@ -70,12 +93,30 @@ async def login(body: Credentials, request: Request):
 
 @router.post("/auth/logout")
 async def logout(request: Request, user: UserInfo = Depends(require_user)):
-    """Revoke the token this request was made with."""
+    """Revoke the token this request was made with; its open WebSockets close (4401), in
+    every process."""
     await services(request).auth.logout(request.state.token)
-    response = JSONResponse({"ok": True})
-    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
-    response.delete_cookie(CSRF_COOKIE, path="/", samesite="strict")
-    return response
+    return _without_cookie(request, {"ok": True})
+
+
+@router.post("/auth/logout-everywhere")
+async def logout_everywhere(request: Request, user: UserInfo = Depends(require_user)):
+    """Revoke every login token of the caller (every browser, every client, this one too);
+    their open WebSockets close. ``{"ok": true, "revoked": N}``."""
+    count = await services(request).auth.logout_everywhere(user)
+    return _without_cookie(request, {"ok": True, "revoked": count})
+
+
+@router.post("/auth/password")
+async def change_password(body: PasswordChange, request: Request,
+                          user: UserInfo = Depends(require_user)):
+    """Change the password (403 ``wrong_password`` if ``current`` is not it). Every other
+    login of the account is revoked and its sockets close; this one stays signed in.
+    ``{"ok": true, "revoked": N}``."""
+    svc = services(request)
+    svc.limits.check(svc.limits.login, client_address(request))  # guesses of `current`
+    count = await svc.auth.change_password(user, body.current, body.new, request.state.token)
+    return JSONResponse({"ok": True, "revoked": count})
 
 
 @router.get("/me")

@@ -108,8 +108,11 @@ async def post_action(user: CurrentUser, game_id: GameId, body: PostAction, requ
 async def undo(user: CurrentUser, game_id: GameId, body: Undo, request: Request, svc: Svc):
     """Take back your latest decision (409 ``cannot_undo`` past an information barrier: a card
     drawn, a secret revealed, another player's decision). The game moves on to a new version
-    whose state is the one before that decision; the log shows the take-back."""
+    whose state is the one before that decision, with the clock as it was before it (no
+    time refunded, the same deadline); the log shows the take-back. Take-backs are limited per
+    user (429 ``rate_limited``: ``MENAGERIE_RATE_UNDO_PER_MINUTE``, ``..._BURST``)."""
     await svc.limits.action(client_address(request), user.id)
+    await svc.limits.check(svc.limits.undo, user.id)
     done = await svc.games.undo(game_id, body.version, user)
     return Response(done.frame.reply(done.seat), media_type="application/json")
 

@@ -1,9 +1,11 @@
 """The per-user WebSocket: "your turn" notices for every open page of the signed-in user.
 
-``WS /api/me/ws`` (login cookie, or ``?token=``): the server sends ``{"type": "hello", "user"}``
-once, then ``your_turn`` and ``game`` notices (see :mod:`app.userfeed`); the client may send
-``{"type": "ping"}`` (answered ``{"type": "pong"}``). Without a valid login the socket gets an
-``unauthorized`` error and is closed with code 4401.
+``WS /api/me/ws`` (the login cookie from a page of this site, ``Authorization: Bearer``, or
+``?auth=message`` and a first message ``{"type": "auth", "token": "..."}``, as on the game socket;
+never a token in the URL): the server sends ``{"type": "hello", "user"}`` once, then
+``your_turn`` and ``game`` notices (see :mod:`app.userfeed`); the client may send ``{"type":
+"ping"}`` (answered ``{"type": "pong"}``). Without a valid login the socket gets an
+``unauthorized`` error and is closed with code 4401; so is it when its login is revoked.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ import contextlib
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from .. import jsonutil
+from .. import i18n, jsonutil
 from ..realtime import Connection
-from .ws import _authenticate, _error
+from ..sessions import SIGNED_OUT
+from .ws import Refused, _error, _refuse, identify, open_session
 
 router = APIRouter()
 
@@ -23,15 +26,29 @@ router = APIRouter()
 @router.websocket("/api/me/ws")
 async def user_socket(ws: WebSocket):
     services = ws.app.state.services
+    lang = i18n.socket_language(ws)
     await ws.accept()
-    user, problem, _token = await _authenticate(ws)
+    try:
+        user, token = await identify(ws)
+    except Refused as exc:
+        await _refuse(ws, exc.code, exc.message, lang, exc.close)
+        return
+    except WebSocketDisconnect:
+        return
     if user is None:
         await ws.send_text(jsonutil.dumps_str(_error(
-            "unauthorized", problem or "Sign in to hear about your turns.")))
+            "unauthorized", "Sign in to hear about your turns.", lang)))
         await ws.close(code=4401)
         return
-    conn = Connection(ws, 0, None, services.hub)
+    conn = Connection(ws, 0, None, services.hub, user.id)
+    conn.token, conn.lang = token, lang
+    open_session(services, conn, user, token)
     services.userfeed.add(user.id, conn)
+    if await services.auth.user_for_token(token) is None:  # signed out meanwhile
+        services.sessions.remove(conn)
+        services.userfeed.remove(user.id, conn)
+        await _refuse(ws, "signed_out", SIGNED_OUT, lang, 4401)
+        return
     try:
         await conn.send({"type": "hello", "user": user.as_dict()})
         while True:
@@ -55,5 +72,6 @@ async def user_socket(ws: WebSocket):
     finally:
         conn.closed = True
         services.userfeed.remove(user.id, conn)
+        services.sessions.remove(conn)
         with contextlib.suppress(Exception):
             await ws.close()

@@ -1,8 +1,17 @@
 """The game WebSocket: live state messages, catch-up after a reconnect, and actions.
 
+Identity (see :func:`identify`): ``Authorization: Bearer <token>`` in the handshake, or
+``?auth=message`` and ``{"type": "auth", "token": "..."}`` as the first message, or the HttpOnly
+login cookie from a page of this site; none = a spectator. Never a token in the URL
+(``?token=`` is refused: 4400 ``token_in_url``). A bad token closes the socket with 4401; so
+does revoking its login later (logout, log out everywhere, a password change: see
+:mod:`app.sessions`), in every process.
+
 Server → client:
-- ``{"type": "hello", "game", "seat", "status", "version"}`` once, on connect (``version`` -1 while
-  the game is open);
+- ``{"type": "hello", "game", "seat", "status", "version", "user"}`` once, on connect
+  (``version`` -1 while the game is open);
+- ``{"type": "seat", "game", "seat"}`` whenever the user's seat in the game changes (a join, a
+  declined rematch invitation): the state messages that follow are that seat's view;
 - ``{"type": "state", "version", "view", "events", "status", "waiting_for", "result"}`` for every
   version, in order, as seen by this viewer (``"full": true`` on a catch-up that skipped versions);
 - ``{"type": "synced", "version"}`` after the answer to a ``sync``;
@@ -25,11 +34,12 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import i18n, jsonutil
-from ..auth import COOKIE, UserInfo
+from ..auth import COOKIE, UserInfo, hash_token, token_from_headers
 from ..errors import ApiError, database_unavailable
 from ..quotas import SocketSlot
 from ..ratelimit import client_address
 from ..realtime import Connection
+from ..sessions import SIGNED_OUT
 from .common import parse_game_id
 from .games import action_reply
 
@@ -50,28 +60,112 @@ async def _refuse(ws: WebSocket, code: str, message: str, lang: str, close: int)
     await ws.close(code=close, reason=i18n.close_reason(said["error"]["message"]))
 
 
-def _same_origin(ws: WebSocket) -> bool:
+def same_origin(ws: WebSocket) -> bool:
+    """Whether a socket's handshake comes from a page of this site (or from no page at all).
+
+    A browser always sends ``Origin`` with a WebSocket handshake, and sends the site's cookies
+    whichever page opens the socket; so the login cookie counts only when ``Origin`` names this
+    very host (no cross-site WebSocket hijacking). Clients that are not browsers send no
+    ``Origin``."""
     origin = ws.headers.get("origin")
     if not origin:
         return True
     return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
 
 
-async def _authenticate(ws: WebSocket) -> tuple[UserInfo | None, str | None, str | None]:
-    """(user, problem, token): a bad ``?token=`` is refused; a cookie counts from this site."""
-    auth = ws.app.state.services.auth
-    token = ws.query_params.get("token")
-    if token:
+class Refused(Exception):
+    """The socket is refused: ``(code, English sentence, close code)``."""
+
+    def __init__(self, code: str, message: str, close: int) -> None:
+        super().__init__(message)
+        self.code, self.message, self.close = code, message, close
+
+
+BAD_TOKEN = "The token is invalid, expired or revoked."
+TOKEN_IN_URL = ('Tokens never go in the URL: send "Authorization: Bearer <token>", or open '
+                'the socket with ?auth=message and send {"type": "auth", "token": "..."} first.')
+AUTH_EXPECTED = 'Send {"type": "auth", "token": "..."} as the first message.'
+
+
+async def identify(ws: WebSocket) -> tuple[UserInfo | None, str | None]:
+    """(user, token) of an accepted socket; (None, None) for a spectator. Raises
+    :class:`Refused` for a token that is present and bad, or for a token in the URL.
+
+    Where the identity comes from, first match wins:
+
+    1. ``Authorization: Bearer <token>`` in the handshake (clients that are not browsers);
+    2. ``?auth=message``: the very first message must be ``{"type": "auth", "token": "..."}``,
+       within ``MENAGERIE_WS_AUTH_TIMEOUT`` seconds; the server sends nothing before it;
+    3. the HttpOnly login cookie, when the handshake comes from a page of this site
+       (:func:`same_origin`); a stale cookie means a spectator, as over HTTP;
+    4. nothing: a spectator.
+    """
+    services = ws.app.state.services
+    auth = services.auth
+    if "token" in ws.query_params:
+        raise Refused("token_in_url", TOKEN_IN_URL, 4400)
+    header = ws.headers.get("authorization")
+    if header is not None:
+        try:
+            token, _ = token_from_headers(header, None)
+        except ApiError as exc:
+            raise Refused(exc.code, exc.message, 4401) from None
         user = await auth.user_for_token(token)
         if user is None:
-            return None, "The token is invalid, expired or revoked.", None
-        return user, None, token
+            raise Refused("bad_token", BAD_TOKEN, 4401)
+        return user, token
+    if ws.query_params.get("auth") == "message":
+        token = await _first_message_token(ws, services.settings.ws_auth_timeout)
+        user = await auth.user_for_token(token)
+        if user is None:
+            raise Refused("bad_token", BAD_TOKEN, 4401)
+        return user, token
     cookie = ws.cookies.get(COOKIE)
-    # a cookie only counts from pages of this site (no cross-site socket hijacking)
-    if cookie and _same_origin(ws):
+    if cookie and same_origin(ws):
         user = await auth.user_for_token(cookie)
-        return user, None, cookie if user else None
-    return None, None, None
+        if user is not None:
+            return user, cookie
+    return None, None
+
+
+async def _first_message_token(ws: WebSocket, timeout: float) -> str:
+    try:
+        async with asyncio.timeout(timeout):
+            message = await ws.receive()
+    except TimeoutError:
+        raise Refused("auth_expected", AUTH_EXPECTED, 4401) from None
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    raw = message.get("text")
+    if raw is None:
+        raw = (message.get("bytes") or b"").decode("utf-8", "replace")
+    try:
+        data = jsonutil.loads(raw) if len(raw) <= 4096 else None
+    except Exception:
+        data = None
+    token = data.get("token") if isinstance(data, dict) and data.get("type") == "auth" else None
+    if not isinstance(token, str) or not token:
+        raise Refused("auth_expected", AUTH_EXPECTED, 4401)
+    return token
+
+
+async def still_valid(services, conn: Connection) -> bool:
+    """Whether the socket's login still holds (re-checked before each action or chat line;
+    a revoked one closes the socket)."""
+    if conn.closed:
+        return False
+    if conn.token is None:
+        return True
+    if await services.auth.user_for_token(conn.token) is not None:
+        return True
+    services.sessions.close(conn)
+    return False
+
+
+def open_session(services, conn: Connection, user: UserInfo | None, token: str | None) -> None:
+    """Register a signed-in socket, so that revoking its login closes it."""
+    if user is not None and token is not None:
+        services.sessions.add(conn, user.id, hash_token(token))
 
 
 def _int(value, low: int) -> int | None:
@@ -93,25 +187,34 @@ async def _game_socket(ws: WebSocket, game_id: str, slot: SocketSlot):
     services = ws.app.state.services
     lang = i18n.socket_language(ws)
     await ws.accept()
+    conn = None
     try:
         gid = parse_game_id(game_id)
-        user, problem, token = await _authenticate(ws)
-        if problem:
-            await _refuse(ws, "bad_token", problem, lang, 4401)
-            return
+        user, token = await identify(ws)
         if refused := slot.take(user.id if user else None, client_address(ws)):
             await _refuse(ws, refused.code, refused.message, lang, 4429)
             return
-        conn = Connection(ws, gid, None, services.hub)
+        conn = Connection(ws, gid, None, services.hub, user.id if user else None)
         conn.slot = slot
         conn.token = token
         conn.lang = lang
+        open_session(services, conn, user, token)
         services.hub.subscribe(conn)  # before reading the version: no announcement is missed
         try:
             info = await services.games.socket_info(gid, user)
-        except Exception:
+            if getattr(conn, "revoked", False) or (
+                    token is not None and await services.auth.user_for_token(token) is None):
+                # signed out while we were connecting (the registration above closes the gap)
+                raise Refused("signed_out", SIGNED_OUT, 4401)
+        except BaseException:
             services.hub.unsubscribe(conn)
+            services.sessions.remove(conn)
             raise
+    except Refused as exc:
+        await _refuse(ws, exc.code, exc.message, lang, exc.close)
+        return
+    except WebSocketDisconnect:
+        return
     except ApiError as exc:
         await _refuse(ws, exc.code, exc.message, lang, 4404 if exc.status == 404 else 4400)
         return
@@ -159,6 +262,8 @@ async def _game_socket(ws: WebSocket, game_id: str, slot: SocketSlot):
                 await conn.send(said)
                 await ws.close(code=1009, reason=i18n.close_reason(said["error"]["message"]))
                 break
+            if conn.closed:
+                continue  # signed out: the close is on its way; nothing more is accepted
             try:
                 await _handle(services, conn, user, data)
             except Exception as exc:
@@ -175,6 +280,7 @@ async def _game_socket(ws: WebSocket, game_id: str, slot: SocketSlot):
         pass
     finally:
         services.hub.unsubscribe(conn)
+        services.sessions.remove(conn)
         if pump is not None:
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -221,6 +327,8 @@ async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes
             await conn.send(_error("unauthorized", "Sign in to play (token or login cookie).",
                                    lang))
             return
+        if not await still_valid(services, conn):
+            return
         try:
             await services.limits.action(client_address(conn.ws), user.id)
             done = await services.games.act(conn.game_id, version, action, user=user)
@@ -239,10 +347,15 @@ async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes
         if user is None:
             await conn.send(_error("unauthorized", "Sign in to chat.", lang))
             return
+        if not await still_valid(services, conn):
+            return
         try:
             await services.chat.post(conn.game_id, user, channel, text)
         except ApiError as exc:
             await conn.send(_error(exc.code, exc.message, lang, **exc.extra))
+    elif kind == "auth":
+        await conn.send(_error("bad_message", '"auth" is only the first message of a socket '
+                               "opened with ?auth=message.", lang))
     else:
         await conn.send(_error("bad_message", f"Unknown message type {kind!r}.", lang))
 

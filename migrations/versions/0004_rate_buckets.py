@@ -2,7 +2,7 @@
 register, login, actions, imports, and the per-account login backoff; and the look-alike key
 of each username (refused when a new name looks like an existing one).
 
-Revision ID: 0004_rate_buckets
+Revision ID: 0004
 Revises: 0003
 Create Date: 2026-12-01
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004_rate_buckets"
+revision = "0004"
 down_revision = "0003"
 branch_labels = None
 depends_on = None

@@ -1,10 +1,16 @@
-// The HTTP side of the contract (see the architecture spec): JSON in, JSON out, a Bearer token.
+// The HTTP side of the contract (see the architecture spec): JSON in, JSON out, the login cookie.
 // Errors are thrown as ApiError with the server's code and sentence (in the page's language:
 // every request says Accept-Language; the codes stay the same in every language).
 import { lang, t } from "./i18n.js";
 
-const TOKEN_KEY = "menagerie.token";
 const USER_KEY = "menagerie.user";
+const CSRF_COOKIE = "menagerie_csrf";
+const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+// The login lives in the HttpOnly cookie the server sets at login (the page's script never
+// sees the token, so a script injected into the page cannot steal it); the page keeps only
+// who is signed in, to draw itself. Tokens kept by older versions of the page are dropped.
+try { localStorage.removeItem("menagerie.token"); } catch { /* storage disabled */ }
 
 export class ApiError extends Error {
   constructor(status, code, message, body) {
@@ -16,29 +22,38 @@ export class ApiError extends Error {
 }
 
 export const auth = {
-  get token() {
-    try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
-  },
+  /** Who is signed in ({id, username}) or null: what the page shows, not a credential. */
   get user() {
     try { return JSON.parse(localStorage.getItem(USER_KEY) || "null"); } catch { return null; }
   },
-  save(user, token) {
-    localStorage.setItem(TOKEN_KEY, token);
+  get signedIn() {
+    return !!this.user;
+  },
+  save(user) {
     localStorage.setItem(USER_KEY, JSON.stringify(user));
     window.dispatchEvent(new CustomEvent("menagerie:auth"));
   },
   clear() {
-    localStorage.removeItem(TOKEN_KEY);
     localStorage.removeItem(USER_KEY);
     window.dispatchEvent(new CustomEvent("menagerie:auth"));
   },
 };
 
-/** One JSON request. `opts.auth === false` sends no token. */
+/** The CSRF value the server put in a readable cookie next to the login cookie; echoed in the
+ * X-CSRF-Token header of every request that changes something (double submit). */
+function csrfToken() {
+  for (const part of document.cookie.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === CSRF_COOKIE) return decodeURIComponent(rest.join("="));
+  }
+  return null;
+}
+
+/** One JSON request, authenticated by the login cookie (same origin). */
 export async function request(method, path, body, opts = {}) {
   const headers = { Accept: "application/json", "Accept-Language": lang };
-  const token = auth.token;
-  if (token && opts.auth !== false) headers.Authorization = `Bearer ${token}`;
+  const csrf = UNSAFE.has(method) ? csrfToken() : null;
+  if (csrf) headers["X-CSRF-Token"] = csrf;
   const init = { method, headers, credentials: "same-origin" };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -57,11 +72,8 @@ export async function request(method, path, body, opts = {}) {
   }
   if (!res.ok) {
     const e = (data && data.error) || {};
-    if (res.status === 401 && token && opts.auth !== false && !opts.retried) {
-      // a revoked or expired token: forget it and try once as a guest
-      auth.clear();
-      if (!opts.noRetry) return request(method, path, body, { ...opts, retried: true });
-    }
+    // the login expired or was revoked (logout elsewhere, a password change): signed out here
+    if (res.status === 401 && auth.signedIn && opts.auth !== false) auth.clear();
     throw new ApiError(res.status, e.code, e.message || (data && data.detail) || res.statusText, data);
   }
   return data;
@@ -73,7 +85,9 @@ export const api = {
 
   register: (username, password) => request("POST", "/api/auth/register", { username, password }, { auth: false }),
   login: (username, password) => request("POST", "/api/auth/login", { username, password }, { auth: false }),
-  logout: () => request("POST", "/api/auth/logout", {}, { noRetry: true }),
+  logout: () => request("POST", "/api/auth/logout", {}),
+  logoutEverywhere: () => request("POST", "/api/auth/logout-everywhere", {}),
+  changePassword: (current, next) => request("POST", "/api/auth/password", { current, new: next }),
 
   catalog: () => request("GET", "/api/catalog"),
   gameCatalog: (game) => request("GET", `/api/catalog/${encodeURIComponent(game)}`),
@@ -88,14 +102,17 @@ export const api = {
   log: (id, after) => request("GET", `/api/games/${id}/log?after=${after}`),
 };
 
-/** The WebSocket address of a game (token as query parameter; none = spectator). `lang`: the
- * page's language for the socket's error sentences (a browser's handshake sends its own). */
+/** The WebSocket address of a game. The socket carries the login cookie (same origin), never
+ * a token in the URL; without a login it is a spectator's. `lang`: the page's language for the
+ * socket's error sentences (a browser's handshake sends its own). */
 export function wsUrl(id) {
+  return socketUrl(`/api/games/${id}/ws`);
+}
+
+/** The address of one of the site's sockets (`path`), in the page's language. */
+export function socketUrl(path) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const token = auth.token;
-  const q = new URLSearchParams({ lang });
-  if (token) q.set("token", token);
-  return `${proto}//${location.host}/api/games/${id}/ws?${q}`;
+  return `${proto}//${location.host}${path}?${new URLSearchParams({ lang })}`;
 }
 
 /** Game summaries come as a list or wrapped; always return a list. */

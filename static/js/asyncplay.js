@@ -1,10 +1,10 @@
 // Asynchronous play in the browser: time controls (form, clocks), take-backs, reclaiming a
 // seat, and "your turn" notices from the per-user socket (WS /api/me/ws) shown as a browser
 // Notification, a badge on the favicon and a count in the page title.
-import { api, auth, ApiError } from "./api.js";
+import { api, auth, ApiError, socketUrl } from "./api.js";
 import { h, clear } from "./dom.js";
 import { seatTag } from "./seats.js";
-import { lang, t } from "./i18n.js";
+import { t } from "./i18n.js";
 
 // ------------------------------------------------------------------ glyphs (no emoji font needed)
 const GLYPHS = {
@@ -270,26 +270,23 @@ export class TurnFeed {
   }
 
   start() {
-    if (!auth.token && !document.cookie.includes("menagerie")) {
-      // cookie logins are HttpOnly: we cannot see them; try anyway when a user is stored
-      if (!auth.user) return;
-    }
+    if (!auth.signedIn) return;
     this.connect();
   }
 
   connect() {
     if (this.stopped) return;
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = new URLSearchParams({ lang });
-    if (auth.token) q.set("token", auth.token);
     let ws;
-    try { ws = new WebSocket(`${proto}//${location.host}/api/me/ws?${q}`); } catch { this.schedule(); return; }
+    // the login cookie goes with the handshake (same origin); never a token in the URL
+    try { ws = new WebSocket(socketUrl("/api/me/ws")); } catch { this.schedule(); return; }
     this.ws = ws;
     ws.onopen = () => { this.attempt = 0; };
     ws.onmessage = (e) => {
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       if (msg.type === "error" && msg.error && msg.error.code === "unauthorized") { this.stopped = true; return; }
+      // the login was revoked (logout elsewhere, "log out everywhere", a password change)
+      if (msg.type === "error" && msg.error && msg.error.code === "signed_out") { this.stopped = true; auth.clear(); return; }
       if (msg.type === "your_turn" || msg.type === "game") this.onNotice(msg);
     };
     ws.onclose = () => { if (this.ws === ws) { this.ws = null; this.schedule(); } };
@@ -312,7 +309,7 @@ export class TurnFeed {
 
 /** How many of my games wait for me now (the lobby's "your turn" list). */
 export async function countMyTurns() {
-  if (!auth.token && !auth.user) return 0;
+  if (!auth.signedIn) return 0;
   try {
     const list = await api.get("/api/games?mine=1&limit=200");
     return (Array.isArray(list) ? list : []).filter((g) => g.your_turn && g.status === "running").length;

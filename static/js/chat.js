@@ -40,7 +40,7 @@ export class Chat {
   }
 
   writable() {
-    if (!auth.token || !auth.user) return null;
+    if (!auth.signedIn) return null;
     return this.seated ? "players" : "spectators";
   }
 

@@ -133,9 +133,21 @@ function onMessage(msg) {
     chat.receive(msg.message);
   } else if (msg.type === "hello") {
     chat.catchUp(); // lines sent while the socket was away
+  } else if (msg.type === "seat") {
+    // the user's seat in this game changed (joined, or gave an invitation back): the state
+    // messages that follow are the new seat's view; redraw the page around it
+    st.seat = Number.isInteger(msg.seat) ? msg.seat : null;
+    resync();
   } else if (msg.type === "error") {
     const e = msg.error || msg;
-    if (e.code === "bad_token") {
+    if (e.code === "signed_out") {
+      // this login was revoked (logout elsewhere, "log out everywhere", a password change):
+      // the server closes the socket; the reconnect watches as a spectator
+      auth.clear();
+      toast(t("game.signed_out"));
+      st.seat = null;
+      resync();
+    } else if (e.code === "bad_token") {
       // the sign-in expired or was revoked: go on watching as a spectator
       auth.clear();
       toast(t("game.sign_in_expired"));

@@ -27,10 +27,12 @@ function toast(text) {
 function renderAuth() {
   const host = $("#auth");
   const user = auth.user;
-  if (user && auth.token) {
+  if (user) {
     clear(host).append(
       h("span", { class: "who" }, t("auth.signed_in_as", { name: user.username })),
-      h("button", { class: "btn small", type: "button", id: "logout", onclick: logout }, t("auth.log_out")));
+      h("button", { class: "btn small", type: "button", id: "logout", onclick: logout }, t("auth.log_out")),
+      h("button", { class: "btn small", type: "button", id: "logout-everywhere", title: t("auth.log_out_everywhere_hint"), onclick: logoutEverywhere }, t("auth.log_out_everywhere")),
+      h("button", { class: "btn small", type: "button", id: "change-password", "aria-expanded": "false", onclick: (e) => togglePasswordForm(host, e.currentTarget) }, t("auth.change_password")));
     return;
   }
   const err = h("span", { class: "form-error", id: "auth-error", role: "alert" });
@@ -42,7 +44,7 @@ function renderAuth() {
     try {
       const res = mode === "register" ? await api.register(name.value.trim(), pass.value) : await api.login(name.value.trim(), pass.value);
       const u = res.user || { username: name.value.trim() };
-      auth.save(typeof u === "string" ? { username: u } : u, res.token);
+      auth.save(typeof u === "string" ? { username: u } : u); // the login itself is the cookie
       renderAuth();
       refresh();
     } catch (e) {
@@ -58,10 +60,41 @@ function renderAuth() {
 }
 
 async function logout() {
-  try { await api.logout(); } catch { /* the token is forgotten anyway */ }
+  try { await api.logout(); } catch { /* the cookie is dropped anyway */ }
   auth.clear();
   renderAuth();
   refresh();
+}
+
+async function logoutEverywhere() {
+  try { await api.logoutEverywhere(); } catch (e) { if (e.status !== 401) { toast(e.message || t("auth.failed")); return; } }
+  auth.clear();
+  renderAuth();
+  refresh();
+}
+
+/** The password change form (current and new password); every other login is signed out. */
+function togglePasswordForm(host, button) {
+  const open = host.querySelector("#password-form");
+  if (open) { open.remove(); button.setAttribute("aria-expanded", "false"); return; }
+  button.setAttribute("aria-expanded", "true");
+  const err = h("span", { class: "form-error", id: "password-error", role: "alert" });
+  const current = h("input", { id: "password-current", type: "password", autocomplete: "current-password", placeholder: t("auth.current_password"), "aria-label": t("auth.current_password"), required: true });
+  const next = h("input", { id: "password-new", type: "password", autocomplete: "new-password", placeholder: t("auth.new_password"), "aria-label": t("auth.new_password"), required: true });
+  const form = h("form", { class: "auth", id: "password-form", onsubmit: async (e) => {
+    e.preventDefault();
+    err.textContent = "";
+    try {
+      await api.changePassword(current.value, next.value);
+      form.remove();
+      button.setAttribute("aria-expanded", "false");
+      toast(t("auth.password_changed"));
+    } catch (ex) {
+      err.textContent = ex.message || t("auth.failed");
+    }
+  } }, current, next, h("button", { class: "btn primary small", type: "submit", id: "password-save" }, t("auth.save_password")), err);
+  host.append(form);
+  current.focus();
 }
 
 // ------------------------------------------------------------------ game summaries
@@ -101,7 +134,7 @@ function gameItem(g, kind) {
   const href = `game.html?id=${encodeURIComponent(g.id)}`;
   const actions = [];
   if (kind === "open") {
-    actions.push(h("button", { class: "btn primary small", type: "button", dataset: { join: g.id }, disabled: !auth.token, title: auth.token ? "" : t("lobby.sign_in_to_join"), onclick: () => join(g) }, t("lobby.join")));
+    actions.push(h("button", { class: "btn primary small", type: "button", dataset: { join: g.id }, disabled: !auth.signedIn, title: auth.signedIn ? "" : t("lobby.sign_in_to_join"), onclick: () => join(g) }, t("lobby.join")));
     actions.push(h("a", { class: "btn small", href }, t("lobby.view")));
   } else if (kind === "turn") {
     actions.push(h("a", { class: "btn primary small", href }, t("lobby.play")));
@@ -203,7 +236,7 @@ async function refresh() {
   if (refreshing) return;
   refreshing = true;
   try {
-    const signedIn = !!auth.token;
+    const signedIn = auth.signedIn;
     const [mine, open, running, finished] = await Promise.all([
       signedIn ? api.games({ mine: 1 }).then((d) => asList(d)).catch((e) => { if (!(e instanceof ApiError)) throw e; return []; }) : Promise.resolve([]),
       api.games({ status: "open" }).then((d) => asList(d)).catch(() => []),
@@ -242,7 +275,7 @@ async function renderNotifications(shown) {
   const box = $("#notifications");
   const host = $("#notify-body");
   if (!box || !host) return;
-  if (!auth.token) { box.hidden = true; clear(host); return; }
+  if (!auth.signedIn) { box.hidden = true; clear(host); return; }
   let data;
   try {
     data = await request("GET", "/api/me/webhooks");
@@ -341,7 +374,7 @@ function renderNewGame() {
     onsubmit: async (e) => {
       e.preventDefault();
       err.textContent = "";
-      if (!auth.token) { err.textContent = t("newgame.sign_in_first"); return; }
+      if (!auth.signedIn) { err.textContent = t("newgame.sign_in_first"); return; }
       const options = {};
       for (const el of form.querySelectorAll("[data-option]")) {
         const name = el.dataset.option;

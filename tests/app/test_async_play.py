@@ -254,9 +254,10 @@ async def test_your_turn_reaches_every_open_page_of_the_user(server):
     host, api = server
     a, b = await api.user(), await api.user()
     gid = await api.toy_game(a, others=[b])
-    pages = [await connect(f"ws://{host}/api/me/ws?token={b.token}", open_timeout=5)
-             for _ in range(2)]
-    other = await connect(f"ws://{host}/api/me/ws?token={a.token}", open_timeout=5)
+    # a browser page (the login cookie, same origin), a client sending the token first
+    pages = [(await Socket.open_path(host, "/api/me/ws", b.token, via=via)).ws
+             for via in ("cookie", "message")]
+    other = (await Socket.open_path(host, "/api/me/ws", a.token)).ws  # Authorization header
     try:
         import json
 

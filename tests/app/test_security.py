@@ -31,6 +31,10 @@ MATRIX = {
                                                     own_seat=200, spectator=200),
     ("POST", "/api/auth/logout", None): dict(anonymous=401, other_player=200, own_seat=200,
                                              spectator=200),
+    ("POST", "/api/auth/logout-everywhere", None): dict(anonymous=401, other_player=200,
+                                                        own_seat=200, spectator=200),
+    ("POST", "/api/auth/password", "password"): dict(anonymous=401, other_player=200,
+                                                     own_seat=200, spectator=200),
     ("GET", "/api/me", None): dict(anonymous=401, other_player=200, own_seat=200,
                                    spectator=200),
     ("GET", "/api/catalog", None): dict(anonymous=200, other_player=200, own_seat=200,
@@ -138,7 +142,8 @@ async def _scene(api: Api) -> dict:
 
 
 #: rows whose requests change the scene (each gets a fresh one; the others share one)
-CHANGES = {"/api/auth/logout", "/api/games/{open}/join", "/api/games/{gid}/actions"}
+CHANGES = {"/api/auth/logout", "/api/auth/logout-everywhere", "/api/auth/password",
+           "/api/games/{open}/join", "/api/games/{gid}/actions"}
 
 
 async def test_authorization_matrix(api):
@@ -164,6 +169,8 @@ async def test_authorization_matrix(api):
                 body = {"url": f"https://example.invalid/hook/{random.randrange(10**9)}"}
             elif body_kind == "undo":
                 body = {"version": 1}
+            elif body_kind == "password":
+                body = {"current": PASSWORD, "new": PASSWORD + "-new"}
             elif body_kind == "create":
                 body = {"game": "toy", "seats": 2}
             elif body_kind == "own_move":

@@ -7,6 +7,8 @@ import json
 
 from websockets.asyncio.client import connect
 
+from app.auth import COOKIE
+
 
 class Socket:
     def __init__(self, ws) -> None:
@@ -15,14 +17,32 @@ class Socket:
 
     @classmethod
     async def open(cls, host: str, gid, token: str | None = None, query: str = "",
-                   **kw) -> "Socket":
-        params = []
-        if token:
+                   via: str = "header", **kw) -> "Socket":
+        """Open a game socket; ``token`` goes ``via`` the ``Authorization`` header (default),
+        the first message (``"message"``: ``?auth=message`` then ``{"type": "auth"}``), the
+        login cookie (``"cookie"``, with this site's ``Origin``) or, to show that it is
+        refused, the URL (``"url"``)."""
+        return await cls.open_path(host, f"/api/games/{gid}/ws", token, query, via, **kw)
+
+    @classmethod
+    async def open_path(cls, host: str, path: str, token: str | None = None, query: str = "",
+                        via: str = "header", **kw) -> "Socket":
+        params = [query] if query else []
+        headers = dict(kw.pop("additional_headers", None) or {})
+        if token and via == "header":
+            headers["Authorization"] = f"Bearer {token}"
+        elif token and via == "cookie":
+            headers["Cookie"] = f"{COOKIE}={token}"
+            headers.setdefault("Origin", f"http://{host}")
+        elif token and via == "message":
+            params.append("auth=message")
+        elif token and via == "url":
             params.append(f"token={token}")
-        if query:
-            params.append(query)
-        url = f"ws://{host}/api/games/{gid}/ws" + ("?" + "&".join(params) if params else "")
-        return cls(await connect(url, open_timeout=5, **kw))
+        url = f"ws://{host}{path}" + ("?" + "&".join(params) if params else "")
+        sock = cls(await connect(url, open_timeout=5, additional_headers=headers or None, **kw))
+        if token and via == "message":
+            await sock.send({"type": "auth", "token": token})
+        return sock
 
     async def recv(self, timeout: float = 5.0) -> dict:
         text = await asyncio.wait_for(self.ws.recv(), timeout)

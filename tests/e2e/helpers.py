@@ -36,6 +36,19 @@ def register(page, server, name: str, password: str = PASSWORD) -> None:
     assert name in page.inner_text("#auth")
 
 
+def sign_in(page, server, user: dict, token: str) -> None:
+    """Sign a page in with a token got through the API: the login cookie and its CSRF
+    companion, as the server sets them at login (the page keeps only who is signed in)."""
+    from app.auth import COOKIE, CSRF_COOKIE, csrf_for
+
+    page.context.add_cookies([
+        {"name": COOKIE, "value": token, "url": server.url("/"), "httpOnly": True,
+         "sameSite": "Strict"},
+        {"name": CSRF_COOKIE, "value": csrf_for(token), "url": server.url("/"),
+         "sameSite": "Strict"}])
+    page.evaluate("u => localStorage.setItem('menagerie.user', JSON.stringify(u))", user)
+
+
 def create_game(page, seats: int = 2, bots: tuple[int, ...] = ()) -> int:
     page.click("#new-game-btn")
     page.wait_for_selector("#ng-seats")

@@ -116,7 +116,7 @@ def test_a_take_back_works_before_a_draw_and_is_refused_after(table, watch):
         """async ([gid, v]) => {
              const r = await fetch(`/api/games/${gid}/undo`, {method: "POST", credentials: "same-origin",
                headers: {"Content-Type": "application/json",
-                         "Authorization": "Bearer " + localStorage.getItem("menagerie.token")},
+                         "X-CSRF-Token": document.cookie.match(/menagerie_csrf=([^;]+)/)[1]},
                body: JSON.stringify({version: v})});
              return [r.status, (await r.json()).error.code];
            }""", [table["gid"], version(alice)])

@@ -16,7 +16,8 @@ EVIL = '<script>window.__pwned = 1</script><b>bold</b> & <img src=x onerror="win
 
 
 def _token(page) -> str:
-    return page.evaluate("localStorage.getItem('menagerie.token')")
+    """The page's login (the HttpOnly cookie: the test reads it from the browser context)."""
+    return next(c["value"] for c in page.context.cookies() if c["name"] == "menagerie_token")
 
 
 def _open_chat(page) -> None:

@@ -17,8 +17,15 @@ def test_lobby_register_logout_login_and_lists(server, browser, console, artifac
     ctx = browser.new_context(viewport=DESKTOP)
     try:
         page = console.watch(ctx.new_page(), "lobby")
+        sockets = []
+        page.on("websocket", lambda ws: sockets.append(ws.url))
         name = unique("lob")
         register(page, server, name)
+        # the login is the HttpOnly cookie: the page's script never holds the token
+        assert page.evaluate("Object.keys(localStorage).filter(k => /token/i.test(k))") == []
+        login = [c for c in ctx.cookies() if c["name"] == "menagerie_token"]
+        assert len(login) == 1 and login[0]["httpOnly"] and "menagerie_token" not in \
+            page.evaluate("document.cookie")
         # a game waiting for players, and one against a bot that is running (our turn: keep)
         gid = create_game(page, seats=3, bots=(2,))
         page.goto(server.url("/"))
@@ -26,6 +33,8 @@ def test_lobby_register_logout_login_and_lists(server, browser, console, artifac
         server.set_seed(bot_gid, "e2e-lobby-1")
         page.click("#start-btn")
         page.wait_for_function("() => window.menagerie.state.version >= 0")
+        # the game's socket signed in by the cookie alone: the seat's private view arrives
+        page.wait_for_function("() => window.menagerie.state.seat === 0")
         page.goto(server.url("/"))
         page.wait_for_selector(f'#list-turn [data-game="{bot_gid}"]')
         page.wait_for_selector(f'#list-mine [data-game="{gid}"]')
@@ -41,6 +50,19 @@ def test_lobby_register_logout_login_and_lists(server, browser, console, artifac
         page.click("#login-btn")
         page.wait_for_selector("#logout")
         page.wait_for_selector(f'#list-turn [data-game="{bot_gid}"]')
+        assert sockets and not [u for u in sockets if "token" in u]
+        # a new password; then log out everywhere, and in again with the new password
+        page.click("#change-password")
+        page.fill("#password-current", PASSWORD)
+        page.fill("#password-new", PASSWORD + "-2")
+        page.click("#password-save")
+        page.wait_for_selector("#password-form", state="detached")
+        page.click("#logout-everywhere")
+        page.wait_for_selector("#auth-form")
+        page.fill("#auth-user", name)
+        page.fill("#auth-pass", PASSWORD + "-2")
+        page.click("#login-btn")
+        page.wait_for_selector("#logout")
         # a stranger sees the open game to join and the running one to watch
         other = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
         try:

@@ -17,7 +17,7 @@ import urllib.error
 import pytest
 
 from .conftest import DESKTOP, PHONE
-from .helpers import WAIT, PASSWORD, unique, wait_until
+from .helpers import WAIT, PASSWORD, sign_in, unique, wait_until
 
 VERSION = "() => Number(document.body.dataset.version)"
 
@@ -150,9 +150,7 @@ def test_replay_on_a_phone_and_links(server, browser, console, artifacts, finish
         wait_at(page, 4)
         page.screenshot(path=str(artifacts / "replay-390x844.png"))
         # signed in: the lobby links the replay; the final screen has replay and rematch
-        page.evaluate("([u, t]) => { localStorage.setItem('menagerie.token', t);"
-                      " localStorage.setItem('menagerie.user', JSON.stringify(u)); }",
-                      [reg["user"], token])
+        sign_in(page, server, reg["user"], token)
         page.goto(server.url("/"))
         link = page.wait_for_selector(f'[data-replay="{gid}"]')
         assert link.get_attribute("href") == f"replay.html?id={gid}"
@@ -211,9 +209,7 @@ def test_rematch_invitation_in_the_lobby(server, browser, console):
     try:
         page = console.watch(ctx.new_page(), "invited")
         page.goto(server.url("/"))
-        page.evaluate("([u, t]) => { localStorage.setItem('menagerie.token', t);"
-                      " localStorage.setItem('menagerie.user', JSON.stringify(u)); }",
-                      [b["user"], b_token])
+        sign_in(page, server, b["user"], b_token)
         page.goto(server.url("/"))
         page.wait_for_selector(f'#invites:not([hidden]) [data-accept="{new["id"]}"]')
         assert page.is_visible(f'#invites [data-decline="{new["id"]}"]')
