@@ -37,6 +37,30 @@ export class DecisionBar extends TableBar {
     this.ui.zoo.setTargets(null);
   }
 
+  /** The one answer the player already gave: after choosing Cards, drawing from the deck is
+   * the only thing left to do while it is the single legal answer (no folder in reach, no snap),
+   * so the page draws itself instead of asking for a click per card. Nothing else is answered
+   * for the player. */
+  forcedAnswer(legal, dec) {
+    if (!dec || dec.kind !== "cards" || legal.length !== 1) return null;
+    const a = legal[0];
+    return a.type === "draw" && a.folder === undefined && Object.keys(a).length === 1 ? a : null;
+  }
+
+  render() {
+    super.render();
+    const st = this.st;
+    const legal = this.legal;
+    if (!legal.length || st.pending || this.autoFor === st.version) return;
+    const dec = (this.ui.priv && this.ui.priv.decision) || this.ui.pub.decision;
+    const forced = this.forcedAnswer(legal, dec);
+    if (!forced) return;
+    // answered in the same task as the answers arrived: the page never shows a click that
+    // it then takes away
+    this.autoFor = st.version;
+    this.send(forced);
+  }
+
   // ---------------------------------------------------------------- sentence
   sentence(dec, mine) {
     const ui = this.ui;
