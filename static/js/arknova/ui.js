@@ -74,8 +74,12 @@ export class ArkNovaUI extends TableUI {
     const p = this.pub;
     const out = [];
     const br = p.break || {};
-    out.push(h("span", { class: "stat", title: t("status.breaks_title") }, icon("break", { size: 16 }), ` ${t("status.break", { count: br.count ?? 0, max: br.max ?? "?" })}`));
-    out.push(h("span", { class: "stat" }, t("status.turn", { n: (p.turn ?? 0) + 1 })));
+    // one break counter (the token on the break track, as on the board) and the round
+    out.push(h("span", { class: "stat break-stat", title: t("status.break_track_title", { pos: br.pos ?? 0, len: br.len ?? "?", count: br.count ?? 0, max: br.max ?? "?" }) },
+      icon("break", { size: 16 }), ` ${t("status.break_track", { pos: br.pos ?? 0, len: br.len ?? "?" })}`));
+    out.push(h("span", { class: "stat rounds" }, t("status.round", { n: Math.floor((p.turn ?? 0) / Math.max(1, p.players.length)) + 1 })));
+    const me = this.st.seat !== null && this.st.seat !== undefined ? p.players[this.st.seat] : null;
+    if (me) out.push(h("span", { class: "stat money-stat", title: t("status.money_title") }, icon("money", { size: 16 }), h("span", { class: "num" }, ` ${me.money}`)));
     if (p.over) out.push(h("span", { class: "stat strong" }, t("status.game_over")));
     else {
       const waiting = this.st.waitingFor || (p.decision && p.decision.waiting) || [];
