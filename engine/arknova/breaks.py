@@ -94,17 +94,21 @@ class BreakRest(Decision):
             p["constriction"] = []
             p["placed"] = 0
             p["task_uses"] = {}
+        dropped = []
         for f in (0, 1):
             if state["display"][f]:
+                dropped.append(state["display"][f])
                 state["discard"].append(state["display"][f])
                 state["display"][f] = None
         deck.refill_display(state)
         n = state["seats"]
+        income = []
         for i in range(n):
             seat = (trigger + i) % n
             p = state["players"][seat]
             money = appeal_income(p["appeal"]) + kiosk_income(p)
             p["money"] += money
+            income.append([seat, money])
             ev.append(event("income", seat=seat, money=money))
             for sid in p["sponsors"]:
                 from .deck import card
@@ -112,6 +116,9 @@ class BreakRest(Decision):
             p["history"].append([p["appeal"], p["conservation"]])
         state["break_pos"] = 0
         state["breaks"] += 1
+        # what every viewer may know of the break at once (the table's break summary): public
+        ev.append(event("break_over", number=state["breaks"], income=income, dropped=dropped,
+                        display=list(state["display"])))
         if state["end"] is None:
             if end_triggered_by(state):
                 order = [(trigger + 1 + i) % n for i in range(n)]

@@ -6,6 +6,7 @@ import { seatChip, seatTag, seatName, seatColour, seatDisc, seatLabel } from "..
 import { renderCard, CONTINENTS, CLASSES, actionName } from "./cards.js";
 import { ZooMapView } from "./zoomap.js";
 import { logLine, makeNamer } from "./log.js";
+import { BreakNote } from "./breaknote.js";
 import { DecisionBar } from "./decision.js";
 import { renderFinal } from "./final.js";
 import { TableUI } from "../table.js";
@@ -339,6 +340,8 @@ export class ArkNovaUI extends TableUI {
       show: (ev) => !(ev.kind === "gain" && ev.data && ev.data.gains && Object.keys(ev.data.gains).length === 0),
       max: 400,
     });
+    // a break that ends while the page is open: its summary as a note (breaknote.js)
+    (this.breakNote ||= new BreakNote()).update(this.st.log, ctx);
   }
 
   // ---------------------------------------------------------------- final screen
