@@ -87,3 +87,20 @@ def test_a_game_on_a_phone(phone, server):
     page.click("#decision .place-here")
     wait_version(page, before + 1)
     assert page.evaluate(WIDTH) <= PHONE["width"]
+
+
+def test_the_final_table_fits(phone, server):
+    """A finished game (imported record of two random bots): the final table needs no sideways
+    scrolling on the phone, and the page neither."""
+    from .test_replay import arknova_record
+
+    reg = server.api("POST", "/api/auth/register", {"username": unique("fin"), "password": "zebra-crossing-42"})
+    gid = server.api("POST", "/api/games/import", arknova_record("phone-final"), reg["token"])["id"]
+    phone.goto(server.url(f"/game.html?id={gid}"))
+    phone.wait_for_selector("#final-screen:not([hidden]) .final-table")
+    table = phone.evaluate("(() => { const t = document.querySelector('.final-table');"
+                           " const r = t.getBoundingClientRect(); return [t.scrollWidth, t.clientWidth, r.right]; })()")
+    assert table[0] <= table[1] and table[2] <= PHONE["width"], table
+    assert phone.evaluate(WIDTH) <= PHONE["width"]
+    # no break note pops up for breaks that were over before the page opened
+    assert phone.locator("#break-note:not([hidden])").count() == 0

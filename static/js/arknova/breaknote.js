@@ -33,22 +33,25 @@ export function breakLogLine(ev, ctx, version) {
 }
 
 /** Shows the summary of a break that ends while the page is open (not of breaks that were
- * already over when the page loaded); the player closes it. */
+ * already over when the page loaded, nor once the game is over); the player closes it. */
 export class BreakNote {
   constructor() {
     this.seen = null;   // the newest version with a break_over the page knows of
     this.host = null;
   }
 
-  update(log, ctx) {
+  update(log, ctx, over = false) {
     if (document.body.classList.contains("replay-page")) return;
+    // only versions that came live (game.js marks them), never the history loaded with the page
     let latest = null;
     for (const entry of log) {
+      if (!entry.live) continue;
       const ev = (entry.events || []).find((e) => e && e.kind === "break_over");
       if (ev && (!latest || entry.version > latest.version)) latest = { version: entry.version, ev };
     }
-    if (this.seen === null) { this.seen = latest ? latest.version : -1; return; }
+    if (this.seen === null) this.seen = -1;
     if (!latest || latest.version <= this.seen) return;
+    if (over) { this.seen = latest.version; return; }  // the final screen tells the rest
     this.seen = latest.version;
     this.show(latest.ev, ctx);
   }

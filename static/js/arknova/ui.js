@@ -341,7 +341,7 @@ export class ArkNovaUI extends TableUI {
       max: 400,
     });
     // a break that ends while the page is open: its summary as a note (breaknote.js)
-    (this.breakNote ||= new BreakNote()).update(this.st.log, ctx);
+    (this.breakNote ||= new BreakNote()).update(this.st.log, ctx, !!this.pub.over);
   }
 
   // ---------------------------------------------------------------- final screen
