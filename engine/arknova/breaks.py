@@ -51,6 +51,10 @@ class HandLimit(Decision):
         p["hand"].remove(action["card"])
         state["discard"].append(action["card"])
         ev.append(event("discarded", seat=seat, card=action["card"], reason="hand limit"))
+        # the break's summary names these discards too (the discard pile is public)
+        rest = next((f for f in reversed(state["stack"]) if f.get("kind") == "break_rest"), None)
+        if rest is not None:
+            rest.setdefault("hand_limit", []).append([seat, action["card"]])
         key = str(seat)
         frame["excess"][key] -= 1
         if frame["excess"][key] <= 0:
@@ -118,7 +122,7 @@ class BreakRest(Decision):
         state["breaks"] += 1
         # what every viewer may know of the break at once (the table's break summary): public
         ev.append(event("break_over", number=state["breaks"], income=income, dropped=dropped,
-                        display=list(state["display"])))
+                        display=list(state["display"]), hand_limit=list(frame.get("hand_limit", []))))
         if state["end"] is None:
             if end_triggered_by(state):
                 order = [(trigger + 1 + i) % n for i in range(n)]

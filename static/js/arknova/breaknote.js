@@ -14,6 +14,11 @@ export function breakSummary(d, ctx) {
   for (const [seat, money] of d.income || []) {
     lines.push([seatChip(seat, { small: true }), ` ${t("breaknote.income", { name: who(seat), money })}`]);
   }
+  const limit = new Map();
+  for (const [seat, card] of d.hand_limit || []) { if (!limit.has(seat)) limit.set(seat, []); limit.get(seat).push(card); }
+  for (const [seat, cards] of limit) {
+    lines.push([seatChip(seat, { small: true }), ` ${t("breaknote.hand_limit", { name: who(seat), cards: n.cards(cards) })}`]);
+  }
   const dropped = d.dropped || [];
   const shown = (d.display || []).filter(Boolean);
   const fresh = dropped.length ? shown.slice(-dropped.length) : [];
