@@ -61,6 +61,10 @@ export class BreakNote {
     this.show(latest.ev, ctx);
   }
 
+  hide() {
+    if (this.host) this.host.hidden = true;
+  }
+
   show(ev, ctx) {
     const { title, lines } = breakSummary(ev.data || {}, ctx);
     if (!this.host) {

@@ -35,14 +35,17 @@ export class DecisionBar extends TableBar {
   beforeSend() {
     this.ui.zoo.setPlacements(null);
     this.ui.zoo.setTargets(null);
+    // the player moves on: the break's note has been seen (the log keeps it)
+    if (this.ui.breakNote) this.ui.breakNote.hide();
   }
 
-  /** The one answer the player already gave: after choosing Cards, drawing from the deck is
-   * the only thing left to do while it is the single legal answer (no folder in reach, no snap),
-   * so the page draws itself instead of asking for a click per card. Nothing else is answered
-   * for the player. */
+  /** The one answer the player already gave: once the player drew the first card of a Cards
+   * action, drawing on from the deck is the only thing left while it is the single legal answer
+   * (no folder in reach), so the page draws the rest itself instead of asking for a click per
+   * card. The first draw stays a click (until then the Cards action can be taken back); nothing
+   * else is answered for the player. */
   forcedAnswer(legal, dec) {
-    if (!dec || dec.kind !== "cards" || legal.length !== 1) return null;
+    if (!dec || dec.kind !== "cards" || !dec.started || legal.length !== 1) return null;
     const a = legal[0];
     return a.type === "draw" && a.folder === undefined && Object.keys(a).length === 1 ? a : null;
   }
