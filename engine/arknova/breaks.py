@@ -53,6 +53,10 @@ class HandLimit(Decision):
         p["hand"].remove(action["card"])
         state["discard"].append(action["card"])
         ev.append(event("discarded", seat=seat, card=action["card"], reason="hand limit"))
+        # the break's summary names these discards too (the discard pile is public)
+        rest = next((f for f in reversed(state["stack"]) if f.get("kind") == "break_rest"), None)
+        if rest is not None:
+            rest.setdefault("hand_limit", []).append([seat, action["card"]])
         key = str(seat)
         frame["excess"][key] -= 1
         if frame["excess"][key] <= 0:
@@ -97,17 +101,21 @@ class BreakRest(Decision):
             p["placed"] = 0
             p["task_uses"] = {}
         refill_supply(state)  # the association board's partner zoos and universities
+        dropped = []
         for f in (0, 1):
             if state["display"][f]:
+                dropped.append(state["display"][f])
                 state["discard"].append(state["display"][f])
                 state["display"][f] = None
         deck.refill_display(state)
         n = state["seats"]
+        income = []
         for i in range(n):
             seat = (trigger + i) % n
             p = state["players"][seat]
             money = appeal_income(p["appeal"]) + kiosk_income(p)
             p["money"] += money
+            income.append([seat, money])
             ev.append(event("income", seat=seat, money=money))
             for sid in p["sponsors"]:
                 from .deck import card
@@ -115,6 +123,9 @@ class BreakRest(Decision):
             p["history"].append([p["appeal"], p["conservation"]])
         state["break_pos"] = 0
         state["breaks"] += 1
+        # what every viewer may know of the break at once (the table's break summary): public
+        ev.append(event("break_over", number=state["breaks"], income=income, dropped=dropped,
+                        display=list(state["display"]), hand_limit=list(frame.get("hand_limit", []))))
         if state["end"] is None:
             order = [(trigger + 1 + i) % n for i in range(n)]
             if end_triggered_by(state):

@@ -199,7 +199,7 @@ function applyState(msg, opts = {}) {
   if (st.view && st.view.public && st.view.public.over && st.status !== "finished") st.status = "finished";
   if (Array.isArray(msg.events) && !msg.full) {
     // each version's events once; a jump past versions we never saw fetches them from /log
-    if (msg.events.length && !st.log.some((e) => e.version === v)) st.log.push({ version: v, events: msg.events });
+    if (msg.events.length && !st.log.some((e) => e.version === v)) st.log.push({ version: v, events: msg.events, live: true });
     if (before >= 0 && v > before + 1) loadLog(before);
   } else if (msg.full && before >= 0) {
     loadLog(before);

@@ -352,7 +352,9 @@ function renderNewGame() {
       const n = Number(seatsSel.value);
       bots.appendChild(h("span", { class: "seat-you" }, seatBadge(0), " ", t("newgame.seat_you")));
       for (let s = 1; s < n; s++) {
-        bots.appendChild(h("label", null, h("input", { type: "checkbox", name: "bot", value: s, dataset: { botSeat: s } }), seatBadge(s), " ", t("seat.bot")));
+        // the ticks stay as the player set them when the player count or the game changes
+        bots.appendChild(h("label", null, h("input", { type: "checkbox", name: "bot", value: s, dataset: { botSeat: s }, checked: botTicks.has(s),
+          onchange: (e) => { if (e.target.checked) botTicks.add(s); else botTicks.delete(s); } }), seatBadge(s), " ", t("seat.bot")));
       }
       if (state.bots.length) {
         const pref = state.bots.includes("greedy") ? "greedy" : state.bots[0];
@@ -407,13 +409,24 @@ function renderNewGame() {
   clear(host).append(h("h2", t("lobby.new_game")), form);
 }
 
+/** The seats the player ticked as bots in the new-game form (kept while the form is redrawn). */
+const botTicks = new Set();
+
 function toggleNew(show) {
   const host = $("#new-game");
   const btn = $("#new-game-btn");
   const open = show ?? host.hidden;
   host.hidden = !open;
   btn.setAttribute("aria-expanded", String(open));
-  if (open) renderNewGame();
+  if (!open) return;
+  if (!auth.token) {
+    // signed out: a game needs an account first; the sign-in fields are right above
+    clear(host).append(h("h2", t("lobby.new_game")), h("p", { class: "sign-in-first", role: "alert" }, t("newgame.sign_in_first")));
+    const user = $("#auth-user");
+    if (user) user.focus();
+    return;
+  }
+  renderNewGame();
 }
 
 async function init() {
@@ -434,6 +447,7 @@ async function init() {
   setInterval(() => { if (!document.hidden) refresh(); }, 8000);
   window.addEventListener("focus", refresh);
   window.addEventListener("menagerie:auth", renderAuth);
+  window.addEventListener("menagerie:auth", () => { if (!$("#new-game").hidden) toggleNew(true); });
   window.addEventListener("menagerie:auth", () => renderNotifications());
   renderNotifications();
   // "your turn" from the per-user socket: the lists move at once, the browser may notify

@@ -40,6 +40,13 @@ export function setSeats(seats) {
     const n = nameOf(entry);
     if (n) names.set(seat, { name: n, bot: !!(entry && entry.bot) });
   });
+  // bots of one kind get distinct names ("Greedy bot 2", "Greedy bot 3"): the log and the
+  // table tell them apart
+  const count = new Map();
+  for (const e of names.values()) if (e.bot) count.set(e.name, (count.get(e.name) || 0) + 1);
+  for (const [seat, e] of names) {
+    if (e.bot && count.get(e.name) > 1) names.set(seat, { ...e, name: t("seat.bot_numbered", { name: e.name, n: seat + 1 }) });
+  }
 }
 
 export function seatName(seat) {

@@ -35,6 +35,33 @@ export class DecisionBar extends TableBar {
   beforeSend() {
     this.ui.zoo.setPlacements(null);
     this.ui.zoo.setTargets(null);
+    // the player moves on: the break's note has been seen (the log keeps it)
+    if (this.ui.breakNote) this.ui.breakNote.hide();
+  }
+
+  /** The one answer the player already gave: once the player drew the first card of a Cards
+   * action, drawing on from the deck is the only thing left while it is the single legal answer
+   * (no folder in reach), so the page draws the rest itself instead of asking for a click per
+   * card. The first draw stays a click (until then the Cards action can be taken back); nothing
+   * else is answered for the player. */
+  forcedAnswer(legal, dec) {
+    if (!dec || dec.kind !== "cards" || !dec.started || legal.length !== 1) return null;
+    const a = legal[0];
+    return a.type === "draw" && a.folder === undefined && Object.keys(a).length === 1 ? a : null;
+  }
+
+  render() {
+    super.render();
+    const st = this.st;
+    const legal = this.legal;
+    if (!legal.length || st.pending || this.autoFor === st.version) return;
+    const dec = (this.ui.priv && this.ui.priv.decision) || this.ui.pub.decision;
+    const forced = this.forcedAnswer(legal, dec);
+    if (!forced) return;
+    // answered in the same task as the answers arrived: the page never shows a click that
+    // it then takes away
+    this.autoFor = st.version;
+    this.send(forced);
   }
 
   // ---------------------------------------------------------------- sentence
@@ -50,7 +77,10 @@ export class DecisionBar extends TableBar {
       case "build": return t(dec.side === 2 ? "ask.build_side2" : "ask.build", { n: dec.left });
       case "place": {
         // R and F only where the building has more than one legal orientation
-        return t(turnable(this.legal) ? "ask.place" : "ask.place_fixed", { building: ui.buildingName(dec.building) });
+        // a phone speaks of taps (no R/F keys there)
+        const building = ui.buildingName(dec.building);
+        return [h("span", { class: "wide-only" }, t(turnable(this.legal) ? "ask.place" : "ask.place_fixed", { building })),
+          h("span", { class: "narrow-only" }, t("ask.place_tap", { building }))];
       }
       case "cards": return dec.draw > 0
         ? t(dec.snap && !dec.started ? "ask.cards_draw_or_snap" : "ask.cards_draw", { count: dec.draw })
@@ -236,11 +266,13 @@ export class DecisionBar extends TableBar {
       const current = acts[idx];
       const canTurn = turnable(acts);
       rows.push(this.row(t("bar.placement", { n: idx + 1, total: acts.length }),
-        h("button", { class: "btn", type: "button", onclick: () => { this.sel.placeIdx = zoo.showPlacement(idx - 1); this.render(); }, "aria-label": t("bar.prev_placement") }, "◀"),
-        h("button", { class: "btn", type: "button", onclick: () => { this.sel.placeIdx = zoo.showPlacement(idx + 1); this.render(); }, "aria-label": t("bar.next_placement") }, "▶"),
-        canTurn ? h("button", { class: "btn turn-r", type: "button", title: "R", onclick: () => { zoo.rotateAt(1); this.render(); } }, t("bar.turn_r")) : null,
-        canTurn ? h("button", { class: "btn mirror-f", type: "button", title: "F", onclick: () => { zoo.mirrorAt(); this.render(); } }, t("bar.mirror_f")) : null,
-        current ? this.answer(t("bar.place_here"), current, { primary: true, class: "place-here" }) : null,
+        h("button", { class: "btn place-step", type: "button", onclick: () => { this.sel.placeIdx = zoo.showPlacement(idx - 1); this.render(); }, "aria-label": t("bar.prev_placement") }, "◀"),
+        h("button", { class: "btn place-step", type: "button", onclick: () => { this.sel.placeIdx = zoo.showPlacement(idx + 1); this.render(); }, "aria-label": t("bar.next_placement") }, "▶"),
+        canTurn ? h("button", { class: "btn turn-r", type: "button", title: "R", "aria-label": t("bar.turn"), onclick: () => { zoo.rotateAt(1); this.render(); } },
+          h("span", { class: "wide-only" }, t("bar.turn_r")), h("span", { class: "narrow-only", "aria-hidden": "true" }, "↻")) : null,
+        canTurn ? h("button", { class: "btn mirror-f", type: "button", title: "F", "aria-label": t("bar.mirror"), onclick: () => { zoo.mirrorAt(); this.render(); } },
+          h("span", { class: "wide-only" }, t("bar.mirror_f")), h("span", { class: "narrow-only", "aria-hidden": "true" }, "⇋")) : null,
+        current ? this.answer([h("span", { class: "wide-only" }, t("bar.place_here")), h("span", { class: "narrow-only" }, t("bar.place_short"))], current, { primary: true, class: "place-here" }) : null,
         h("span", { class: "hint" }, t("bar.or_hover"))));
       const label = rows[rows.length - 1].querySelector(".row-label");
       if (label) label.dataset.placement = "1";
@@ -324,7 +356,7 @@ export class DecisionBar extends TableBar {
     const name = (id) => ui.cardName(id);
     switch (a.type) {
       case "done": return t("answer.done");
-      case "back": return t("answer.back");
+      case "back": return [h("span", { class: "wide-only" }, t("answer.back")), h("span", { class: "narrow-only" }, t("answer.back_short"))];
       case "skip": return t("answer.skip");
       case "draw": return a.folder ? t("answer.draw_folder", { folder: a.folder, card: name(ui.pub.display[a.folder - 1]) }) : t("answer.draw_deck");
       case "snap": return t("answer.snap_folder", { folder: a.folder, card: name(ui.pub.display[a.folder - 1]) });

@@ -2,12 +2,19 @@
 import { h, s } from "../dom.js";
 import { seatTag, seatColour, seatName } from "../seats.js";
 import { renderCard } from "./cards.js";
+import { icon } from "../icons.js";
 import { t, listing } from "../i18n.js";
 
 function pick(obj, seat) {
   if (!obj) return undefined;
   if (Array.isArray(obj)) return obj[seat];
   return obj[seat] ?? obj[String(seat)];
+}
+
+/** A column head with its icon; a phone shows the icon alone (the name stays its label). */
+function iconHead(kind) {
+  const name = t(`icon.${kind}`);
+  return h("th", { class: "num", title: name, "aria-label": name }, icon(kind, { size: 18 }), h("span", { class: "wide-only" }, ` ${name}`));
 }
 
 export function renderFinal(ui, onClose) {
@@ -50,8 +57,7 @@ export function renderFinal(ui, onClose) {
     : winner.length ? (winner[0].seat === you ? t("final.you_win") : t("final.wins", { name: seatName(winner[0].seat) })) : t("status.game_over");
 
   const table = h("table", { class: "final-table" },
-    h("thead", h("tr", h("th", "#"), h("th", t("board.zoo")), h("th", { class: "num" }, t("score.vp")), h("th", { class: "num" }, t("icon.appeal")),
-      h("th", { class: "num" }, t("icon.conservation")), h("th", { class: "num" }, t("final.from_final_cards")), h("th", { class: "num" }, t("final.from_sponsors")),
+    h("thead", h("tr", h("th", "#"), h("th", t("board.zoo")), h("th", { class: "num" }, t("score.vp")), iconHead("appeal"), iconHead("conservation"), h("th", { class: "num" }, t("final.from_final_cards")), h("th", { class: "num" }, t("final.from_sponsors")),
       h("th", { class: "num" }, t("board.projects")), h("th", { class: "num" }, t("icon.money")))),
     h("tbody", ordered.map((r) => h("tr", { class: r.place === 1 ? "winner" : null },
       h("td", { class: "num" }, String(r.place)), h("td", seatTag(r.seat)), h("td", { class: "num strong" }, String(r.vp)),

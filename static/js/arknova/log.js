@@ -7,6 +7,7 @@ import { seatChip, seatName } from "../seats.js";
 import { gainText, actionName, abilityShort } from "./cards.js";
 import { iconLabel } from "../icons.js";
 import { t, tv, tOr } from "../i18n.js";
+import { breakLogLine, breakSummary } from "./breaknote.js";
 
 /** A card name as the log quotes it (log.quote: «…» in Ukrainian, „…“ in German). */
 const quote = (name) => t("log.quote", { name });
@@ -96,6 +97,7 @@ export function sentence(ev, ctx) {
       ? me("log.discarded_reason", { card: n.card(d.card), reason: tOr(`log.reason.${String(d.reason).replace(/\W+/g, "_")}`, d.reason) })
       : me("log.discarded", { card: n.card(d.card) });
     case "income": return me("log.income", { money: d.money });
+    case "break_over": return breakSummary(d, { ...ctx, namer: n }).title;
     case "stalled": return t("log.stalled", { breaks: d.breaks });
     case "game_over": return t("log.game_over", { scores: (d.scores || []).map((v, i) => `${who(i, ctx)} ${v}`).join(", ") });
     case "ability": {
@@ -151,6 +153,7 @@ export function sentence(ev, ctx) {
 /** A log line element. */
 export function logLine(ev, ctx, version) {
   const d = ev.data || {};
+  if (ev.kind === "break_over") return breakLogLine(ev, { ...ctx, namer: ctx.namer || makeNamer(ctx) }, version);
   return h("li", { class: ["log-line", `ev-${ev.kind}`, ev.private && "private", ev.kind === "break" && "log-break"], dataset: { version: version ?? "" } },
     d.seat !== undefined && d.seat !== null ? seatChip(d.seat, { small: true }) : h("span", { class: "seat-chip small blank" }, "·"),
     h("span", { class: "log-text" }, sentence(ev, ctx)));

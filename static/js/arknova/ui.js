@@ -6,6 +6,7 @@ import { seatChip, seatTag, seatName, seatColour, seatDisc, seatLabel } from "..
 import { renderCard, CONTINENTS, CLASSES, actionName } from "./cards.js";
 import { ZooMapView } from "./zoomap.js";
 import { logLine, makeNamer } from "./log.js";
+import { BreakNote } from "./breaknote.js";
 import { DecisionBar } from "./decision.js";
 import { renderFinal } from "./final.js";
 import { TableUI } from "../table.js";
@@ -75,8 +76,12 @@ export class ArkNovaUI extends TableUI {
     const p = this.pub;
     const out = [];
     const br = p.break || {};
-    out.push(h("span", { class: "stat", title: t("status.breaks_title") }, icon("break", { size: 16 }), ` ${t("status.break", { count: br.count ?? 0, max: br.max ?? "?" })}`));
-    out.push(h("span", { class: "stat" }, t("status.turn", { n: (p.turn ?? 0) + 1 })));
+    // one break counter (the token on the break track, as on the board) and the round
+    out.push(h("span", { class: "stat break-stat", title: t("status.break_track_title", { pos: br.pos ?? 0, len: br.len ?? "?", count: br.count ?? 0 }) },
+      icon("break", { size: 16 }), ` ${t("status.break_track", { pos: br.pos ?? 0, len: br.len ?? "?" })}`));
+    out.push(h("span", { class: "stat rounds" }, t("status.round", { n: Math.floor((p.turn ?? 0) / Math.max(1, p.players.length)) + 1 })));
+    const me = this.st.seat !== null && this.st.seat !== undefined ? p.players[this.st.seat] : null;
+    if (me) out.push(h("span", { class: "stat money-stat", title: t("status.money_title") }, icon("money", { size: 16 }), h("span", { class: "num" }, ` ${me.money}`)));
     if (p.over) out.push(h("span", { class: "stat strong" }, t("status.game_over")));
     else {
       const waiting = this.st.waitingFor || (p.decision && p.decision.waiting) || [];
@@ -356,6 +361,8 @@ export class ArkNovaUI extends TableUI {
       show: (ev) => !(ev.kind === "gain" && ev.data && ev.data.gains && Object.keys(ev.data.gains).length === 0),
       max: 400,
     });
+    // a break that ends while the page is open: its summary as a note (breaknote.js)
+    (this.breakNote ||= new BreakNote()).update(this.st.log, ctx, !!this.pub.over);
   }
 
   // ---------------------------------------------------------------- final screen

@@ -3,7 +3,7 @@
 // Secret decisions (bids, votes) show who has answered, never what.
 import { h, clear, $$, cap, stableKey } from "../dom.js";
 import { seatChip, seatName, seatLabel } from "../seats.js";
-import { t } from "../i18n.js";
+import { t, listing } from "../i18n.js";
 import { DecisionBar as TableBar } from "../decisionbar.js";
 import { OFFICE, inSentence, phaseLabel, whoName } from "./common.js";
 import { stepLabel } from "./board.js";
@@ -220,7 +220,13 @@ export class DecisionBar extends TableBar {
           h("span", { class: "zc-chip", title: t("zc.bar.paid_title") }, `${t("zc.bar.paid")} `, h("b", { class: "num" }, String(dec.paid ?? 0))),
           dec.free ? h("span", { class: "zc-chip", title: t("zc.bar.free_title") }, `${t("zc.bar.free")} `, h("b", { class: "num" }, String(dec.free))) : null),
           places0.length ? h("span", { class: "narrow-only zc-tap-hint" }, t("zc.bar.tap_hint")) : null,
-          done.length ? this.answer([h("span", { class: "wide-only" }, t("zc.bar.done_campaign")), h("span", { class: "narrow-only" }, t("answer.done"))], done[0], { secondary: true, class: "zc-done" }) : null));
+          done.length ? this.doneCampaign(done[0], places0) : null));
+        if (done.length && places0.length && this.sel.confirmDone) {
+          // food that could still be placed: ending the turn is asked once more
+          rows.push(this.row(h("span", { class: "zc-confirm-text" }, t("zc.bar.unplaced_confirm")),
+            this.answer(t("zc.bar.unplaced_end"), done[0], { primary: true, class: "zc-done-confirm" }),
+            h("button", { class: "btn ghost", type: "button", onclick: () => { this.sel.confirmDone = false; this.render(); } }, t("zc.bar.unplaced_keep"))));
+        }
         const places = take("place");
         if (places.length) {
           const order = ui.cat.enclosures.map((e) => e.id);
@@ -311,6 +317,15 @@ export class DecisionBar extends TableBar {
     return rows;
   }
 
+  /** "Done" of a campaign turn: while food can still be placed, the first click asks to confirm
+   * (the button is no answer of its own then; the confirm row's is). */
+  doneCampaign(done, places) {
+    const label = [h("span", { class: "wide-only" }, t("zc.bar.done_campaign")), h("span", { class: "narrow-only" }, t("answer.done"))];
+    if (!places.length) return this.answer(label, done, { secondary: true, class: "zc-done" });
+    return h("button", { class: "btn secondary zc-done zc-done-ask", type: "button", disabled: this.st.pending || this.sel.confirmDone,
+      onclick: () => { this.sel.confirmDone = true; this.render(); } }, label);
+  }
+
   /** A compact line: coalition, seats, offices, promises (a proposal being drafted or voted). */
   proposalSummary(p, step) {
     const pub = this.ui.pub;
@@ -329,7 +344,21 @@ export class DecisionBar extends TableBar {
       bit(`${OFFICE.defence.glyph} ${OFFICE.defence.short}`, offices.defence, step === "defence"),
       bit(t("zc.bar.goal_r", { round: pub.round }), goals.now, step === "goal_now"),
       bit(t("zc.bar.goal_r", { round: pub.round + 1 }), goals.next, step === "goal_next"),
-      p.seat !== undefined && p.seat !== me ? h("span", { class: "zc-sum-bit" }, `${t("zc.bar.by")} `, seatChip(p.seat, { small: true })) : null);
+      p.seat !== undefined && p.seat !== me ? h("span", { class: "zc-sum-bit" }, `${t("zc.bar.by")} `, seatChip(p.seat, { small: true })) : null,
+      members.length ? h("span", { class: "zc-sum-words" }, this.coalitionWords(p, seats)) : null);
+  }
+
+  /** The proposal in one sentence: who governs with how many seats, who holds which office. */
+  coalitionWords(p, seats) {
+    const pub = this.ui.pub;
+    const me = this.st.seat;
+    const names = (p.members || []).map((q) => whoName(q, me));
+    const offices = p.offices || {};
+    const words = [t("zc.bar.coalition_words", { names: listing(names), seats, majority: pub.majority ?? "?" })];
+    const held = ["head", "finance", "defence"].filter((o) => offices[o] !== undefined && offices[o] !== null)
+      .map((o) => t("zc.bar.office_words", { office: OFFICE[o].label, name: whoName(offices[o], me) }));
+    if (held.length) words.push(`${listing(held)}.`);
+    return words.join(" ");
   }
 
   // ---------------------------------------------------------------- the table: legal targets

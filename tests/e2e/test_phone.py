@@ -1,0 +1,108 @@
+"""A phone of 390 x 844 (issue #14, item 9): no page scrolls sideways; placing a building keeps
+the map in sight, with a one-line bar that speaks of taps; keep 4 of 8 shows all eight cards; the
+money is in the top bar."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import PHONE
+from .helpers import (create_game, keep_cards, legal, register, start_from_table, unique,
+                      use_action, version, wait_my_turn, wait_version)
+
+pytestmark = pytest.mark.usefixtures("no_console_errors")
+
+WIDTH = "document.documentElement.scrollWidth"
+
+
+@pytest.fixture(scope="module")
+def phone(server, browser, watch):
+    ctx = browser.new_context(viewport=PHONE)
+    page = watch.watch(ctx.new_page(), "phone")
+    page.set_default_timeout(20_000)
+    yield page
+    ctx.close()
+
+
+@pytest.mark.parametrize("path", ["/", "/rules.html?game=arknova", "/rules.html?game=zoocracy",
+                                  "/cards.html?game=arknova", "/cards.html?game=zoocracy",
+                                  "/leaderboard.html"])
+def test_no_page_scrolls_sideways(phone, server, path):
+    phone.goto(server.url(path))
+    phone.wait_for_load_state("networkidle")
+    assert phone.evaluate(WIDTH) <= PHONE["width"], f"{path} is {phone.evaluate(WIDTH)} px wide"
+
+
+def test_a_game_on_a_phone(phone, server):
+    page = phone
+    register(page, server, unique("tap"))
+    page.click("#new-game-btn")
+    page.wait_for_selector("#ng-seats")
+    assert page.evaluate(WIDTH) <= PHONE["width"], "the new-game form is wider than the phone"
+    page.click("#new-game-btn")  # close it again; create_game opens it
+    create_game(page, seats=2, bots=(1,))
+    start_from_table(page)
+    wait_my_turn(page)
+
+    # keep 4 of 8: all eight cards in sight, none cut off at the sides
+    rects = page.eval_on_selector_all(
+        "#decision .tray-card[aria-pressed]",
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })")
+    assert len(rects) == 8
+    for left, right, top, bottom in rects:
+        assert left >= 0 and right <= PHONE["width"] and top >= 0 and bottom <= PHONE["height"], rects
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    cat = server.api("GET", "/api/catalog/arknova")
+    catalog = {c["id"]: c for group in cat["cards"].values() if isinstance(group, list) for c in group}
+    keep_cards(page, catalog)
+    wait_my_turn(page)
+
+    # the money is in the top bar
+    money = page.evaluate("window.menagerie.state.view.public.players[window.menagerie.state.seat].money")
+    assert page.inner_text("#status-line .money-stat").strip() == str(money)
+
+    # placing a building: the map stays in sight above a one-line bar that speaks of taps
+    use_action(page, "build")
+    page.wait_for_selector("#decision .answer.building:not([disabled])")
+    page.click("#decision .answer.building")
+    page.wait_for_selector("#decision .row-label[data-placement]", state="attached")
+    ask = page.inner_text("#ask")
+    assert "Tap" in ask and "R turns" not in ask and "(R)" not in page.inner_text("#decision"), ask
+    bar = page.evaluate("document.getElementById('decision').getBoundingClientRect().height")
+    assert bar <= 110, f"the bar takes {bar} px while placing"  # a short sentence, one row of buttons
+    assert page.evaluate("new Set([...document.querySelectorAll('#decision .bar-controls .btn')]"
+                         ".filter(b => b.offsetParent).map(b => Math.round(b.getBoundingClientRect().top))).size") == 1
+    hidden = page.evaluate(
+        """() => { const bar = document.getElementById('decision').getBoundingClientRect().top;
+             const cells = new Set(window.menagerie.state.legal.filter(a => a.type === 'place')
+               .flatMap(a => a.cells.map(c => c[0] + ',' + c[1])));
+             return [...cells].filter(k => { const [x, y] = k.split(',');
+               const r = document.querySelector(`#zoo-map .hits polygon[data-x="${x}"][data-y="${y}"]`).getBoundingClientRect();
+               return r.top < 0 || r.bottom > bar || r.left < 0 || r.right > innerWidth; }); }""")
+    assert not hidden, f"legal spaces out of sight while placing: {hidden}"
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    # the bar's Place button places the preview
+    places = [a for a in legal(page) if a["type"] == "place"]
+    x, y = places[len(places) // 2]["cells"][0]
+    page.locator(f'#zoo-map .hits polygon[data-x="{x}"][data-y="{y}"]').hover()
+    before = version(page)
+    page.click("#decision .place-here")
+    wait_version(page, before + 1)
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+
+
+def test_the_final_table_fits(phone, server):
+    """A finished game (imported record of two random bots): the final table needs no sideways
+    scrolling on the phone, and the page neither."""
+    from .test_replay import arknova_record
+
+    reg = server.api("POST", "/api/auth/register", {"username": unique("fin"), "password": "zebra-crossing-42"})
+    gid = server.api("POST", "/api/games/import", arknova_record("phone-final"), reg["token"])["id"]
+    phone.goto(server.url(f"/game.html?id={gid}"))
+    phone.wait_for_selector("#final-screen:not([hidden]) .final-table")
+    table = phone.evaluate("(() => { const t = document.querySelector('.final-table');"
+                           " const r = t.getBoundingClientRect(); return [t.scrollWidth, t.clientWidth, r.right]; })()")
+    assert table[0] <= table[1] and table[2] <= PHONE["width"], table
+    assert phone.evaluate(WIDTH) <= PHONE["width"]
+    # no break note pops up for breaks that were over before the page opened
+    assert phone.locator("#break-note:not([hidden])").count() == 0
