@@ -203,8 +203,8 @@ def _free_cells(zmap) -> list:
 
 
 def test_covering_every_buildable_space_gives_seven_appeal_at_once():
-    """Spec §6 / issue #16 (the published map: "cover every buildable space: +7 appeal");
-    seed 003 only says that water and rock spaces are never built on."""
+    """Spec §4.1: "Covering every buildable space of a zoo map gives 7 appeal at once" (the
+    published map; seed 003 only says "building on water and rock spaces is not allowed")."""
     state = fresh(seats=2)
     zmap = zoo_map(state["players"][0])
     last = _free_cells(zmap)[0]
