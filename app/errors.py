@@ -33,14 +33,14 @@ class ApiError(Exception):
         return {"error": {"code": self.code, "message": self.message, **self.extra}}
 
 
-def _scrub(data: Any) -> Any:
+def scrub(data: Any) -> Any:
     """Replace what cannot be encoded as UTF-8 (lone surrogates) by U+FFFD."""
     if isinstance(data, str):
         return data.encode("utf-8", "replace").decode("utf-8")
     if isinstance(data, dict):
-        return {_scrub(k): _scrub(v) for k, v in data.items()}
+        return {scrub(k): scrub(v) for k, v in data.items()}
     if isinstance(data, (list, tuple)):
-        return [_scrub(v) for v in data]
+        return [scrub(v) for v in data]
     return data
 
 
@@ -68,7 +68,7 @@ class JSONResponse(StarletteJSONResponse):
             return jsonutil.dumps(content)
         except TypeError:
             # text that is not valid Unicode (a lone surrogate echoed from the request)
-            return jsonutil.dumps(_scrub(content))
+            return jsonutil.dumps(scrub(content))
 
 
 def database_unavailable(exc: BaseException) -> bool:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from engine.core import events_for
 
-from . import jsonutil, metrics
+from . import jsonutil, metrics, tasks
 
 if TYPE_CHECKING:  # pragma: no cover
     from starlette.websockets import WebSocket
@@ -179,9 +179,9 @@ class Connection:
         try:
             text = jsonutil.dumps_str(data)
         except TypeError:  # a lone surrogate echoed back from the client's message
-            from .errors import _scrub
+            from .errors import scrub
 
-            text = jsonutil.dumps_str(_scrub(data))
+            text = jsonutil.dumps_str(scrub(data))
         async with self.lock:
             await self.send_text(text)
 
@@ -352,9 +352,7 @@ class Hub:
         ch = self._channels.get(game_id)
         if ch is None:
             return
-        task = asyncio.get_running_loop().create_task(self._reseat(ch))
-        _BACKGROUND.add(task)
-        task.add_done_callback(_BACKGROUND.discard)
+        tasks.spawn(self._reseat(ch))
 
     async def _reseat(self, ch: "Channel") -> None:
         try:
@@ -421,9 +419,7 @@ class Hub:
             if conn.closed or (to is not None and not to(conn)):
                 continue
             sent += 1
-            task = asyncio.get_running_loop().create_task(_send_locked(conn, text))
-            _BACKGROUND.add(task)
-            task.add_done_callback(_BACKGROUND.discard)
+            tasks.spawn(send_locked(conn, text))
         return sent
 
     def notify(self, game_id: int, version: int) -> None:
@@ -446,10 +442,8 @@ class Hub:
                 self.notify(game_id, version)
 
 
-_BACKGROUND: set = set()
-
-
-async def _send_locked(conn: Connection, text: str) -> None:
+async def send_locked(conn: Connection, text: str) -> None:
+    """Send ``text`` on ``conn`` in turn with its other sends; a dead socket is ignored."""
     with contextlib.suppress(Exception):
         async with conn.lock:
             await conn.send_text(text)

@@ -17,7 +17,8 @@ from __future__ import annotations
 import logging
 
 from . import jsonutil
-from .realtime import _BACKGROUND, _send_locked
+from . import tasks
+from .realtime import send_locked
 
 log = logging.getLogger("menagerie.userfeed")
 
@@ -41,8 +42,6 @@ class UserFeed:
 
     def deliver(self, payload: str) -> None:
         """A notice from the bus (any process)."""
-        import asyncio
-
         try:
             notice = jsonutil.loads(payload)
             game, version = int(notice["g"]), int(notice["v"])
@@ -57,9 +56,6 @@ class UserFeed:
         other = {"type": "game", "game": game, "version": version,
                  "status": notice.get("status"), "your_turn": False}
         texts = {True: jsonutil.dumps_str(mine), False: jsonutil.dumps_str(other)}
-        loop = asyncio.get_running_loop()
         for user_id in users:
             for conn in list(self._sockets.get(user_id, ())):
-                task = loop.create_task(_send_locked(conn, texts[user_id in turn]))
-                _BACKGROUND.add(task)
-                task.add_done_callback(_BACKGROUND.discard)
+                tasks.spawn(send_locked(conn, texts[user_id in turn]))

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from .. import i18n, jsonutil
 from ..realtime import Connection
 from ..sessions import SIGNED_OUT
-from .ws import Refused, _error, _refuse, identify, open_session
+from .ws import Refused, error_message, identify, open_session, refuse
 
 router = APIRouter()
 
@@ -31,12 +31,12 @@ async def user_socket(ws: WebSocket):
     try:
         user, token = await identify(ws)
     except Refused as exc:
-        await _refuse(ws, exc.code, exc.message, lang, exc.close)
+        await refuse(ws, exc.code, exc.message, lang, exc.close)
         return
     except WebSocketDisconnect:
         return
     if user is None:
-        await ws.send_text(jsonutil.dumps_str(_error(
+        await ws.send_text(jsonutil.dumps_str(error_message(
             "unauthorized", "Sign in to hear about your turns.", lang)))
         await ws.close(code=4401)
         return
@@ -47,7 +47,7 @@ async def user_socket(ws: WebSocket):
     if await services.auth.user_for_token(token) is None:  # signed out meanwhile
         services.sessions.remove(conn)
         services.userfeed.remove(user.id, conn)
-        await _refuse(ws, "signed_out", SIGNED_OUT, lang, 4401)
+        await refuse(ws, "signed_out", SIGNED_OUT, lang, 4401)
         return
     try:
         await conn.send({"type": "hello", "user": user.as_dict()})
@@ -66,7 +66,7 @@ async def user_socket(ws: WebSocket):
             if isinstance(data, dict) and data.get("type") == "ping":
                 await conn.send({"type": "pong"})
             else:
-                await conn.send(_error("bad_message", 'This socket only answers {"type": "ping"}.'))
+                await conn.send(error_message("bad_message", 'This socket only answers {"type": "ping"}.'))
     except (WebSocketDisconnect, RuntimeError, ConnectionError):
         pass
     finally:

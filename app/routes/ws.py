@@ -47,15 +47,15 @@ router = APIRouter()
 log = logging.getLogger("menagerie.ws")
 
 
-def _error(code: str, message: str, lang: str = i18n.DEFAULT, **extra) -> dict:
+def error_message(code: str, message: str, lang: str = i18n.DEFAULT, **extra) -> dict:
     """An error message; the sentence in the socket's language (``?lang=`` or the handshake's
     Accept-Language), the code as it is."""
     return {"type": "error", "error": {**i18n.localize_error(code, message, lang), **extra}}
 
 
-async def _refuse(ws: WebSocket, code: str, message: str, lang: str, close: int) -> None:
+async def refuse(ws: WebSocket, code: str, message: str, lang: str, close: int) -> None:
     """Say why, then close with that code and the same sentence as the close reason."""
-    said = _error(code, message, lang)
+    said = error_message(code, message, lang)
     await ws.send_text(jsonutil.dumps_str(said))
     await ws.close(code=close, reason=i18n.close_reason(said["error"]["message"]))
 
@@ -192,7 +192,7 @@ async def _game_socket(ws: WebSocket, game_id: str, slot: SocketSlot):
         gid = parse_game_id(game_id)
         user, token = await identify(ws)
         if refused := slot.take(user.id if user else None, client_address(ws)):
-            await _refuse(ws, refused.code, refused.message, lang, 4429)
+            await refuse(ws, refused.code, refused.message, lang, 4429)
             return
         conn = Connection(ws, gid, None, services.hub, user.id if user else None)
         conn.slot = slot
@@ -211,19 +211,19 @@ async def _game_socket(ws: WebSocket, game_id: str, slot: SocketSlot):
             services.sessions.remove(conn)
             raise
     except Refused as exc:
-        await _refuse(ws, exc.code, exc.message, lang, exc.close)
+        await refuse(ws, exc.code, exc.message, lang, exc.close)
         return
     except WebSocketDisconnect:
         return
     except ApiError as exc:
-        await _refuse(ws, exc.code, exc.message, lang, 4404 if exc.status == 404 else 4400)
+        await refuse(ws, exc.code, exc.message, lang, 4404 if exc.status == 404 else 4400)
         return
     except Exception as exc:
         if not database_unavailable(exc):
             raise
         # the database is restarting: 1013 "try again later"; the client reconnects
         with contextlib.suppress(Exception):
-            await _refuse(ws, "database_unavailable", "The database cannot be reached right now.",
+            await refuse(ws, "database_unavailable", "The database cannot be reached right now.",
                           lang, 1013)
         return
 
@@ -258,7 +258,7 @@ async def _game_socket(ws: WebSocket, game_id: str, slot: SocketSlot):
             else:
                 data = raw.encode()
             if len(data) > limit:
-                said = _error("too_large", f"Messages are at most {limit} bytes.", lang)
+                said = error_message("too_large", f"Messages are at most {limit} bytes.", lang)
                 await conn.send(said)
                 await ws.close(code=1009, reason=i18n.close_reason(said["error"]["message"]))
                 break
@@ -270,12 +270,12 @@ async def _game_socket(ws: WebSocket, game_id: str, slot: SocketSlot):
                 if isinstance(exc, (WebSocketDisconnect, ConnectionError, RuntimeError)):
                     raise
                 if database_unavailable(exc):
-                    await conn.send(_error("database_unavailable",
+                    await conn.send(error_message("database_unavailable",
                                            "The database cannot be reached right now; "
                                            "try again shortly.", lang))
                 else:
                     log.exception("game socket %s: message failed", gid)
-                    await conn.send(_error("internal", "Something went wrong on our side.", lang))
+                    await conn.send(error_message("internal", "Something went wrong on our side.", lang))
     except (WebSocketDisconnect, RuntimeError, ConnectionError, asyncio.TimeoutError):
         pass
     finally:
@@ -295,10 +295,10 @@ async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes
     try:
         msg = jsonutil.loads(data)
     except Exception:
-        await conn.send(_error("malformed_json", "Messages are JSON objects.", lang))
+        await conn.send(error_message("malformed_json", "Messages are JSON objects.", lang))
         return
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        await conn.send(_error("bad_message", 'Messages are JSON objects with a "type".', lang))
+        await conn.send(error_message("bad_message", 'Messages are JSON objects with a "type".', lang))
         return
     kind = msg["type"]
     if kind == "ping":
@@ -307,11 +307,11 @@ async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes
         after = _int(msg.get("after", -1), -1)
         wait = conn.slot.sync_allowed()
         if wait:
-            await conn.send(_error("rate_limited", f"Too many sync requests; try again in "
+            await conn.send(error_message("rate_limited", f"Too many sync requests; try again in "
                                    f"{math.ceil(wait)} s.", lang, retry_after=math.ceil(wait)))
             return
         if after is None:
-            await conn.send(_error("invalid_request", '"after" is a version number (-1 or more).',
+            await conn.send(error_message("invalid_request", '"after" is a version number (-1 or more).',
                                    lang))
             return
         await _sync(services, conn, after)
@@ -319,12 +319,12 @@ async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes
         version = _int(msg.get("version"), 0)
         action = msg.get("action")
         if version is None or not isinstance(action, dict):
-            await conn.send(_error("invalid_request",
+            await conn.send(error_message("invalid_request",
                                    'An action message is {"type": "action", "version": N, '
                                    '"action": {...}}.', lang))
             return
         if user is None:
-            await conn.send(_error("unauthorized", "Sign in to play (token or login cookie).",
+            await conn.send(error_message("unauthorized", "Sign in to play (token or login cookie).",
                                    lang))
             return
         if not await still_valid(services, conn):
@@ -333,7 +333,7 @@ async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes
             await services.limits.action(client_address(conn.ws), user.id)
             done = await services.games.act(conn.game_id, version, action, user=user)
         except ApiError as exc:
-            await conn.send(_error(exc.code, exc.message, lang, **exc.extra))
+            await conn.send(error_message(exc.code, exc.message, lang, **exc.extra))
             return
         async with conn.lock:
             await conn.send_text(action_reply(done, b"ack").decode())
@@ -341,23 +341,23 @@ async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes
         # the line comes back like everyone's: {"type": "chat", "message"} (app/chat.py)
         channel, text = msg.get("channel"), msg.get("text")
         if not isinstance(text, str) or not (channel is None or isinstance(channel, str)):
-            await conn.send(_error("invalid_request", 'A chat message is {"type": "chat", '
+            await conn.send(error_message("invalid_request", 'A chat message is {"type": "chat", '
                                    '"channel": "players" | "spectators", "text": "..."}.', lang))
             return
         if user is None:
-            await conn.send(_error("unauthorized", "Sign in to chat.", lang))
+            await conn.send(error_message("unauthorized", "Sign in to chat.", lang))
             return
         if not await still_valid(services, conn):
             return
         try:
             await services.chat.post(conn.game_id, user, channel, text)
         except ApiError as exc:
-            await conn.send(_error(exc.code, exc.message, lang, **exc.extra))
+            await conn.send(error_message(exc.code, exc.message, lang, **exc.extra))
     elif kind == "auth":
-        await conn.send(_error("bad_message", '"auth" is only the first message of a socket '
+        await conn.send(error_message("bad_message", '"auth" is only the first message of a socket '
                                "opened with ?auth=message.", lang))
     else:
-        await conn.send(_error("bad_message", f"Unknown message type {kind!r}.", lang))
+        await conn.send(error_message("bad_message", f"Unknown message type {kind!r}.", lang))
 
 
 async def _sync(services, conn: Connection, after: int | None, *, resend: bool = True) -> None:
@@ -368,7 +368,7 @@ async def _sync(services, conn: Connection, after: int | None, *, resend: bool =
     false) the socket's stream simply starts after N: the pump and this catch-up both continue
     from the last version sent, so every version goes out once, in order."""
     if after is None:
-        await conn.send(_error("invalid_request", '"after" is a version number (-1 or more).',
+        await conn.send(error_message("invalid_request", '"after" is a version number (-1 or more).',
                                getattr(conn, "lang", i18n.DEFAULT)))
         return
     current = await services.games.current_version(conn.game_id)

@@ -18,6 +18,9 @@ from .decisions import Decision, decision, finish, push
 from .gains import add_reputation, draw_to_hand, gain, offer_upgrade
 from .tables import T
 from .zoo import icons
+from .actions.association import partner_options, take_partner, take_university, university_options
+from .turn import move_to_slot_one, side_of
+from . import actions
 
 REGISTRY: dict[str, Callable] = {}
 
@@ -321,8 +324,6 @@ class FreeTask(Decision):
     kind = "free_task"
 
     def legal(self, state, frame, seat):
-        from .actions.association import partner_options, university_options
-
         p = state["players"][seat]
         if frame["task"] == "partner":
             return [{"type": "partner", "continent": c} for c in partner_options(state, p, 2)]
@@ -332,8 +333,6 @@ class FreeTask(Decision):
         return not self.legal(state, frame, frame["seat"])
 
     def apply(self, state, frame, seat, action, ev):
-        from .actions.association import take_partner, take_university
-
         finish(state, frame)
         if action["type"] == "partner":
             take_partner(state, seat, action["continent"], ev)
@@ -351,8 +350,6 @@ class Clever(Decision):
         return [{"type": "move_card", "card": c} for c in state["players"][seat]["cards"]]
 
     def apply(self, state, frame, seat, action, ev):
-        from .turn import move_to_slot_one
-
         finish(state, frame)
         move_to_slot_one(state["players"][seat], action["card"])
         ev.append(event("moved_card", seat=seat, card=action["card"]))
@@ -366,14 +363,9 @@ class Boost(Decision):
     auto = True
 
     def run(self, state, frame, ev):
-        from . import actions
-        from .turn import side_of
-
         p = state["players"][frame["seat"]]
         ev.append(event("boost", seat=frame["seat"], action=frame["action"],
                         strength=frame["strength"]))
         actions.start(frame["action"], state, frame["seat"], frame["strength"],
                       side_of(p, frame["action"]), ev)
 
-
-from . import interactions  # noqa: E402,F401  (registers venom, constriction, hypnosis, pilfering)

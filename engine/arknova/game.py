@@ -6,8 +6,8 @@ from ..core import Game, IllegalAction, Option
 from ..core import rng as _rng
 from ..core.cow import deep
 from . import breaks, deck, turn  # noqa: F401  (registers decision handlers)
-from . import abilities  # noqa: F401
-from .actions import _load as _load_actions
+from . import abilities, interactions  # noqa: F401  (register abilities and interactions)
+from .actions import animals, association, build, cards, sponsors  # noqa: F401  (the actions)
 from .actions.association import full_supply
 from .content import load_content
 from .decisions import HANDLERS, advance, push, top
@@ -16,8 +16,6 @@ from .tables import T, per_players
 from .validate import accepts
 from .zoo import icons
 from .zoomap import load_buildings, load_maps
-
-_load_actions()
 
 #: One-time map abilities, applied at setup: keyword -> fn(player, value).
 MAP_ABILITIES = {

@@ -11,6 +11,7 @@ from . import actions
 from .abilities import ability
 from .decisions import Decision, decision, finish, push
 from .tables import T
+from .turn import move_to_slot_one, side_of
 
 
 def _targets(state: dict, seat: int) -> list[int]:
@@ -72,8 +73,6 @@ class Hypnosis(Decision):
         return [{"type": "hypnotize", "card": c} for c in cards]
 
     def apply(self, state, frame, seat, action, ev):
-        from .turn import move_to_slot_one, side_of
-
         finish(state, frame)
         target = state["players"][frame["target"]]
         card = action["card"]

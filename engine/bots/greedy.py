@@ -27,10 +27,10 @@ def candidates(ev: Evaluator, state, seat, legal: list, width: int) -> list:
 
 def finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int):
     """Answer ``seat``'s own follow-up decisions greedily (one-step look), at most ``depth``."""
-    return _finish_chain(game, ev, state, seat, depth, width)[0]
+    return finish_chain(game, ev, state, seat, depth, width)[0]
 
 
-def _finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int,
+def finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int,
                   owned: bool = False):
     """:func:`finish_chain`, and the value of the state it ends in when it is already known
     (the last step was a choice whose value was computed), else None.
@@ -66,7 +66,7 @@ def score_answers(game, ev: Evaluator, state, seat, legal: list, *, depth: int,
     """The value of each answer after the seat's greedy follow-ups (same order as ``legal``)."""
     out = []
     for a in legal:
-        nxt, v = _finish_chain(game, ev, step(game, state, seat, a), seat, depth, width,
+        nxt, v = finish_chain(game, ev, step(game, state, seat, a), seat, depth, width,
                                owned=True)
         out.append(ev.value(nxt, seat) if v is None else v)
     return out

@@ -30,7 +30,7 @@ import time
 
 from .base import Bot, RandomBot
 from .evaluation import evaluator_for, step, step_in_place
-from .greedy import GreedyBot, _finish_chain, candidates as _shortlist, own_followup, ranked
+from .greedy import GreedyBot, finish_chain, candidates as _shortlist, own_followup, ranked
 
 
 class MctsBot(Bot):
@@ -123,7 +123,7 @@ class MctsBot(Bot):
     def playout(self, game, ev, world, seat, action, rng) -> float:
         state = step(game, world, seat, action)  # the playout's own copy from here on
         g = self.greedy
-        state = _finish_chain(game, ev, state, seat, g.depth, g.width, owned=True)[0]
+        state = finish_chain(game, ev, state, seat, g.depth, g.width, owned=True)[0]
         moves = 0
         steps = 0
         while steps < self.max_rollout_steps:
@@ -148,7 +148,7 @@ class MctsBot(Bot):
         tried = _shortlist(ev, state, who, legal, r.top_width)
         best, best_v = None, None
         for a in tried:
-            nxt, v = _finish_chain(game, ev, step(game, state, who, a), who, r.depth, r.width,
+            nxt, v = finish_chain(game, ev, step(game, state, who, a), who, r.depth, r.width,
                                    owned=True)
             if v is None:
                 v = ev.value(nxt, who)

@@ -1,7 +1,9 @@
 """The five action cards. Each module registers a ``start`` function with :func:`action`.
 
 ``start(state, seat, strength, side, ev)`` pushes the decision frames of that action (or does
-the whole action when it needs no choice).
+the whole action when it needs no choice). This package's ``__init__`` is only the table: it
+imports none of the action modules (``engine/arknova/game.py`` does, once), so the modules that
+start an action (a turn, a boost, an interaction) import no action module in turn.
 """
 
 from __future__ import annotations
@@ -19,10 +21,4 @@ def action(name: str):
 
 
 def start(name: str, state: dict, seat: int, strength: int, side: int, ev: list) -> None:
-    _load()
     START[name](state, seat, strength, side, ev)
-
-
-def _load() -> None:
-    if len(START) < 5:
-        from . import animals, association, build, cards, sponsors  # noqa: F401

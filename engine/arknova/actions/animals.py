@@ -9,6 +9,8 @@ from ..gains import add_reputation, gain
 from ..tables import T, animals_allowed
 from ..zoo import animal_cost, building_by_id, capacity, homes, icons, meets, touching
 from . import action
+from ..sponsors_fx import trigger
+from ..abilities import resolve
 
 
 @action("animals")
@@ -93,10 +95,8 @@ def play_animal(state, seat, cid, home, folder, ev) -> None:
     ev.append(event("animal", seat=seat, card=cid, enclosure=home, cost=cost, folder=folder))
     gain(state, seat, {"appeal": c["appeal"], "conservation": c["conservation"],
                        "reputation": c["reputation"]}, ev, source=cid)
-    from ..sponsors_fx import trigger
 
     trigger(state, seat, "animal", {"card": cid}, ev)
-    from ..abilities import resolve
 
     for ab in c.get("abilities") or ():
         resolve(state, seat, ab["keyword"], ab.get("value"), cid, ev)

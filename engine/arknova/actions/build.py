@@ -10,6 +10,8 @@ from ..tables import T
 from ..zoo import building_spec, has_building, occupied_cells, placements, zoo_map
 from ..zoomap import load_buildings
 from . import action
+from ..sponsors_fx import trigger
+from .animals import relocatable
 
 
 @action("build")
@@ -113,12 +115,9 @@ def place_building(state, seat, btype, cells, cost, ev) -> dict:
     if map_full(p):
         # every buildable space is covered now (this happens once: nothing can be built after)
         gain(state, seat, {"appeal": T.build.full_map_appeal}, ev, source="map_full")
-    from ..sponsors_fx import trigger
 
     trigger(state, seat, "build", {"building": btype, "kind": spec.kind}, ev)
     if spec.kind == "special":
-        from .animals import relocatable
-
         if relocatable(p, b):
             push(state, "relocate", seat=seat, building=b["id"])
     return b

@@ -7,6 +7,7 @@ from .. import deck
 from ..gains import add_conservation, gain
 from ..tables import T, per_players
 from ..zoo import icons
+from ..sponsors_fx import trigger
 
 
 def _matches(c: dict, flt: dict) -> bool:
@@ -118,7 +119,6 @@ def support_project(state: dict, seat: int, action: dict, ev: list) -> None:
     ev.append(event("supported", seat=seat, project=pid, level=lvl, cp=level["cp"]))
     gain(state, seat, T.association.cube_slots[p["cubes_used"] - 1], ev, source="cube slot")
     add_conservation(state, seat, level["cp"], ev)
-    from ..sponsors_fx import trigger
 
     trigger(state, seat, "project", {"project": pid}, ev)
 

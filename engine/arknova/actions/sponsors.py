@@ -9,6 +9,8 @@ from ..decisions import Decision, decision, finish, push
 from ..tables import T
 from ..zoo import icons, meets, placements
 from . import action
+from ..sponsors_fx import trigger
+from ..abilities import resolve
 
 
 @action("sponsors")
@@ -88,13 +90,11 @@ def play_sponsor(state, seat, cid, folder, ev) -> None:
         p["hand"].remove(cid)
     p["sponsors"].append(cid)
     ev.append(event("sponsor", seat=seat, card=cid, folder=folder))
-    from ..sponsors_fx import trigger
 
     trigger(state, seat, "sponsor", {"card": cid}, ev)
     if c.get("building"):
         push(state, "place", seat=seat, building=c["building"]["id"], cost=0,
              upgraded=p["upgraded"]["build"])
-    from ..abilities import resolve
 
     for ab in c.get("effects") or ():
         resolve(state, seat, ab["keyword"], ab.get("value"), cid, ev)

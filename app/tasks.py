@@ -1,0 +1,22 @@
+"""One keeper of fire-and-forget background tasks (asyncio keeps only weak references to
+running tasks: a task nobody holds may be collected mid-flight)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Coroutine
+
+_RUNNING: set[asyncio.Task] = set()
+
+
+def spawn(coro: Coroutine, *, name: str | None = None) -> asyncio.Task:
+    """Run ``coro`` in the background, held until it ends."""
+    task = asyncio.get_running_loop().create_task(coro, name=name)
+    _RUNNING.add(task)
+    task.add_done_callback(_RUNNING.discard)
+    return task
+
+
+def running() -> int:
+    """How many background tasks are running (tests, metrics)."""
+    return len(_RUNNING)
