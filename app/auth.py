@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import re
 import secrets
 import time
 from collections import OrderedDict
@@ -45,8 +44,8 @@ CSRF_COOKIE = "menagerie_csrf"
 CSRF_HEADER = "x-csrf-token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 TOKEN_CACHE_MAX = 20_000
-USERNAME_RE = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
-PASSWORD_MIN, PASSWORD_MAX = 8, 256
+USERNAME_RE, PASSWORD_MIN, PASSWORD_MAX = (credentials.USERNAME_RE, credentials.PASSWORD_MIN,
+                                           credentials.PASSWORD_MAX)
 
 
 @dataclass(frozen=True)
@@ -60,15 +59,6 @@ class UserInfo:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _is_text(value: str) -> bool:
-    """False for strings that are not valid Unicode (lone surrogates from ``"\\ud800"``)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def csrf_for(token: str) -> str:
@@ -98,23 +88,13 @@ class AuthService:
         #: argon2 runs in threads, at most this many at once (a burst of logins queues here
         #: instead of taking every core from the event loop)
         self._hash_slots = asyncio.Semaphore(settings.hash_concurrency)
+        #: set by the service container: what this process does at once with a revocation
+        self.on_revoked = None
 
     async def hashing(self, fn, *args):
         """Run a password hash or verification in a thread, bounded by ``hash_concurrency``."""
         async with self._hash_slots:
             return await asyncio.to_thread(fn, *args)
-        self.on_revoked = None
-
-    @staticmethod
-    def check_credentials(username: str, password: str) -> None:
-        if not USERNAME_RE.match(username):
-            raise ApiError(422, "bad_username",
-                           "A username is 3 to 32 characters: letters, digits, '_', '.' or '-'.")
-        if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-            raise ApiError(422, "bad_password",
-                           f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters long.")
-        if not _is_text(password):
-            raise ApiError(422, "bad_password", "A password is text (valid Unicode).")
 
     async def register(self, username: str, password: str) -> tuple[UserInfo, str]:
         credentials.check_new_account(username, password)
@@ -141,7 +121,8 @@ class AuthService:
     async def login(self, username: str, password: str) -> tuple[UserInfo, str]:
         key = username.lower()
         user = None
-        if USERNAME_RE.match(username) and _is_text(password) and len(password) <= PASSWORD_MAX:
+        if USERNAME_RE.match(username) and credentials.is_text(password) and \
+                len(password) <= PASSWORD_MAX:
             async with self.db.read() as s:
                 user = (await s.execute(select(User).where(User.username_key == key))
                         ).scalar_one_or_none()
@@ -206,14 +187,14 @@ class AuthService:
                               token: str) -> int:
         """Set a new password after checking the current one; every other login of the user
         is revoked (the one that asked, ``token``, stays). Returns how many were revoked."""
-        self.check_credentials(user.username, new)
+        credentials.check_password(new, user.username)  # the same rules as at registration
         async with self.db.read() as s:
             stored = await s.scalar(select(User.password_hash).where(User.id == user.id))
-        ok = stored is not None and _is_text(current) and len(current) <= PASSWORD_MAX and \
-            await asyncio.to_thread(self._verify, stored, current)
+        ok = stored is not None and credentials.is_text(current) and \
+            len(current) <= PASSWORD_MAX and await self.hashing(self._verify, stored, current)
         if not ok:
             raise ApiError(403, "wrong_password", "The current password is wrong.")
-        fresh = await asyncio.to_thread(self.hasher.hash, new)
+        fresh = await self.hashing(self.hasher.hash, new)
         async with self.db.write() as s:
             db_user = await s.get(User, user.id)
             if db_user is None:  # pragma: no cover - the token's user exists

@@ -63,7 +63,8 @@ def confusable_key(name: str) -> str:
     return skeleton(skeleton(name).casefold())[:128]
 
 
-def _is_text(value: str) -> bool:
+def is_text(value: str) -> bool:
+    """False for strings that are not valid Unicode (lone surrogates from ``"\\ud800"``)."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
@@ -99,7 +100,7 @@ def check_password(password: str, username: str | None = None) -> None:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise ApiError(422, "bad_password",
                        f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters long.")
-    if not _is_text(password):
+    if not is_text(password):
         raise ApiError(422, "bad_password", "A password is text (valid Unicode).")
     lowered = password.lower()
     if lowered in _common_passwords() or (username and lowered == username.lower()):

@@ -109,13 +109,7 @@ class Game:
 
     def check(self, state: State, seat: int, action: Any) -> None:
         """Raise :class:`IllegalAction` unless ``seat`` may play ``action`` now."""
-        if self._result(state) is not None:
-            raise IllegalAction("game_over", "The game is over.")
-        if isinstance(seat, bool) or not isinstance(seat, int) or \
-                seat not in self._waiting_for(state):
-            raise IllegalAction("not_your_turn", f"Seat {seat} has no decision to make now.")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("malformed", 'An action is a JSON object with a "type".')
+        self._check_shape(state, seat, action)
         if self._accepts(state, seat, action):
             return
         self._check_listed(state, seat, action)
@@ -123,6 +117,11 @@ class Game:
     def check_by_listing(self, state: State, seat: int, action: Any) -> None:
         """:meth:`check` without the direct checks of :meth:`_accepts`: the action is looked
         up among every legal answer (the reference the direct checks are tested against)."""
+        self._check_shape(state, seat, action)
+        self._check_listed(state, seat, action)
+
+    def _check_shape(self, state: State, seat: Any, action: Any) -> None:
+        """The game runs, ``seat`` owes a decision and ``action`` is a dict with a str type."""
         if self._result(state) is not None:
             raise IllegalAction("game_over", "The game is over.")
         if isinstance(seat, bool) or not isinstance(seat, int) or \
@@ -130,7 +129,6 @@ class Game:
             raise IllegalAction("not_your_turn", f"Seat {seat} has no decision to make now.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("malformed", 'An action is a JSON object with a "type".')
-        self._check_listed(state, seat, action)
 
     def _check_listed(self, state: State, seat: int, action: dict) -> None:
         legal = self._legal_actions(state, seat)

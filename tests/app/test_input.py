@@ -68,6 +68,16 @@ async def test_common_passwords_are_refused(api, password):
     assert r.json()["error"]["code"] == "common_password"
 
 
+async def test_a_new_password_follows_the_same_rules(api):
+    # (a password change used to check only the length: 'password123' was accepted)
+    ada = await api.user("ada")
+    for new, code in (("password123", "common_password"), ("ada", "bad_password")):
+        r = await ada.post("/api/auth/password", json={"current": PASSWORD, "new": new})
+        assert r.status_code == 422 and r.json()["error"]["code"] == code, r.text
+    r = await ada.post("/api/auth/password", json={"current": PASSWORD, "new": "a new secret 1"})
+    assert r.status_code == 200, r.text
+
+
 async def test_the_username_is_no_password(api):
     r = await api.client.post("/api/auth/register", json={"username": "longname99",
                                                           "password": "LongName99"})
