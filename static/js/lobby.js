@@ -419,7 +419,7 @@ function toggleNew(show) {
   host.hidden = !open;
   btn.setAttribute("aria-expanded", String(open));
   if (!open) return;
-  if (!auth.token) {
+  if (!auth.signedIn) {
     // signed out: a game needs an account first; the sign-in fields are right above
     clear(host).append(h("h2", t("lobby.new_game")), h("p", { class: "sign-in-first", role: "alert" }, t("newgame.sign_in_first")));
     const user = $("#auth-user");
