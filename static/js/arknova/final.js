@@ -77,6 +77,23 @@ export function renderFinal(ui, onClose) {
     h("p", h("a", { class: "btn", href: "./" }, t("game.back_to_lobby"))));
 }
 
+/** The break indices whose labels fit on the axis at ``font`` (viewBox units): always the start
+ * and the end, then every k-th break, k the smallest step whose labels keep apart, none so
+ * close to the start or the end that they would touch those words. */
+function breakTicks(len, X, font, startText, endText) {
+  const em = 0.66 * font; // a generous average width of a character
+  const half = (text) => (String(text).length * em) / 2;
+  const out = new Set([0, len - 1]);
+  const dx = len > 1 ? X(1) - X(0) : 1;
+  const step = Math.max(1, Math.ceil((2 * half(String(len)) + em) / dx));
+  for (let i = step; i < len - 1; i += step) {
+    const clearStart = X(i) - half(i) >= X(0) + half(startText) + em / 2;
+    const clearEnd = X(i) + half(i) <= X(len - 1) - half(endText) - em / 2;
+    if (clearStart && clearEnd) out.add(i);
+  }
+  return out;
+}
+
 /** Two small line charts (appeal, conservation) of each zoo's history per break. */
 export function historyChart(players) {
   const series = players.map((p) => {
@@ -97,8 +114,14 @@ export function historyChart(players) {
       svg.appendChild(s("line", { x1: L, x2: W - Rr, y1: Y(v), y2: Y(v), class: "grid" }));
       svg.appendChild(s("text", { x: L - 4, y: Y(v), dy: "0.35em", "text-anchor": "end", class: "axis" }, String(Math.round(v))));
     }
+    // the break axis: start, end and as many break numbers as fit without touching (a long
+    // game has 20 or more breaks); the desktop and the phone (bigger text) each get their own
+    const startText = t("final.axis_start"); const endText = t("final.axis_end");
+    const desk = breakTicks(len, X, 10, startText, endText);
+    const phone = breakTicks(len, X, 18, startText, endText);
     for (let i = 0; i < len; i++) {
-      svg.appendChild(s("text", { x: X(i), y: H - 8, "text-anchor": "middle", class: "axis" }, i === 0 ? t("final.axis_start") : i === len - 1 ? t("final.axis_end") : String(i)));
+      const cls = `axis x-tick${desk.has(i) ? " on-desk" : ""}${phone.has(i) ? " on-phone" : ""}`;
+      svg.appendChild(s("text", { x: X(i), y: H - 8, "text-anchor": "middle", class: cls }, i === 0 ? startText : i === len - 1 ? endText : String(i)));
     }
     series.forEach((pts, seat) => {
       const c = seatColour(seat).fill;
