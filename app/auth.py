@@ -23,12 +23,12 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from cachetools import LRUCache
 from fastapi import Depends, Request
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
@@ -81,7 +81,7 @@ class AuthService:
         # verified against when the user does not exist, so timing does not reveal names
         self._dummy_hash = self.hasher.hash(secrets.token_hex(16))
         #: token digest -> (user, expires_at, cached at (monotonic))
-        self._cache: OrderedDict[str, tuple[UserInfo, datetime, float]] = OrderedDict()
+        self._cache: LRUCache[str, tuple[UserInfo, datetime, float]] = LRUCache(TOKEN_CACHE_MAX)
         #: set by the service container: announce a revocation to every process (NOTIFY, in
         #: the revoking transaction), and act on it in this one at once (see app/sessions.py)
         self.announce_revoke = None
@@ -265,9 +265,6 @@ class AuthService:
         user = UserInfo(row.id, row.username)
         if ttl > 0:
             self._cache[digest] = (user, row.expires_at, time.monotonic())
-            self._cache.move_to_end(digest)
-            while len(self._cache) > TOKEN_CACHE_MAX:
-                self._cache.popitem(last=False)
         return user
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
-from datetime import timezone
 from typing import Any
 
 from sqlalchemy import select
@@ -32,6 +31,7 @@ from .auth import UserInfo
 from .errors import ApiError, not_found
 from .models import ChatMessage, Game, Seat, utcnow
 from .ratelimit import Limiter
+from .times import iso
 
 log = logging.getLogger("menagerie.chat")
 
@@ -71,12 +71,9 @@ def clean_text(text: Any) -> str:
 
 
 def message_dict(row: ChatMessage) -> dict:
-    at = row.created_at
-    if at.tzinfo is None:  # SQLite hands back naive UTC times
-        at = at.replace(tzinfo=timezone.utc)
     return {"id": row.id, "game": row.game_id, "channel": row.channel,
             "user": {"id": row.user_id, "username": row.username}, "text": row.text,
-            "at": at.isoformat()}
+            "at": iso(row.created_at)}
 
 
 def may_read(channel: str, seated: bool, finished: bool) -> bool:

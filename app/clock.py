@@ -22,10 +22,13 @@ Everything here is pure: times come in as arguments.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+from .times import iso
+
 
 #: the shortest limit accepted (seconds): long enough to read the board
 MIN_SECONDS = 10
@@ -45,10 +48,6 @@ class TimeControl(BaseModel):
     abandon_after: StrictInt = Field(3, ge=1, le=1000)
     #: the bot that plays a timed-out decision and an abandoned seat
     bot: StrictStr = Field("greedy", max_length=32)
-
-
-def iso(dt: datetime | None) -> str | None:
-    return None if dt is None else dt.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 def parse(value: str | None) -> datetime | None:

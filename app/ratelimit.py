@@ -18,8 +18,8 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections import OrderedDict
 
+from cachetools import LRUCache
 from sqlalchemy import text
 
 from . import metrics
@@ -42,7 +42,7 @@ class Limiter:
         self.rate = rate
         self.burst = max(burst, 1.0)
         self.max_keys = max_keys
-        self._buckets: OrderedDict[str, list[float]] = OrderedDict()
+        self._buckets: LRUCache[str, list[float]] = LRUCache(max_keys)
 
     def take(self, key: str, now: float | None = None) -> float:
         """Take one token: 0 if allowed, else the seconds until one is available."""
@@ -50,10 +50,7 @@ class Limiter:
         bucket = self._buckets.get(key)
         if bucket is None:
             bucket = self._buckets[key] = [self.burst, now]
-            while len(self._buckets) > self.max_keys:
-                self._buckets.popitem(last=False)
         else:
-            self._buckets.move_to_end(key)
             bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
             bucket[1] = now
         if bucket[0] >= 1.0:
@@ -138,7 +135,7 @@ class LoginBackoff:
         self.free = free
         self.cap = cap
         self.db = db if db is not None and db.is_postgres else None
-        self._memory: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._memory: LRUCache[str, tuple[float, float]] = LRUCache(MAX_KEYS)
 
     def wait_for(self, failures: float, last: float, now: float) -> float:
         if failures < self.free:
@@ -163,8 +160,6 @@ class LoginBackoff:
         if self.db is None:
             failures, _ = self._memory.pop(key, (0.0, 0.0))
             self._memory[key] = (failures + 1, time.time())
-            while len(self._memory) > MAX_KEYS:
-                self._memory.popitem(last=False)
             return
         async with self.db.autocommit() as conn:
             await conn.execute(text(

@@ -4,9 +4,9 @@ After a move commits, the app announces "game G is at version V". Each process h
 :class:`Hub`; the hub wakes the sockets watching G, and each socket's pump sends every version it
 has not yet seen, in order, one ``state`` message per version.
 
-- With SQLite the announcement stays in the process (:class:`LocalBus`).
+- With SQLite the announcement stays in the process (:class:`app.bus.LocalBus`).
 - With PostgreSQL the move's transaction also runs ``pg_notify`` (delivered only on commit), and
-  every process LISTENs on a dedicated asyncpg connection (:class:`PgBus`), reconnecting when it
+  every process LISTENs on a dedicated asyncpg connection (:class:`app.bus.PgBus`), reconnecting when it
   drops and then catching up, so several app processes can serve one game.
 
 A :class:`Frame` is one version of one game. Its public view is encoded once; the message for
@@ -26,35 +26,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from engine.core import events_for
+from cachetools import LRUCache
 
-from . import jsonutil, metrics, tasks
+from . import jsonutil, metrics, redaction, tasks
 
 if TYPE_CHECKING:  # pragma: no cover
     from starlette.websockets import WebSocket
 
 log = logging.getLogger("menagerie.realtime")
-CHANNEL = "menagerie_games"
-#: revoked login tokens (their SHA-256; ``u:ID`` every token of user ID, ``u:ID:SHA`` all but
-#: one), so every process forgets them and closes their sockets at once
-AUTH_CHANNEL = "menagerie_auth"
-#: per-user notices ("your turn in game G", "game G changed"), JSON: see app/userfeed.py
-USER_CHANNEL = "menagerie_users"
-#: "the seats of game G changed" (payload: G), so every process re-reads its sockets' seats
-SEATS_CHANNEL = "menagerie_seats"
-#: NOTIFY payloads are limited to 8000 bytes
-MAX_PAYLOAD = 7900
-
-
-def move_payload(game_id: int, version: int, seat: int, action_json: str) -> str:
-    """``G:V:S:action`` (the move, so that other processes can apply it without reading the
-    database), or ``G:V`` when the action is too large for a notification."""
-    payload = f"{game_id}:{version}:{seat}:{action_json}"
-    return payload if len(payload.encode()) <= MAX_PAYLOAD else f"{game_id}:{version}"
 SEND_TIMEOUT = 15.0
 
 
@@ -77,7 +59,7 @@ class Frame:
 
     def _parts(self) -> tuple[bytes, bytes]:
         if self._public is None:
-            self._public = jsonutil.dumps(self.game.public_view(self.state))
+            self._public = jsonutil.dumps(redaction.public(self.game, self.state))
             result = self.game.result(self.state)
             self._meta = jsonutil.dumps({
                 "status": "finished" if result is not None else "running",
@@ -94,14 +76,14 @@ class Frame:
         cached = self._encoded.get(key)
         if cached is None:
             cached = self._encoded[key] = jsonutil.dumps(
-                self.game.private_view(self.state, seat))
+                redaction.private(self.game, self.state, seat))
         return cached
 
     def _events(self, seat: int | None) -> bytes:
         key = ("events", seat)
         cached = self._encoded.get(key)
         if cached is None:
-            cached = self._encoded[key] = jsonutil.dumps(events_for(self.events, seat))
+            cached = self._encoded[key] = jsonutil.dumps(redaction.events(self.events, seat))
         return cached
 
     def message(self, seat: int | None, *, full: bool = False) -> str:
@@ -267,14 +249,11 @@ class Channel:
         self.hub = hub
         self.game_id = game_id
         self.conns: set[Connection] = set()
-        self._frames: OrderedDict[int, Frame] = OrderedDict()
+        self._frames: LRUCache[int, Frame] = LRUCache(hub.frame_cache)
         self._load_lock = asyncio.Lock()
 
     def add_frame(self, frame: Frame) -> None:
         self._frames[frame.version] = frame
-        self._frames.move_to_end(frame.version)
-        while len(self._frames) > self.hub.frame_cache:
-            self._frames.popitem(last=False)
 
     def _cached_prefix(self, wanted: range) -> list[Frame]:
         out = []
@@ -447,189 +426,3 @@ async def send_locked(conn: Connection, text: str) -> None:
     with contextlib.suppress(Exception):
         async with conn.lock:
             await conn.send_text(text)
-
-
-# ------------------------------------------------------------------ buses
-#
-# Besides the game announcements, a bus carries named extra channels (chat lines, "your turn"
-# notices): ``bus.listen(name, callback)`` before ``start()``; ``await bus.publish(name,
-# payload, session)`` inside the transaction that stored what it announces (PostgreSQL
-# delivers it on commit, to every process, this one included; SQLite calls the callbacks of
-# this process at once).
-
-
-class LocalBus:
-    """SQLite: announcements stay in this process (the service calls the hub directly)."""
-
-    listening = True
-
-    def __init__(self) -> None:
-        self.extra: dict[str, list[Callable[[str], None]]] = {}
-
-    def listen(self, channel: str, callback: Callable[[str], None]) -> None:
-        self.extra.setdefault(channel, []).append(callback)
-
-    async def publish(self, channel: str, payload: str, session=None) -> None:
-        for callback in self.extra.get(channel, []):
-            try:
-                callback(payload)
-            except Exception:  # pragma: no cover - a listener bug must not fail the caller
-                log.exception("listener of %s failed", channel)
-
-    async def before_commit(self, session, game_id: int, version: int) -> None:
-        return None
-
-    async def announce_revoke(self, session, digest: str) -> None:
-        return None
-
-    async def start(self) -> None:
-        return None
-
-    async def stop(self) -> None:
-        return None
-
-
-class PgBus:
-    """PostgreSQL LISTEN/NOTIFY between app processes sharing one database."""
-
-    def __init__(self, dsn: str, hub: Hub, *, keepalive: float = 10.0, on_revoke=None,
-                 on_reconnect=None) -> None:
-        self.dsn = dsn
-        self.hub = hub
-        #: called with a revoked token's digest; and (no argument) whenever LISTEN (re)starts,
-        #: since announcements may have been missed meanwhile
-        self.on_revoke = on_revoke
-        self.on_reconnect = on_reconnect
-        self.keepalive = keepalive
-        self._task: asyncio.Task | None = None
-        self._stopping = False
-        self.connected = asyncio.Event()
-        self.listening = False
-        self.reconnects = 0
-        self.extra: dict[str, list[Callable[[str], None]]] = {}
-
-    def listen(self, channel: str, callback: Callable[[str], None]) -> None:
-        self.extra.setdefault(channel, []).append(callback)
-
-    async def publish(self, channel: str, payload: str, session=None) -> None:
-        """NOTIFY ``channel``: in ``session``'s transaction (a SQLAlchemy session or an asyncpg
-        connection), or on its own connection when ``session`` is None."""
-        if len(payload.encode()) > MAX_PAYLOAD:
-            raise ValueError(f"notification payload over {MAX_PAYLOAD} bytes")
-        if session is None:
-            import asyncpg
-
-            conn = await asyncpg.connect(self.dsn, timeout=10)
-            try:
-                await conn.execute("SELECT pg_notify($1, $2)", channel, payload)
-            finally:
-                await conn.close()
-        elif hasattr(session, "fetchval"):  # an asyncpg connection
-            await session.execute("SELECT pg_notify($1, $2)", channel, payload)
-        else:
-            from sqlalchemy import text
-
-            await session.execute(text("SELECT pg_notify(:channel, :payload)"),
-                                  {"channel": channel, "payload": payload})
-
-    def _extra_listener(self, callbacks):
-        def on_payload(_conn, _pid, channel, payload: str) -> None:
-            for callback in callbacks:
-                try:
-                    callback(payload)
-                except Exception:
-                    log.exception("listener of %s failed", channel)
-        return on_payload
-
-    async def before_commit(self, session, game_id: int, version: int) -> None:
-        from sqlalchemy import text
-
-        # NOTIFY is transactional: it is delivered on commit, never for a rolled back move
-        await session.execute(text("SELECT pg_notify(:channel, :payload)"),
-                              {"channel": CHANNEL, "payload": f"{game_id}:{version}"})
-
-    async def announce_revoke(self, session, digest: str) -> None:
-        from sqlalchemy import text
-
-        await session.execute(text("SELECT pg_notify(:channel, :payload)"),
-                              {"channel": AUTH_CHANNEL, "payload": digest})
-
-    def _on_revoke(self, _conn, _pid, _channel, payload: str) -> None:
-        if self.on_revoke is not None:
-            self.on_revoke(payload)
-
-    async def start(self) -> None:
-        self._stopping = False
-        self._task = asyncio.create_task(self._run(), name="menagerie-listen")
-        try:
-            await asyncio.wait_for(self.connected.wait(), 10)
-        except asyncio.TimeoutError:
-            log.warning("LISTEN connection not up yet; retrying in the background")
-
-    async def stop(self) -> None:
-        self._stopping = True
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
-
-    def _on_notify(self, _conn, _pid, _channel, payload: str) -> None:
-        try:
-            parts = payload.split(":", 3)
-            game_id, version = int(parts[0]), int(parts[1])
-            move = (int(parts[2]), jsonutil.loads(parts[3])) if len(parts) == 4 else None
-        except (ValueError, IndexError):
-            log.warning("ignored notification %r", payload[:200])
-            return
-        self.hub.announced(game_id, version, move)
-
-    async def _run(self) -> None:
-        import asyncpg
-
-        backoff = 0.2
-        first = True
-        while not self._stopping:
-            conn = None
-            try:
-                conn = await asyncpg.connect(
-                    self.dsn, timeout=10,
-                    server_settings={"application_name": "menagerie-listen"})
-                lost = asyncio.Event()
-                conn.add_termination_listener(lambda _c, ev=lost: ev.set())
-                await conn.add_listener(CHANNEL, self._on_notify)
-                await conn.add_listener(AUTH_CHANNEL, self._on_revoke)
-                for name, callbacks in self.extra.items():
-                    await conn.add_listener(name, self._extra_listener(callbacks))
-                if self.on_reconnect is not None:
-                    self.on_reconnect()
-                self.listening = True
-                self.connected.set()
-                backoff = 0.2
-                if not first:
-                    self.reconnects += 1
-                    log.info("LISTEN connection restored")
-                first = False
-                # anything announced while we were not listening
-                await self.hub.resync()
-                while not lost.is_set():
-                    try:
-                        await asyncio.wait_for(lost.wait(), self.keepalive)
-                    except asyncio.TimeoutError:
-                        await asyncio.wait_for(conn.fetchval("SELECT 1"), 5)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                if not self._stopping:
-                    log.warning("LISTEN connection failed: %s", exc)
-            finally:
-                self.listening = False
-                self.connected.clear()
-                if conn is not None:
-                    with contextlib.suppress(Exception):
-                        conn.terminate()
-            if self._stopping:
-                break
-            first = False
-            await asyncio.sleep(backoff)
-            backoff = min(backoff * 2, 5.0)

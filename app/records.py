@@ -38,22 +38,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cachetools import LRUCache
-from sqlalchemy import insert, select
-from sqlalchemy.orm import defer
 
 import engine
 from engine.bots import bot_kinds
-from engine.core import IllegalAction, events_for
+from engine.core import IllegalAction
 
 from .credentials import valid_username
-from . import jsonutil
+from . import jsonutil, redaction
 from .auth import UserInfo
-from .db import Database
 from .errors import ApiError, not_found
-from .history import effective_actions, engine_game, step, undo_snapshots
-from .models import ActionRecord, Game, Seat, Snapshot, User, utcnow
+from .history import effective_actions
 from .settings import Settings
-from .times import iso
+from .times import iso, utcnow
 
 log = logging.getLogger("menagerie.records")
 
@@ -195,34 +191,26 @@ def rebuild(record: Any, snapshot_every: int = 50) -> Rebuilt:
 # --------------------------------------------------------------------------- the service
 
 class RecordService:
-    def __init__(self, db: Database, settings: Settings, games) -> None:
-        self.db = db
+    """Records and the history, over the game service's store (:mod:`app.games.store`: all
+    SQL of games, actions and snapshots) and its one way to rebuild a past state."""
+
+    def __init__(self, settings: Settings, games) -> None:
         self.settings = settings
-        self.games = games  # app.games.GameService (summaries)
-        #: game id -> (version, state): the last state the history built (stepping forward
-        #: applies one action)
-        self._states: LRUCache[int, tuple[int, Any]] = LRUCache(maxsize=64)
+        self.games = games  # app.games.GameService
+        self.store = games.store
         #: game id -> (version scanned up to, marks)
         self._marks: LRUCache[int, tuple[int, list[dict]]] = LRUCache(maxsize=256)
 
     # ------------------------------------------------------------------ export
     async def export(self, game_id: int) -> dict:
-        async with self.db.read() as s:
-            row = (await s.execute(select(Game).options(defer(Game.state))
-                                   .where(Game.id == game_id))).scalar_one_or_none()
-            if row is None:
-                raise not_found("game")
-            if row.status != "finished":
-                raise ApiError(409, "not_finished",
-                               "A game's record is available once the game is over.")
-            seats = (await s.execute(
-                select(Seat.seat, Seat.bot, User.username).outerjoin(User, User.id == Seat.user_id)
-                .where(Seat.game_id == game_id).order_by(Seat.seat))).all()
-            rows = (await s.execute(
-                select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
-                       ActionRecord.kind)
-                .where(ActionRecord.game_id == game_id)
-                .order_by(ActionRecord.version))).all()
+        row = await self.store.game_row(game_id, state=False)
+        if row is None:
+            raise not_found("game")
+        if row.status != "finished":
+            raise ApiError(409, "not_finished",
+                           "A game's record is available once the game is over.")
+        seats = await self.store.seat_names(game_id)
+        rows = await self.store.all_actions(game_id)
         out_seats = []
         for x in seats:
             entry: dict = {"seat": x.seat}
@@ -233,8 +221,10 @@ class RecordService:
             out_seats.append(entry)
         result = {k: v for k, v in (row.result or {}).items()
                   if k in ("scores", "ranking", "details")}
+        # a finished game's answers are open to everybody (app/redaction.py)
         return {"format": FORMAT, "game": row.game, "options": row.options, "seats": out_seats,
-                "actions": [[seat, action] for seat, action in effective_actions(rows)],
+                "actions": [[seat, redaction.answer(action, seat, None, finished=True)]
+                            for seat, action in effective_actions(rows)],
                 "result": result, "seed": row.seed, "id": row.id, "version": row.version,
                 "source": row.source}
 
@@ -248,119 +238,54 @@ class RecordService:
                                         for x in built.seats]}
         now = utcnow()
         version = len(built.steps)
-        async with self.db.write() as s:
-            row = Game(game=built.name, options=built.options, seed=built.seed,
-                       seat_count=len(built.seats), status="finished", version=version,
-                       state=game.dump(built.state), waiting_for=[], result=result,
-                       created_by=user.id, created_at=now, updated_at=now, source="import",
-                       rated=False)
-            s.add(row)
-            await s.flush()
-            gid = row.id
-            await s.execute(insert(Seat), [{"game_id": gid, "seat": x["seat"], "user_id": None,
-                                            "bot": x["bot"]} for x in built.seats])
-            if built.steps:
-                await s.execute(insert(ActionRecord), [
-                    {"game_id": gid, "version": i + 1, "seat": seat, "action": action,
-                     "events": events, "created_at": now, "kind": "move"}
-                    for i, (seat, action, events) in enumerate(built.steps)])
-            await s.execute(insert(Snapshot), [
-                {"game_id": gid, "version": v, "state": dumped, "created_at": now}
-                for v, dumped in sorted(built.snapshots.items())])
-            await s.commit()
+        gid = await self.store.insert_record(
+            {"game": built.name, "options": built.options, "seed": built.seed,
+             "seat_count": len(built.seats), "status": "finished", "version": version,
+             "state": game.dump(built.state), "waiting_for": [], "result": result,
+             "created_by": user.id, "created_at": now, "updated_at": now, "source": "import",
+             "rated": False},
+            [{"seat": x["seat"], "user_id": None, "bot": x["bot"]} for x in built.seats],
+            built.steps, built.snapshots)
         log.info("imported a %s game as %s (%s actions)", built.name, gid, version)
         return await self.games.summary(gid, user)
 
     # ------------------------------------------------------------------ history
     async def history(self, game_id: int, user: UserInfo | None, version: int | None) -> dict:
-        async with self.db.read() as s:
-            row = (await s.execute(
-                select(Game.id, Game.game, Game.status, Game.version, Game.seat_count,
-                       Game.result, Game.source).where(Game.id == game_id))).first()
-            if row is None:
-                raise not_found("game")
-            if row.status == "open":
-                raise ApiError(409, "not_started", "The game has not started yet.")
-            last = row.version
-            v = last if version is None else version
-            if not 0 <= v <= last:
-                raise ApiError(422, "bad_version",
-                               f"Versions of this game run from 0 to {last}.", last=last)
-            game = engine_game(row.game)
-            state = await self._state_at(s, game, game_id, v, last)
-            made = None
-            if v > 0:
-                made = (await s.execute(
-                    select(ActionRecord.seat, ActionRecord.action, ActionRecord.kind,
-                           ActionRecord.events, ActionRecord.created_at)
-                    .where(ActionRecord.game_id == game_id, ActionRecord.version == v))).first()
-            marks = await self._marks_of(s, game_id, last)
+        row = await self.store.game_row(game_id, state=False)
+        if row is None:
+            raise not_found("game")
+        if row.status == "open":
+            raise ApiError(409, "not_started", "The game has not started yet.")
+        last = row.version
+        v = last if version is None else version
+        if not 0 <= v <= last:
+            raise ApiError(422, "bad_version",
+                           f"Versions of this game run from 0 to {last}.", last=last)
+        game, state = await self.games.state_at(game_id, v)
+        made = await self.store.made(game_id, v) if v > 0 else None
+        marks = await self._marks_of(game_id, last)
         finished = row.status == "finished"
         out: dict = {"id": game_id, "game": row.game, "status": row.status, "version": v,
                      "last": last, "seat_count": row.seat_count, "marks": marks,
-                     "view": {"public": game.public_view(state), "private": None},
                      "waiting_for": sorted(game.waiting_for(state)),
                      "seat": made.seat if made is not None else None,
                      "kind": (made.kind or "move") if made is not None else None,
                      "at": iso(made.created_at) if made is not None else None}
-        events = list(made.events or []) if made is not None else []
-        if finished:
-            # the game is over: nothing is hidden any more
-            out["events"] = events
-            out["privates"] = {str(seat): game.private_view(state, seat)
-                               for seat in range(row.seat_count)}
-            out["result"] = row.result if v == last else None
-            if made is not None:
-                out["action"] = made.action
-        else:
-            out["events"] = events_for(events, None)
-            out["result"] = None
+        evs = list(made.events or []) if made is not None else []
+        out.update(redaction.history(game, state, evs, made.action if made is not None else None,
+                                     finished=finished))
+        out["result"] = row.result if finished and v == last else None
         return out
 
-    async def _state_at(self, s, game, game_id: int, v: int, last: int):
-        if v == last:
-            data = await s.scalar(select(Game.state).where(Game.id == game_id))
-            state = game.load(data)
-            self._states[game_id] = (v, state)
-            return state
-        snap = (await s.execute(
-            select(Snapshot.version, Snapshot.state)
-            .where(Snapshot.game_id == game_id, Snapshot.version <= v)
-            .order_by(Snapshot.version.desc()).limit(1))).first()
-        cached = self._states.get(game_id)
-        if cached is not None and cached[0] <= v and (snap is None or cached[0] >= snap.version):
-            start, state = cached
-        elif snap is not None:
-            start, state = snap.version, game.load(snap.state)
-        else:  # pragma: no cover - every started game has snapshot 0
-            raise ApiError(409, "not_started", "The game has not started yet.")
-        if start < v:
-            rows = (await s.execute(
-                select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
-                       ActionRecord.kind)
-                .where(ActionRecord.game_id == game_id, ActionRecord.version > start,
-                       ActionRecord.version <= v)
-                .order_by(ActionRecord.version))).all()
-            undone = await undo_snapshots(s, game_id, rows)
-            for r in rows:
-                state = step(game, state, r, undone)
-        self._states[game_id] = (v, state)
-        return state
-
-    async def _marks_of(self, s, game_id: int, last: int) -> list[dict]:
+    async def _marks_of(self, game_id: int, last: int) -> list[dict]:
         upto, marks = self._marks.get(game_id, (0, []))
         if upto > last:  # pragma: no cover - a game never loses versions
             upto, marks = 0, []
         if upto < last:
-            rows = (await s.execute(
-                select(ActionRecord.version, ActionRecord.events)
-                .where(ActionRecord.game_id == game_id, ActionRecord.version > upto,
-                       ActionRecord.version <= last)
-                .order_by(ActionRecord.version))).all()
             marks = list(marks)
-            for r in rows:
-                for ev in r.events or []:
-                    if ev.get("kind") in MARK_KINDS and "only" not in ev:
+            for r in await self.store.events_between(game_id, upto, last):
+                for ev in redaction.public_events(r.events or []):
+                    if ev.get("kind") in MARK_KINDS:
                         data = ev.get("data") or {}
                         marks.append({"version": r.version, "kind": ev["kind"],
                                       "number": data.get("number", data.get("round"))})

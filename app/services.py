@@ -12,7 +12,8 @@ from .db import Database
 from .games import GameService
 from .quotas import SocketQuota
 from .ratelimit import RateLimits
-from .realtime import SEATS_CHANNEL, USER_CHANNEL, Hub, LocalBus, PgBus
+from .bus import SEATS_CHANNEL, USER_CHANNEL, LocalBus, PgBus
+from .realtime import Hub
 from .settings import Settings
 from .scheduler import Scheduler
 from .sessions import Sessions
@@ -57,7 +58,7 @@ class Services:
 
         self.ratings = RatingService(self.db)
         self.signals.on_finished(self.ratings.on_finished)
-        self.records = RecordService(self.db, settings, self.games)
+        self.records = RecordService(settings, self.games)
         self.rematch = RematchService(self.db, self.games)
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits)
         self.webhooks = WebhookService(self.db, settings)

@@ -2,7 +2,7 @@
 
 Every WebSocket opened with a login (game sockets, ``/api/me/ws``) is registered here with its
 user and the SHA-256 of its token. A revocation arrives as an announcement on the auth channel
-(:data:`app.realtime.AUTH_CHANNEL`; with PostgreSQL a NOTIFY sent by the revoking transaction
+(:data:`app.bus.AUTH_CHANNEL`; with PostgreSQL a NOTIFY sent by the revoking transaction
 and delivered on commit to every process, this one included; with SQLite straight from the
 auth service):
 

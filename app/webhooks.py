@@ -31,7 +31,7 @@ import logging
 import secrets
 import socket
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -43,6 +43,7 @@ from .auth import UserInfo
 from .errors import ApiError, not_found
 from .models import User, Webhook, WebhookDelivery, utcnow
 from .signals import YourTurn
+from .times import aware, iso
 
 log = logging.getLogger("menagerie.webhooks")
 
@@ -65,14 +66,6 @@ def backoff(settings, attempts: int) -> float:
     """Seconds to wait after the ``attempts``-th failed attempt."""
     step = BACKOFF_STEPS[min(max(attempts, 1), len(BACKOFF_STEPS)) - 1]
     return settings.webhook_backoff_base * step
-
-
-def _aware(dt: datetime) -> datetime:
-    return dt if dt.tzinfo is not None else dt.replace(tzinfo=timezone.utc)
-
-
-def _iso(dt: datetime | None) -> str | None:
-    return _aware(dt).isoformat() if dt is not None else None
 
 
 #: IPv6 ranges that carry an IPv4 address inside (NAT64, IPv4-mapped and -translated,
@@ -140,11 +133,11 @@ class WebhookService:
     @staticmethod
     def _public(row: Webhook, last: WebhookDelivery | None = None) -> dict:
         out = {"id": row.id, "url": row.url, "active": row.active,
-               "created_at": _iso(row.created_at)}
+               "created_at": iso(row.created_at)}
         out["last_delivery"] = None if last is None else {
             "id": last.id, "status": last.status, "attempts": last.attempts,
-            "last_error": last.last_error, "created_at": _iso(last.created_at),
-            "delivered_at": _iso(last.delivered_at)}
+            "last_error": last.last_error, "created_at": iso(last.created_at),
+            "delivered_at": iso(last.delivered_at)}
         return out
 
     async def list(self, user: UserInfo) -> dict:
@@ -293,7 +286,7 @@ class WebhookService:
         async with self.db.read() as s:
             due = await s.scalar(select(func.min(WebhookDelivery.next_attempt_at))
                                  .where(WebhookDelivery.status == "pending"))
-        return _aware(due) if due is not None else None
+        return aware(due) if due is not None else None
 
     async def _claim(self, now: datetime) -> list[tuple]:
         """Take up to :data:`BATCH` due deliveries: (id, attempts, payload, url, secret)."""
@@ -355,7 +348,7 @@ class WebhookService:
 
     async def _deliver(self, delivery_id: int, attempts: int, payload: dict, url: str,
                        secret: str) -> None:
-        body = jsonutil.dumps({**payload, "sent_at": utcnow().isoformat(),
+        body = jsonutil.dumps({**payload, "sent_at": iso(utcnow()),
                                "delivery": delivery_id})
         timestamp = str(int(time.time()))
         headers = {

@@ -78,3 +78,45 @@ def _private_imports(root: Path) -> list[str]:
 
 def test_no_private_names_imported_across_modules():
     assert _private_imports(ROOT / "app") + _private_imports(ROOT / "engine") == []
+
+
+#: the engine calls that decide what a viewer receives: only app/redaction.py makes them
+REDACTING_CALLS = ("private_view", "public_view", "events_for")
+
+
+def _redacting_calls(root: Path) -> list[str]:
+    """``path:line name`` for every use of a redacting engine call under ``root`` (but in
+    ``root/redaction.py``, the one module allowed to make them)."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        if path == root / "redaction.py":
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            name = {ast.Attribute: lambda n: n.attr, ast.Name: lambda n: n.id,
+                    ast.alias: lambda n: n.name}.get(type(node), lambda n: None)(node)
+            if name in REDACTING_CALLS:
+                out.append(f"{path.relative_to(root)}:{node.lineno} {name}")
+    return out
+
+
+def test_hidden_information_is_decided_in_one_module():
+    # Frame, the detail, the log, history and export all go through app/redaction.py
+    assert _redacting_calls(ROOT / "app") == []
+
+
+def test_a_stray_redacting_call_is_found(tmp_path):
+    (tmp_path / "redaction.py").write_text("def f(g, s):\n    return g.private_view(s, 0)\n")
+    (tmp_path / "stray.py").write_text(
+        "from engine.core import events_for\n\ndef f(g, s):\n    return g.public_view(s)\n")
+    assert _redacting_calls(tmp_path) == ["stray.py:1 events_for", "stray.py:4 public_view"]
+
+
+MAX_LINES = 600
+
+
+@pytest.mark.parametrize("package", ["app", "engine"])
+def test_no_module_over_600_lines(package):
+    long = {str(p.relative_to(ROOT)): n for p in sorted((ROOT / package).rglob("*.py"))
+            if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert long == {}

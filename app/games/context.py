@@ -18,7 +18,7 @@ class GameContext:
     settings: Settings
     store: GameStore
     hub: Hub
-    bus: Any  # realtime.LocalBus or realtime.PgBus
+    bus: Any  # bus.LocalBus or bus.PgBus
     signals: Signals
     cache: GameCache
     locks: GameLocks

@@ -12,6 +12,8 @@ import logging
 from dataclasses import replace
 from typing import Any
 
+from cachetools import LRUCache
+
 import engine
 
 from .. import clock as clock_mod
@@ -27,18 +29,33 @@ log = logging.getLogger("menagerie.games")
 class Frames:
     def __init__(self, ctx: GameContext) -> None:
         self.ctx = ctx
+        #: game id -> (version, state): the last past state rebuilt (the replay viewer steps
+        #: forward one version at a time: the next request applies one action)
+        self._past: LRUCache[int, tuple[int, Any]] = LRUCache(maxsize=64)
 
     async def state_at(self, game_id: int, version: int) -> tuple[Any, dict]:
-        """The engine and the state of ``version`` (nearest snapshot, then the log)."""
+        """The engine and the state of ``version``: the one way a past state is rebuilt (the
+        current one if it is the game's version; else from the last state rebuilt for this
+        game or the nearest snapshot, whichever is later, then the logged actions)."""
+        c = self.ctx.cache.get(game_id)
+        if c is not None and c.state is not None and c.version == version:
+            return c.game, c.state
         h = await self.ctx.store.history(game_id, version, version)
         if h is None:
             raise not_found("game")
         if h.snapshot_version < 0:
             raise ApiError(409, "not_started", "The game has not started yet.")
         game = engine_game(h.game)
-        state = game.load(h.snapshot)
+        start, state = h.snapshot_version, None
+        past = self._past.get(game_id)
+        if past is not None and h.snapshot_version <= past[0] <= version:
+            start, state = past
+        if state is None:
+            state = game.load(h.snapshot)
         for r in h.records:
-            state = step(game, state, r, h.undone)
+            if r.version > start:
+                state = step(game, state, r, h.undone)
+        self._past[game_id] = (version, state)
         return game, state
 
     async def load_frames(self, game_id: int, after: int, upto: int) -> list[Frame]:

@@ -1,8 +1,8 @@
 """Reads of games: the current game (cache first), summaries, the caller's view and legal
 answers, the log, lists of games.
 
-What a viewer may see is decided by the engine's views and :func:`engine.core.events_for`;
-the log gives a seat its own answers only (another seat's may be secret).
+What a viewer may see is decided in :mod:`app.redaction` (the log gives a seat its own answers
+only: another seat's may be secret).
 """
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import engine
-from engine.core import events_for
 
-from .. import clock as clock_mod
+from .. import clock as clock_mod, redaction
 from ..auth import UserInfo
 from ..errors import ApiError, not_found
 from ..history import engine_game
@@ -138,7 +137,7 @@ class Reads:
             return out
         game = engine_game(row.game)
         state = game.load(row.state)
-        out["view"] = game.view(state, out["your_seat"])
+        out["view"] = redaction.view(game, state, out["your_seat"])
         out["result"] = game.result(state)
         return out
 
@@ -162,11 +161,8 @@ class Reads:
         more = len(records) > limit
         entries = []
         for r in records[:limit]:
-            entry = {"version": r.version, "seat": r.seat, "events": events_for(r.events, seat),
-                     "at": iso(r.created_at)}
-            if seat is not None and r.seat == seat:
-                entry["action"] = r.action  # your own answers only: others may be secret
-            entries.append(entry)
+            entries.append(redaction.log_entry(r.version, r.seat, r.action, r.events, seat,
+                                               iso(r.created_at)))
         return {"version": version, "entries": entries, "more": more}
 
     async def list_games(self, user: UserInfo | None, status: str | None, mine: bool,

@@ -20,7 +20,8 @@ from typing import Any
 
 from ..auth import UserInfo
 from ..db import Database
-from ..realtime import Frame, Hub, LocalBus
+from ..bus import LocalBus
+from ..realtime import Frame, Hub
 from ..settings import Settings
 from ..signals import Signals
 from .bots import BotTurns
@@ -135,6 +136,11 @@ class GameService:
     # frames and history
     async def load_frames(self, game_id: int, after: int, upto: int) -> list[Frame]:
         return await self.frames.load_frames(game_id, after, upto)
+
+    @property
+    def store(self) -> GameStore:
+        """The storage of games, seats, actions and snapshots (records use it too)."""
+        return self.ctx.store
 
     async def state_at(self, game_id: int, version: int) -> tuple[Any, dict]:
         return await self.frames.state_at(game_id, version)

@@ -29,7 +29,8 @@ from ..db import Database
 from ..errors import not_found
 from ..history import undo_snapshots
 from ..models import ActionRecord, Game, Seat, Snapshot, User, utcnow
-from ..realtime import SEATS_CHANNEL, USER_CHANNEL
+from ..bus import SEATS_CHANNEL, USER_CHANNEL
+from .store_records import History, RecordRows
 
 
 class CurrentRow(NamedTuple):
@@ -93,17 +94,6 @@ class Move:
     clock_before: dict | None = None
 
 
-@dataclass
-class History:
-    """What rebuilds a state: the nearest snapshot and the log rows after it."""
-
-    game: str
-    snapshot_version: int
-    snapshot: dict
-    records: list
-    undone: dict[int, dict]
-
-
 class GameStore(Protocol):
     """Everything the game service stores or reads of games (see the module docstring)."""
 
@@ -129,6 +119,11 @@ class GameStore(Protocol):
     async def version_status(self, game_id: int) -> tuple[int, str] | None: ...
     async def events_at(self, game_id: int, version: int) -> list: ...
     async def all_actions(self, game_id: int) -> list: ...
+    async def made(self, game_id: int, version: int): ...
+    async def events_between(self, game_id: int, after: int, upto: int) -> list: ...
+    async def seat_names(self, game_id: int) -> list: ...
+    async def insert_record(self, fields: dict, seats: list[dict], steps: list,
+                            snapshots: dict[int, dict]) -> int: ...
     async def games_waiting_for_bots(self) -> list[int]: ...
     async def expired_games(self, now, limit: int) -> list[int]: ...
 
@@ -199,7 +194,7 @@ class LobbyTx:
             self._seats = False
 
 
-class SqlGameStore:
+class SqlGameStore(RecordRows):
     """:class:`GameStore` over SQLAlchemy: SQLite, and the base of the PostgreSQL store."""
 
     def __init__(self, db: Database, bus) -> None:
@@ -329,47 +324,6 @@ class SqlGameStore:
             return {}
         async with self.db.read() as s:
             return await undo_snapshots(s, game_id, records)
-
-    # ----------------------------------------------------------------- history
-    async def history(self, game_id: int, snapshot_at: int, upto: int, *,
-                      events: bool = False) -> History | None:
-        """The nearest snapshot at or before ``snapshot_at`` and the log rows after it up to
-        ``upto``; with ``events`` the rows carry their events and start at the snapshot's own
-        version (its events). None: no such game; ``snapshot_version`` -1: not started."""
-        async with self.db.read() as s:
-            name = await s.scalar(select(Game.game).where(Game.id == game_id))
-            if name is None:
-                return None
-            snap = (await s.execute(
-                select(Snapshot.version, Snapshot.state)
-                .where(Snapshot.game_id == game_id, Snapshot.version <= snapshot_at)
-                .order_by(Snapshot.version.desc()).limit(1))).first()
-            if snap is None:
-                return History(name, -1, {}, [], {})
-            cols = [ActionRecord.version, ActionRecord.seat, ActionRecord.action]
-            if events:
-                cols.append(ActionRecord.events)
-            cols.append(ActionRecord.kind)
-            low = max(snap.version, 1) if events else snap.version + 1
-            records = (await s.execute(
-                select(*cols).where(ActionRecord.game_id == game_id,
-                                    ActionRecord.version >= low, ActionRecord.version <= upto)
-                .order_by(ActionRecord.version))).all()
-            undone = await undo_snapshots(s, game_id, [r for r in records
-                                                        if r.version > snap.version])
-        return History(name, snap.version, snap.state, list(records), undone)
-
-    async def events_at(self, game_id: int, version: int) -> list:
-        async with self.db.read() as s:
-            return (await s.scalar(select(ActionRecord.events).where(
-                ActionRecord.game_id == game_id, ActionRecord.version == version))) or []
-
-    async def all_actions(self, game_id: int) -> list:
-        async with self.db.read() as s:
-            return list((await s.execute(
-                select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
-                       ActionRecord.kind).where(ActionRecord.game_id == game_id)
-                .order_by(ActionRecord.version))).all())
 
     # ----------------------------------------------------------------- reads
     async def game_row(self, game_id: int, *, state: bool) -> Game | None:

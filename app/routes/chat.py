@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from ..auth import UserInfo, require_user, viewer
 from ..errors import JSONResponse
-from .common import parse_game_id, services
+from .deps import CurrentUser, GameId, Svc, Viewer
 
 router = APIRouter(prefix="/api/games", tags=["chat"])
 
@@ -26,24 +25,20 @@ class PostChat(BaseModel):
 
 
 @router.get("/{game_id}/chat")
-async def chat_history(game_id: str, request: Request,
+async def chat_history(user: Viewer, game_id: GameId, svc: Svc,
                        channel: Literal["players", "spectators"] = "players",
                        after: int | None = Query(None, ge=0, le=INT63),
-                       limit: int = Query(100, ge=1, le=500),
-                       user: UserInfo | None = Depends(viewer)):
+                       limit: int = Query(100, ge=1, le=500)):
     """Lines of a channel, oldest first: those after message id ``after``, else the newest
     ``limit``. The spectators' channel is hidden from the game's players (403 ``chat_hidden``)
     until the game is finished."""
-    return JSONResponse(await services(request).chat.history(
-        parse_game_id(game_id), user, channel, after, limit))
+    return JSONResponse(await svc.chat.history(game_id, user, channel, after, limit))
 
 
 @router.post("/{game_id}/chat", status_code=201)
-async def chat_post(game_id: str, body: PostChat, request: Request,
-                    user: UserInfo = Depends(require_user)):
+async def chat_post(user: CurrentUser, game_id: GameId, body: PostChat, svc: Svc):
     """Post a line: players write in ``players``, other signed-in users in ``spectators``.
     Sent live to the game's sockets that may read the channel as ``{"type": "chat",
     "message"}``; 429 ``rate_limited`` past a few lines in a few seconds."""
-    message = await services(request).chat.post(parse_game_id(game_id), user, body.channel,
-                                                body.text)
+    message = await svc.chat.post(game_id, user, body.channel, body.text)
     return JSONResponse(message, status_code=201)

@@ -18,18 +18,18 @@ from starlette.websockets import WebSocketDisconnect
 from .. import i18n, jsonutil
 from ..realtime import Connection
 from ..sessions import SIGNED_OUT
+from .deps import Svc
 from .ws import Refused, error_message, identify, open_session, refuse
 
 router = APIRouter()
 
 
 @router.websocket("/api/me/ws")
-async def user_socket(ws: WebSocket):
-    services = ws.app.state.services
+async def user_socket(ws: WebSocket, svc: Svc):
     lang = i18n.socket_language(ws)
     await ws.accept()
     try:
-        user, token = await identify(ws)
+        user, token = await identify(ws, svc)
     except Refused as exc:
         await refuse(ws, exc.code, exc.message, lang, exc.close)
         return
@@ -40,13 +40,13 @@ async def user_socket(ws: WebSocket):
             "unauthorized", "Sign in to hear about your turns.", lang)))
         await ws.close(code=4401)
         return
-    conn = Connection(ws, 0, None, services.hub, user.id)
+    conn = Connection(ws, 0, None, svc.hub, user.id)
     conn.token, conn.lang = token, lang
-    open_session(services, conn, user, token)
-    services.userfeed.add(user.id, conn)
-    if await services.auth.user_for_token(token) is None:  # signed out meanwhile
-        services.sessions.remove(conn)
-        services.userfeed.remove(user.id, conn)
+    open_session(svc, conn, user, token)
+    svc.userfeed.add(user.id, conn)
+    if await svc.auth.user_for_token(token) is None:  # signed out meanwhile
+        svc.sessions.remove(conn)
+        svc.userfeed.remove(user.id, conn)
         await refuse(ws, "signed_out", SIGNED_OUT, lang, 4401)
         return
     try:
@@ -71,7 +71,7 @@ async def user_socket(ws: WebSocket):
         pass
     finally:
         conn.closed = True
-        services.userfeed.remove(user.id, conn)
-        services.sessions.remove(conn)
+        svc.userfeed.remove(user.id, conn)
+        svc.sessions.remove(conn)
         with contextlib.suppress(Exception):
             await ws.close()

@@ -11,15 +11,14 @@ from starlette.responses import Response
 from .. import metrics
 from ..errors import ApiError, JSONResponse, not_found
 from ..ratelimit import client_address
-from .common import services
+from .deps import Svc
 
 router = APIRouter(tags=["system"])
 
 
 @router.get("/healthz")
-async def healthz(request: Request):
+async def healthz(svc: Svc):
     """200 when the database answers (and, on PostgreSQL, the LISTEN connection is up)."""
-    svc = services(request)
     checks = {"database": "ok", "realtime": "ok"}
     try:
         await svc.db.ping()
@@ -37,11 +36,11 @@ async def healthz(request: Request):
 
 
 @router.get("/metrics", include_in_schema=False)
-async def prometheus_metrics(request: Request):
+async def prometheus_metrics(request: Request, svc: Svc):
     """Prometheus metrics of this process (text exposition format): with the metrics token
     (``MENAGERIE_METRICS_TOKEN``), or without it only to the addresses of
     ``MENAGERIE_METRICS_ALLOW`` (by default this machine); to anyone else it does not exist."""
-    settings = services(request).settings
+    settings = svc.settings
     wanted = settings.metrics_token
     if wanted:
         sent = request.headers.get("authorization", "")

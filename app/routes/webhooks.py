@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from starlette.responses import Response
 
-from ..auth import UserInfo, require_user
-from ..errors import JSONResponse, not_found
-from .common import services
+from ..errors import JSONResponse
+from .deps import CurrentUser, Svc, WebhookId
 
 router = APIRouter(prefix="/api/me/webhooks", tags=["webhooks"])
-
-_ID = re.compile(r"^[1-9][0-9]{0,17}$")
 
 
 class CreateWebhook(BaseModel):
@@ -25,26 +20,21 @@ class CreateWebhook(BaseModel):
 
 
 @router.get("")
-async def list_webhooks(request: Request, user: UserInfo = Depends(require_user)):
+async def list_webhooks(user: CurrentUser, svc: Svc):
     """Your webhooks (without their secrets), each with its latest delivery."""
-    return JSONResponse(await services(request).webhooks.list(user))
+    return JSONResponse(await svc.webhooks.list(user))
 
 
 @router.post("", status_code=201)
-async def create_webhook(body: CreateWebhook, request: Request,
-                         user: UserInfo = Depends(require_user)):
+async def create_webhook(body: CreateWebhook, user: CurrentUser, svc: Svc):
     """Register a URL; the reply holds its ``secret``, shown this once (it signs every POST).
     422 ``bad_webhook_url`` / ``webhook_private_address``, 409 ``webhook_exists`` /
     ``webhook_limit``."""
-    return JSONResponse(await services(request).webhooks.create(user, body.url),
-                        status_code=201)
+    return JSONResponse(await svc.webhooks.create(user, body.url), status_code=201)
 
 
 @router.delete("/{webhook_id}", status_code=204)
-async def delete_webhook(webhook_id: str, request: Request,
-                         user: UserInfo = Depends(require_user)):
+async def delete_webhook(user: CurrentUser, webhook_id: WebhookId, svc: Svc):
     """Remove one of your webhooks (its pending deliveries too); 404 for anyone else's."""
-    if not _ID.match(webhook_id):
-        raise not_found("webhook")
-    await services(request).webhooks.delete(user, int(webhook_id))
+    await svc.webhooks.delete(user, webhook_id)
     return Response(status_code=204)

@@ -35,12 +35,13 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import i18n, jsonutil
 from ..auth import COOKIE, UserInfo, hash_token, token_from_headers
-from ..errors import ApiError, database_unavailable
+from ..errors import ApiError, database_unavailable, not_found
 from ..quotas import SocketSlot
 from ..ratelimit import client_address
 from ..realtime import Connection
+from ..services import Services
 from ..sessions import SIGNED_OUT
-from .common import parse_game_id
+from .deps import SocketGameId, Svc
 from .games import action_reply
 
 router = APIRouter()
@@ -87,7 +88,7 @@ TOKEN_IN_URL = ('Tokens never go in the URL: send "Authorization: Bearer <token>
 AUTH_EXPECTED = 'Send {"type": "auth", "token": "..."} as the first message.'
 
 
-async def identify(ws: WebSocket) -> tuple[UserInfo | None, str | None]:
+async def identify(ws: WebSocket, services: Services) -> tuple[UserInfo | None, str | None]:
     """(user, token) of an accepted socket; (None, None) for a spectator. Raises
     :class:`Refused` for a token that is present and bad, or for a token in the URL.
 
@@ -100,7 +101,6 @@ async def identify(ws: WebSocket) -> tuple[UserInfo | None, str | None]:
        (:func:`same_origin`); a stale cookie means a spectator, as over HTTP;
     4. nothing: a spectator.
     """
-    services = ws.app.state.services
     auth = services.auth
     if "token" in ws.query_params:
         raise Refused("token_in_url", TOKEN_IN_URL, 4400)
@@ -149,7 +149,7 @@ async def _first_message_token(ws: WebSocket, timeout: float) -> str:
     return token
 
 
-async def still_valid(services, conn: Connection) -> bool:
+async def still_valid(services: Services, conn: Connection) -> bool:
     """Whether the socket's login still holds (re-checked before each action or chat line;
     a revoked one closes the socket)."""
     if conn.closed:
@@ -162,7 +162,8 @@ async def still_valid(services, conn: Connection) -> bool:
     return False
 
 
-def open_session(services, conn: Connection, user: UserInfo | None, token: str | None) -> None:
+def open_session(services: Services, conn: Connection, user: UserInfo | None,
+                 token: str | None) -> None:
     """Register a signed-in socket, so that revoking its login closes it."""
     if user is not None and token is not None:
         services.sessions.add(conn, user.id, hash_token(token))
@@ -175,22 +176,24 @@ def _int(value, low: int) -> int | None:
 
 
 @router.websocket("/api/games/{game_id}/ws")
-async def game_socket(ws: WebSocket, game_id: str):
-    slot = SocketSlot(ws.app.state.services.sockets)  # sockets per user/address, sync rate
+async def game_socket(ws: WebSocket, game_id: SocketGameId, svc: Svc):
+    slot = SocketSlot(svc.sockets)  # sockets per user/address, sync rate
     try:
-        await _game_socket(ws, game_id, slot)
+        await _game_socket(ws, svc, game_id, slot)
     finally:
         slot.release()
 
 
-async def _game_socket(ws: WebSocket, game_id: str, slot: SocketSlot):
-    services = ws.app.state.services
+async def _game_socket(ws: WebSocket, services: Services, game_id: int | None,
+                       slot: SocketSlot):
     lang = i18n.socket_language(ws)
     await ws.accept()
     conn = None
     try:
-        gid = parse_game_id(game_id)
-        user, token = await identify(ws)
+        if game_id is None:  # not a positive integer: refused like an unknown game (4404)
+            raise not_found("game")
+        gid = game_id
+        user, token = await identify(ws, services)
         if refused := slot.take(user.id if user else None, client_address(ws)):
             await refuse(ws, refused.code, refused.message, lang, 4429)
             return
@@ -290,7 +293,7 @@ async def _game_socket(ws: WebSocket, game_id: str, slot: SocketSlot):
                 await ws.close()
 
 
-async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes) -> None:
+async def _handle(services: Services, conn: Connection, user: UserInfo | None, data: bytes) -> None:
     lang = getattr(conn, "lang", i18n.DEFAULT)
     try:
         msg = jsonutil.loads(data)
@@ -360,7 +363,8 @@ async def _handle(services, conn: Connection, user: UserInfo | None, data: bytes
         await conn.send(error_message("bad_message", f"Unknown message type {kind!r}.", lang))
 
 
-async def _sync(services, conn: Connection, after: int | None, *, resend: bool = True) -> None:
+async def _sync(services: Services, conn: Connection, after: int | None, *,
+                resend: bool = True) -> None:
     """Send the versions after ``after`` up to the current one, then ``synced``.
 
     ``resend`` (a ``sync`` message): exactly the versions asked for, even those this socket

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
-from pydantic.functional_validators import AfterValidator
 
 from . import keywords as K
+from .cardfields import (Action, ClassIcon, Continent, Counter, Gains, Icon, IconCounts, Int0,
+                         Int1, Name, check_class, check_continent, field_error)
 
 DATA_DIR = Path(__file__).resolve().parent / "data" / "cards"
 
@@ -50,69 +51,6 @@ RESERVED_BUILDING_IDS = frozenset(
 
 class ContentError(ValueError):
     """A card file is malformed: the message names the file, the card and the field."""
-
-
-# --------------------------------------------------------------------------- field types
-def _field_error(fieldname: str, msg: str) -> ValueError:
-    """An error raised by a model-level check that belongs to one field (see ``_format``)."""
-    return ValueError(f"@{fieldname}: {msg}")
-
-
-def _check_icon(v: str) -> str:
-    if v not in K.ICONS:
-        raise ValueError(f"unknown icon {v!r}")
-    return v
-
-
-def _check_continent(v: str) -> str:
-    if v not in K.CONTINENTS:
-        raise ValueError(f"unknown continent {v!r}")
-    return v
-
-
-def _check_class(v: str) -> str:
-    if v not in K.CLASSES:
-        raise ValueError(f"unknown class icon {v!r}")
-    return v
-
-
-def _check_action(v: str) -> str:
-    if v not in K.ACTIONS:
-        raise ValueError(f"unknown action {v!r} (one of {', '.join(K.ACTIONS)})")
-    return v
-
-
-def _check_gains(v: dict) -> dict:
-    K.check_gains(v)
-    return v
-
-
-def _check_icon_counts(v: dict) -> dict:
-    if not v:
-        raise ValueError("must name at least one icon")
-    for icon, n in v.items():
-        if icon not in K.ICONS:
-            raise ValueError(f"unknown icon {icon!r}")
-        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise ValueError(f"count for {icon!r} must be an integer >= 1, got {n!r}")
-    return v
-
-
-def _check_counter(v: str) -> str:
-    K.parse_counter(v)
-    return v
-
-
-Icon = Annotated[str, AfterValidator(_check_icon)]
-Continent = Annotated[str, AfterValidator(_check_continent)]
-ClassIcon = Annotated[str, AfterValidator(_check_class)]
-Action = Annotated[str, AfterValidator(_check_action)]
-Gains = Annotated[dict[str, Any], AfterValidator(_check_gains)]
-IconCounts = Annotated[dict[str, Any], AfterValidator(_check_icon_counts)]
-Counter = Annotated[str, AfterValidator(_check_counter)]
-Int0 = Annotated[int, Field(strict=True, ge=0)]
-Int1 = Annotated[int, Field(strict=True, ge=1)]
-Name = Annotated[str, Field(strict=True, min_length=1, max_length=60)]
 
 
 class _Model(BaseModel):
@@ -379,9 +317,9 @@ class Project(_Model):
             raise ValueError(f"has more than one key: {sorted(v)}")
         for key, val in v.items():
             if key == "class":
-                _check_class(val)
+                check_class(val)
             elif key == "continent":
-                _check_continent(val)
+                check_continent(val)
             else:
                 raise ValueError(f"unknown key {key!r} (allowed: class, continent)")
         return v
@@ -403,24 +341,24 @@ class Project(_Model):
     def _consistent(self) -> "Project":
         kind = self.kind
         if kind in ("icon", "breeding") and self.icon is None:
-            raise _field_error("icon", f"is required for kind {kind!r}")
+            raise field_error("icon", f"is required for kind {kind!r}")
         if kind not in ("icon", "breeding") and self.icon is not None:
-            raise _field_error("icon", f"is not used by kind {kind!r}")
+            raise field_error("icon", f"is not used by kind {kind!r}")
         if kind == "distinct" and self.of is None:
-            raise _field_error("of", "is required for kind 'distinct'")
+            raise field_error("of", "is required for kind 'distinct'")
         if kind != "distinct" and self.of is not None:
-            raise _field_error("of", f"is not used by kind {kind!r}")
+            raise field_error("of", f"is not used by kind {kind!r}")
         if kind == "release" and self.filter is None:
-            raise _field_error("filter", "is required for kind 'release' ({} for any animal)")
+            raise field_error("filter", "is required for kind 'release' ({} for any animal)")
         if kind != "release" and self.filter is not None:
-            raise _field_error("filter", f"is not used by kind {kind!r}")
+            raise field_error("filter", f"is not used by kind {kind!r}")
         if self.base and kind != "icon":
-            raise _field_error("kind", f"a base project must be of kind 'icon', got {kind!r}")
+            raise field_error("kind", f"a base project must be of kind 'icon', got {kind!r}")
         top = self.levels[0].need
         if kind == "release" and top > 5:
-            raise _field_error("levels", f"a release level needs an animal size 1..5, got {top}")
+            raise field_error("levels", f"a release level needs an animal size 1..5, got {top}")
         if kind == "distinct" and top > len(K.DISTINCT_GROUPS[self.of or "classes"]):
-            raise _field_error("levels", f"needs {top} distinct {self.of}, more than exist")
+            raise field_error("levels", f"needs {top} distinct {self.of}, more than exist")
         return self
 
 

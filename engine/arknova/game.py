@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..core import Game, IllegalAction, Option
+from ..core import IllegalAction, Option
 from ..core import rng as _rng
 from ..core.cow import deep
 from . import breaks, deck, turn  # noqa: F401  (registers decision handlers)
@@ -10,7 +10,8 @@ from . import abilities, interactions  # noqa: F401  (register abilities and int
 from .actions import animals, association, build, cards, sponsors  # noqa: F401  (the actions)
 from .actions.association import full_supply
 from .content import load_content
-from .decisions import HANDLERS, advance, push, top
+from ..core.stack import StackGame
+from .decisions import HANDLERS, REGISTRY, push, top
 from .scoring import result as _result, vp
 from .tables import T, per_players
 from .validate import accepts
@@ -57,7 +58,7 @@ def copy_buildings(buildings: list) -> list:
     return out
 
 
-class ArkNova(Game):
+class ArkNova(StackGame):
     """Build a zoo: enclosures, animals, sponsors and conservation projects."""
 
     def __init__(self) -> None:
@@ -127,25 +128,11 @@ class ArkNova(Game):
         return state
 
     # ------------------------------------------------------------------ decisions
-    def _waiting_for(self, state):
-        frame = top(state)
-        if frame is None:
-            return []
-        return HANDLERS[frame["kind"]].seats(state, frame)
-
-    def _legal_actions(self, state, seat):
-        frame = top(state)
-        return HANDLERS[frame["kind"]].legal(state, frame, seat)
+    #: the decision stack (engine.core.stack): who is asked, the answers, applying one
+    decisions = REGISTRY
 
     def _accepts(self, state, seat, action):
         return accepts(state, top(state), seat, action)
-
-    def _apply(self, state, seat, action):
-        ev: list = []
-        frame = top(state)
-        HANDLERS[frame["kind"]].apply(state, frame, seat, action, ev)
-        advance(state, ev)
-        return ev
 
     def _explain_illegal(self, state, seat, action, legal):
         frame = top(state)
@@ -221,9 +208,7 @@ class ArkNova(Game):
         frame = top(state)
         mine = None
         if frame is not None and seat in HANDLERS[frame["kind"]].seats(state, frame):
-            mine = dict(frame)
-            if frame["kind"] == "keep":
-                mine = {"kind": "keep", "offer": frame["offer"][str(seat)]}
+            mine = HANDLERS[frame["kind"]].private(state, frame, seat)  # secrecy: the decision's
         return {"seat": seat, "hand": list(p["hand"]), "final": list(p["final"]),
                 "decision": mine}
 

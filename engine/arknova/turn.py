@@ -154,6 +154,10 @@ class Keep(Decision):
     def public(self, state, frame):
         return {"kind": "keep", "waiting": self.seats(state, frame)}
 
+    def private(self, state, frame, seat):
+        """A seat sees its own offer only (the others' stay secret until the cards are kept)."""
+        return {"kind": "keep", "offer": frame["offer"][str(seat)]}
+
     def legal(self, state, frame, seat):
         from itertools import combinations
 

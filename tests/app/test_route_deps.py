@@ -1,0 +1,66 @@
+"""The routes' typed dependencies (app/routes/deps.py): the caller is resolved before an id of
+the path, so a missing login (401) or a cookie write without its CSRF header (403) is refused
+before a malformed id (404); a malformed id of a signed-in caller is 404 ``not_found``."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.auth import COOKIE, CSRF_COOKIE
+from app.errors import ApiError
+from app.routes.deps import parse_id, socket_game_id
+
+from .conftest import PASSWORD
+
+# (method, path with a malformed id, what is not found)
+MALFORMED = [
+    ("post", "/api/games/abc/rematch", "game"),
+    ("post", "/api/games/0/rematch/accept", "game"),
+    ("post", "/api/games/-1/rematch/decline", "game"),
+    ("post", "/api/games/01/chat", "game"),
+    ("delete", "/api/me/webhooks/abc", "webhook"),
+    ("delete", "/api/me/webhooks/0", "webhook"),
+]
+
+
+def test_ids_are_positive_integers():
+    assert parse_id("42", "game") == 42
+    for raw in ("0", "-1", "01", "abc", "1e3", " 1", "1" * 19, ""):
+        with pytest.raises(ApiError) as exc:
+            parse_id(raw, "game")
+        assert (exc.value.status, exc.value.code) == (404, "not_found")
+        assert socket_game_id(raw) is None
+    assert socket_game_id("7") == 7
+
+
+async def test_unauthorized_before_not_found(api):
+    c = api.client
+    for method, path, _ in MALFORMED:
+        body = {"json": {"text": "hi"}} if method == "post" else {}
+        r = await c.request(method.upper(), path, **body)
+        assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized", path
+
+
+async def test_csrf_before_not_found(api):
+    c = api.client
+    r = await c.post("/api/auth/register", json={"username": "deps_cookie", "password": PASSWORD})
+    token, csrf = r.json()["token"], r.cookies.get(CSRF_COOKIE)
+    c.cookies.clear()
+    jar = {"Cookie": f"{COOKIE}={token}; {CSRF_COOKIE}={csrf}"}
+    for method, path, _ in MALFORMED:
+        r = await c.request(method.upper(), path, headers=jar)
+        assert r.status_code == 403 and r.json()["error"]["code"] == "csrf_failed", path
+
+
+async def test_malformed_ids_are_not_found(api):
+    ada = await api.user()
+    for method, path, what in MALFORMED:
+        body = {"json": {"text": "hi"}} if method == "post" else {}
+        r = await api.client.request(method.upper(), path, headers=ada.headers, **body)
+        assert r.status_code == 404, (path, r.text)
+        assert r.json()["error"]["code"] == "not_found", path
+    # reads of a spectator too
+    for path in ("/api/games/abc/chat", "/api/games/abc/history", "/api/games/abc/record",
+                 "/api/games/abc/rematch"):
+        r = await api.client.get(path)
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", path
