@@ -114,7 +114,7 @@ async def change_password(body: PasswordChange, request: Request, user: CurrentU
     """Change the password (403 ``wrong_password`` if ``current`` is not it). Every other
     login of the account is revoked and its sockets close; this one stays signed in.
     ``{"ok": true, "revoked": N}``."""
-    svc.limits.check(svc.limits.login, client_address(request))  # guesses of `current`
+    await svc.limits.check(svc.limits.login, client_address(request))  # guesses of `current`
     count = await svc.auth.change_password(user, body.current, body.new, request.state.token)
     return JSONResponse({"ok": True, "revoked": count})
 

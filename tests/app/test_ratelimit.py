@@ -84,6 +84,22 @@ async def test_register_and_login_per_address(db_url):
         assert m and float(m.group(1)) >= 1
 
 
+async def test_password_change_guesses_are_limited_per_address(db_url):
+    # guessing the current password through "change password" costs login tokens (the check
+    # was once called without await: no guess was ever refused)
+    async with app_with(db_url, rate_auth_burst=3, rate_auth_per_minute=1) as (app, client):
+        a = client("10.9.0.1")
+        r = await a.post("/api/auth/register", json={"username": "pw0", "password": PASSWORD})
+        assert r.status_code == 201
+        auth = {"Authorization": f"Bearer {r.json()['token']}"}
+        for _ in range(3):
+            r = await a.post("/api/auth/password", headers=auth,
+                             json={"current": "not it at all", "new": "battery staple horse"})
+            assert r.status_code == 403, r.text
+        assert_limited(await a.post("/api/auth/password", headers=auth,
+                                    json={"current": PASSWORD, "new": "battery staple horse"}))
+
+
 async def _game(client, app):
     api = Api(client, app)
     ada, bob = await api.user("ada"), await api.user("bob")
