@@ -16,28 +16,21 @@ def field_error(fieldname: str, msg: str) -> ValueError:
     return ValueError(f"@{fieldname}: {msg}")
 
 
-def check_icon(v: str) -> str:
-    if v not in K.ICONS:
-        raise ValueError(f"unknown icon {v!r}")
-    return v
+def one_of(values, what: str, *, list_them: bool = False):
+    """A check that a value is one of ``values`` ("unknown {what} 'x'", with the choices when
+    ``list_them``)."""
+    def check(v: str) -> str:
+        if v not in values:
+            choices = f" (one of {', '.join(values)})" if list_them else ""
+            raise ValueError(f"unknown {what} {v!r}{choices}")
+        return v
+    return check
 
 
-def check_continent(v: str) -> str:
-    if v not in K.CONTINENTS:
-        raise ValueError(f"unknown continent {v!r}")
-    return v
-
-
-def check_class(v: str) -> str:
-    if v not in K.CLASSES:
-        raise ValueError(f"unknown class icon {v!r}")
-    return v
-
-
-def check_action(v: str) -> str:
-    if v not in K.ACTIONS:
-        raise ValueError(f"unknown action {v!r} (one of {', '.join(K.ACTIONS)})")
-    return v
+check_icon = one_of(K.ICONS, "icon")
+check_continent = one_of(K.CONTINENTS, "continent")
+check_class = one_of(K.CLASSES, "class icon")
+check_action = one_of(K.ACTIONS, "action", list_them=True)
 
 
 def check_gains(v: dict) -> dict:
