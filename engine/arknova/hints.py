@@ -76,6 +76,7 @@ def _context(state: dict, seat: int) -> dict:
     sp = out["sponsors"]
     if "frame" not in sp and sp["side"] == 2:
         sp["strength"] += T.sponsors.side2_bonus_strength
+    out["icons"] = icons(p)  # the zoo's icons, counted once for every card
     return out
 
 
@@ -117,7 +118,7 @@ def _money(p: dict, cost: int) -> list[dict]:
 def _card_hint(state: dict, seat: int, cid: str, folder: int, ctx: dict) -> dict:
     p = state["players"][seat]
     c = deck.card(cid)
-    zoo_icons = icons(p)
+    zoo_icons = ctx["icons"]
     kind = c["type"]
     if kind == "animal":
         side = ctx["animals"]["side"]
@@ -163,7 +164,13 @@ def _card_hint(state: dict, seat: int, cid: str, folder: int, ctx: dict) -> dict
 def _action_hint(state: dict, seat: int, card: str) -> dict:
     p = state["players"][seat]
     side = side_of(p, card)
-    idle = [_idle(state, seat, card, side, strength_of(p, card, x)) for x in range(p["x"] + 1)]
+    by_strength: dict[int, str | None] = {}  # X tokens beyond the cap add no strength
+    idle = []
+    for x in range(p["x"] + 1):
+        strength = strength_of(p, card, x)
+        if strength not in by_strength:
+            by_strength[strength] = _idle(state, seat, card, side, strength)
+        idle.append(by_strength[strength])
     return {"strength": strength_of(p, card), "side": side, "idle": idle}
 
 
