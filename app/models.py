@@ -242,3 +242,62 @@ class RateBucket(Base):
     level: Mapped[float] = mapped_column(Float)
     stamp: Mapped[float] = mapped_column(Float, index=True)
     ok: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class NotificationPrefs(Base):
+    """A user's notification choices (issue #21; see ``app/notify/``): ``prefs`` holds the
+    channels and kinds (``app/notify/prefs.py`` fills the defaults); the email address is
+    usable once ``email_verified_at`` is set."""
+
+    __tablename__ = "notification_prefs"
+
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    prefs: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: the language of the mails (en, uk, de)
+    lang: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
+    #: an IANA time zone name (quiet hours are in it)
+    tz: Mapped[str] = mapped_column(String(64), default="UTC", server_default="UTC")
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email_verified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                               nullable=True)
+    #: the local date (YYYY-MM-DD) of the last daily digest queued
+    digest_on: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class NoticeLog(Base):
+    """The last notice about one game sent to one user (the per-game throttle)."""
+
+    __tablename__ = "notice_log"
+
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    game_id: Mapped[int] = mapped_column(Id, ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32), primary_key=True)
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class EmailJob(Base):
+    """One mail to send (the shared job queue, ``app/jobqueue.py``): retried with backoff until
+    delivered or ``failed`` (the dead letter)."""
+
+    __tablename__ = "email_jobs"
+    __table_args__ = (
+        CheckConstraint("status IN ('pending', 'delivered', 'failed')",
+                        name="ck_email_jobs_status"),
+        Index("ix_email_jobs_due", "status", "next_attempt_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(32))
+    to_addr: Mapped[str] = mapped_column(String(254))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default="pending", server_default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

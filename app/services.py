@@ -63,6 +63,12 @@ class Services:
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits)
         self.webhooks = WebhookService(self.db, settings)
         self.signals.on_your_turn(self.webhooks.on_your_turn)
+        # notices for players who are away (issue #21): email now, Web Push plugs in
+        from .notify import NotifyService
+
+        self.notify = NotifyService(self.db, settings, is_online=self.userfeed.online)
+        self.signals.on_your_turn(self.notify.on_your_turn)
+        self.signals.on_finished(self.notify.on_finished)
 
     def _revoked(self, payload: str) -> None:
         """A login was revoked (see app/sessions.py): forget it, close its sockets."""
@@ -111,6 +117,7 @@ class Services:
         gc.freeze()
         await self.bus.start()
         self.webhooks.start()
+        self.notify.start()
         await self.games.bots.resume()
         if self.settings.scheduler:
             await self.scheduler.start()
@@ -122,6 +129,7 @@ class Services:
 
         for name, step in (("scheduler", self.scheduler.stop), ("bots", self.games.bots.close),
                            ("signals", self.signals.drain), ("webhooks", self.webhooks.stop),
+                           ("notify", self.notify.stop),
                            ("bus", self.bus.stop), ("database", self.db.dispose)):
             try:
                 await asyncio.wait_for(step(), 15)

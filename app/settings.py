@@ -110,6 +110,35 @@ class Settings(BaseSettings):
     #: allow webhooks to loopback, private and link-local addresses (tests, closed networks);
     #: off, such targets are refused when registered and when delivered
     webhook_allow_private: bool = False
+    #: email notices (issue #21, docs/notifications.md). No smtp_host: no email is offered
+    smtp_host: str | None = None
+    smtp_port: int = Field(587, ge=1, le=65535)
+    #: "starttls" (upgrade a plain connection, port 587), "ssl" (TLS from the start, port
+    #: 465) or "none" (a local relay only)
+    smtp_security: str = "starttls"
+    smtp_username: str | None = None
+    smtp_password: str | None = None
+    #: the From of every mail
+    smtp_from: str = "Menagerie <noreply@localhost>"
+    #: seconds one SMTP conversation may take
+    smtp_timeout: float = Field(20.0, gt=0)
+    #: the site's address as players reach it: the links in mails start with it
+    public_url: str = "http://127.0.0.1:8000"
+    #: signs the links in mails (verification, unsubscribe); set it in production (the same on
+    #: every process): unset, a random key per process is used and old links stop working
+    secret_key: str | None = None
+    #: hours a verification link stays valid
+    email_verify_hours: float = Field(48.0, gt=0)
+    #: attempts of one mail (the first included) before it is a dead letter (``failed``)
+    email_max_attempts: int = Field(6, ge=1)
+    #: waits between attempts of a mail are this times 1, 6, 24, 120, 720
+    email_backoff_base: float = Field(30.0, gt=0)
+    #: how often the mail worker looks for due mails (retries, other processes')
+    email_poll_seconds: float = Field(5.0, gt=0)
+    #: the local hour (the user's time zone) from which the daily digest is sent
+    digest_hour: int = Field(8, ge=0, le=23)
+    #: seconds between two looks for digests to send (and reminders to queue)
+    digest_check_seconds: float = Field(600.0, gt=0)
     #: when set, GET /metrics needs "Authorization: Bearer <this>"; unset, /metrics answers
     #: only to the peers in metrics_allow
     metrics_token: str | None = None
@@ -162,6 +191,14 @@ class Settings(BaseSettings):
         value = value.upper()
         if value not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ValueError("must be OFF, NORMAL, FULL or EXTRA")
+        return value
+
+    @field_validator("smtp_security")
+    @classmethod
+    def _smtp_security(cls, value: str) -> str:
+        value = value.lower()
+        if value not in {"starttls", "ssl", "none"}:
+            raise ValueError("must be starttls, ssl or none")
         return value
 
     @field_validator("trusted_proxies", "metrics_allow")

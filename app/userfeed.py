@@ -37,6 +37,10 @@ class UserFeed:
             if not conns:
                 del self._sockets[user_id]
 
+    def online(self, user_id: int) -> bool:
+        """Whether the user has a page open on this process (``WS /api/me/ws``)."""
+        return bool(self._sockets.get(user_id))
+
     def count(self) -> int:
         return sum(len(c) for c in self._sockets.values())
 

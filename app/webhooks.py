@@ -5,7 +5,7 @@
 - On :class:`app.signals.YourTurn` (emitted once per move, in the process that stored it) one
   ``webhook_deliveries`` row is inserted per active webhook of those users. The rows are the
   queue: they survive a restart.
-- A delivery worker per process claims due rows and POSTs them (httpx, short timeout). A 2xx
+- A delivery worker per process (the shared job queue, :mod:`app.jobqueue`) claims due rows and POSTs them (httpx, short timeout). A 2xx
   answer marks the row ``delivered``; anything else (another status, a timeout, a refused
   connection) is retried after ``webhook_backoff_base`` x 1, 6, 24, 120, 720 (5 s, 30 s, 2 min,
   10 min, 1 h by default) until ``webhook_max_attempts`` attempts, then the row is ``failed``.
@@ -31,27 +31,25 @@ import logging
 import secrets
 import socket
 import time
-from datetime import datetime, timedelta
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
 from . import jsonutil
 from .auth import UserInfo
 from .errors import ApiError, not_found
+from .jobqueue import LEASE, JobWorker, stepped_backoff
 from .models import User, Webhook, WebhookDelivery, utcnow
 from .signals import YourTurn
-from .times import aware, iso
+from .times import iso
 
 log = logging.getLogger("menagerie.webhooks")
 
 MAX_URL = 2000
 #: waits between attempts, in units of ``webhook_backoff_base``
 BACKOFF_STEPS = (1, 6, 24, 120, 720)
-#: a claimed delivery is not claimed again for this long (it is being sent)
-LEASE = timedelta(seconds=120)
 BATCH = 20
 USER_AGENT = "Menagerie-Webhooks/1"
 
@@ -64,8 +62,7 @@ def sign(secret: str, timestamp: str, body: bytes) -> str:
 
 def backoff(settings, attempts: int) -> float:
     """Seconds to wait after the ``attempts``-th failed attempt."""
-    step = BACKOFF_STEPS[min(max(attempts, 1), len(BACKOFF_STEPS)) - 1]
-    return settings.webhook_backoff_base * step
+    return stepped_backoff(settings.webhook_backoff_base, BACKOFF_STEPS, attempts)
 
 
 #: IPv6 ranges that carry an IPv4 address inside (NAT64, IPv4-mapped and -translated,
@@ -120,14 +117,14 @@ class WebhookService:
     def __init__(self, db, settings) -> None:
         self.db = db
         self.settings = settings
-        self._task: asyncio.Task | None = None
-        self._wake = asyncio.Event()
-        self._stopping = False
         self._client: httpx.AsyncClient | None = None
-        #: ids of the deliveries this process is sending now
-        self._inflight: set[int] = set()
-        #: called with (delivery id, status) after each attempt (tests, metrics)
-        self.on_attempt = None
+        #: the delivery worker (app/jobqueue.py: claim, lease, backoff, dead letters)
+        self.worker = JobWorker(
+            db, WebhookDelivery, name="webhooks", load=self._load, send=self._deliver,
+            max_attempts=lambda: settings.webhook_max_attempts,
+            backoff=lambda attempts: backoff(settings, attempts),
+            poll=settings.webhook_poll_seconds, drain=settings.webhook_timeout + 1,
+            lease=LEASE, batch=BATCH)
 
     # ---------------------------------------------------------------- the user's webhooks
     @staticmethod
@@ -219,97 +216,41 @@ class WebhookService:
                 await s.rollback()
                 log.info("webhook deleted while queueing game %s", event.game_id)
                 return
-        self._wake.set()
+        self.worker.wake()
 
     # ---------------------------------------------------------------- the worker
     def start(self) -> None:
-        self._stopping = False
         self._client = httpx.AsyncClient(timeout=self.settings.webhook_timeout,
                                          follow_redirects=False, trust_env=False,
                                          headers={"User-Agent": USER_AGENT})
-        self._task = asyncio.get_running_loop().create_task(self._run(),
-                                                            name="menagerie-webhooks")
+        self.worker.start()
 
     async def stop(self) -> None:
-        self._stopping = True
-        self._wake.set()
-        if self._task is not None:
-            # the sends under way may finish (and be recorded) within their timeout
-            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
-                await asyncio.wait_for(asyncio.shield(self._task),
-                                       self.settings.webhook_timeout + 1)
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
-        if self._inflight:  # interrupted sends: due again at once (the next start sends them)
-            with contextlib.suppress(Exception):
-                async with self.db.write() as s:
-                    await s.execute(update(WebhookDelivery)
-                                    .where(WebhookDelivery.id.in_(list(self._inflight)),
-                                           WebhookDelivery.status == "pending")
-                                    .values(next_attempt_at=utcnow()))
-                    await s.commit()
-            self._inflight.clear()
+        await self.worker.stop()
         if self._client is not None:
             with contextlib.suppress(Exception):
                 await self._client.aclose()
             self._client = None
 
     def wake(self) -> None:
-        self._wake.set()
+        self.worker.wake()
 
-    async def _run(self) -> None:
-        poll = self.settings.webhook_poll_seconds
-        while not self._stopping:
-            self._wake.clear()  # before looking: a wake-up meanwhile is not lost
-            try:
-                due = await self._next_due()
-                now = utcnow()
-                if due is not None and due <= now:
-                    batch = await self._claim(now)
-                    if batch:
-                        await asyncio.gather(*(self._deliver(*d) for d in batch))
-                        continue
-                    wait = min(poll, 0.2)  # being claimed by another process right now
-                else:
-                    wait = poll if due is None else min(poll, (due - now).total_seconds())
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("webhook worker: %s", exc)
-                wait = poll
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), max(wait, 0.001))
+    @property
+    def on_attempt(self):
+        return self.worker.on_attempt
 
-    async def _next_due(self) -> datetime | None:
-        async with self.db.read() as s:
-            due = await s.scalar(select(func.min(WebhookDelivery.next_attempt_at))
-                                 .where(WebhookDelivery.status == "pending"))
-        return aware(due) if due is not None else None
+    @on_attempt.setter
+    def on_attempt(self, callback) -> None:
+        self.worker.on_attempt = callback
 
-    async def _claim(self, now: datetime) -> list[tuple]:
-        """Take up to :data:`BATCH` due deliveries: (id, attempts, payload, url, secret)."""
-        async with self.db.write() as s:
-            q = (select(WebhookDelivery.id).where(WebhookDelivery.status == "pending",
-                                                  WebhookDelivery.next_attempt_at <= now)
-                 .order_by(WebhookDelivery.next_attempt_at, WebhookDelivery.id).limit(BATCH))
-            if self.db.is_postgres:
-                q = q.with_for_update(skip_locked=True)
-            ids = list((await s.execute(q)).scalars().all())
-            if not ids:
-                await s.rollback()
-                return []
-            await s.execute(update(WebhookDelivery).where(WebhookDelivery.id.in_(ids))
-                            .values(next_attempt_at=now + LEASE))
-            rows = (await s.execute(
-                select(WebhookDelivery.id, WebhookDelivery.attempts, WebhookDelivery.payload,
-                       Webhook.url, Webhook.secret)
-                .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
-                .where(WebhookDelivery.id.in_(ids)))).all()
-            await s.commit()
-        self._inflight.update(r.id for r in rows)
-        return [tuple(r) for r in rows]
+    @staticmethod
+    async def _load(s, ids: list[int]) -> list:
+        """The claimed deliveries: (id, attempts, payload, url, secret)."""
+        return (await s.execute(
+            select(WebhookDelivery.id, WebhookDelivery.attempts, WebhookDelivery.payload,
+                   Webhook.url, Webhook.secret)
+            .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
+            .where(WebhookDelivery.id.in_(ids)))).all()
 
     async def _pin_target(self, url: str) -> tuple[str, dict, dict]:
         """Resolve the URL's host once, check every address it has, and return the URL to
@@ -346,8 +287,9 @@ class WebhookService:
         extensions = {"sni_hostname": host} if parts.scheme == "https" and not literal else {}
         return pinned, {"Host": host_header}, extensions
 
-    async def _deliver(self, delivery_id: int, attempts: int, payload: dict, url: str,
-                       secret: str) -> None:
+    async def _deliver(self, job) -> str | None:
+        """POST one delivery; None when the receiver answered 2xx, else the error to record."""
+        delivery_id, payload, url, secret = job.id, job.payload, job.url, job.secret
         body = jsonutil.dumps({**payload, "sent_at": iso(utcnow()),
                                "delivery": delivery_id})
         timestamp = str(int(time.time()))
@@ -377,38 +319,5 @@ class WebhookService:
             error = "connection failed"
         except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError):
             error = "request failed"
-        except Exception as exc:  # pragma: no cover - a bug; the delivery is retried
-            log.exception("webhook delivery %s", delivery_id)
-            error = f"{type(exc).__name__}"
 
-        try:
-            status = await self._record(delivery_id, attempts + 1, error)
-        finally:
-            self._inflight.discard(delivery_id)
-        if error:
-            log.info("webhook delivery %s failed (attempt %s): %s", delivery_id, attempts + 1,
-                     error)
-        if self.on_attempt is not None:
-            self.on_attempt(delivery_id, status)
-
-    async def _record(self, delivery_id: int, attempts: int, error: str | None) -> str:
-        now = utcnow()
-        if error is None:
-            status = "delivered"
-            values = dict(status=status, attempts=attempts, delivered_at=now, last_error=None)
-        elif attempts >= self.settings.webhook_max_attempts:
-            status = "failed"
-            values = dict(status=status, attempts=attempts, last_error=error[:500])
-        else:
-            status = "pending"
-            values = dict(attempts=attempts, last_error=error[:500],
-                          next_attempt_at=now + timedelta(
-                              seconds=backoff(self.settings, attempts)))
-        async with self.db.write() as s:
-            await s.execute(update(WebhookDelivery)
-                            .where(WebhookDelivery.id == delivery_id,
-                                   WebhookDelivery.status == "pending").values(**values))
-            await s.commit()
-        if status == "pending":
-            self._wake.set()  # the worker recomputes when the next one is due
-        return status
+        return error

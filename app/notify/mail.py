@@ -1,0 +1,140 @@
+"""Email: the signed links, the mails (plain text + HTML, in the user's language) and the
+sender (aiosmtplib) run by the shared job queue (``email_jobs``, :mod:`app.jobqueue`).
+
+A job's ``payload`` holds what the mail needs (``kind``, ``lang``, the game or the games, the
+token of its link); the mail is rendered when it is sent. Every notice mail carries a one-click
+unsubscribe (RFC 8058): ``List-Unsubscribe: <https://.../api/email/unsubscribe?token=...>`` and
+``List-Unsubscribe-Post: List-Unsubscribe=One-Click``; the token is signed and names the user
+and the kind it turns off.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import secrets
+from email.message import EmailMessage
+from email.utils import make_msgid
+from typing import Any
+
+import aiosmtplib
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+from .texts import text
+
+log = logging.getLogger("menagerie.notify.mail")
+
+VERIFY_SALT = "menagerie-email-verify"
+UNSUBSCRIBE_SALT = "menagerie-email-unsubscribe"
+
+
+class Links:
+    """Signed tokens for the links in mails (itsdangerous, keyed with ``secret_key``)."""
+
+    def __init__(self, settings) -> None:
+        key = settings.secret_key
+        if not key:
+            key = secrets.token_urlsafe(32)
+            if settings.smtp_host:
+                log.warning("secret_key is not set: mail links work only until this process "
+                            "restarts (set MENAGERIE_SECRET_KEY)")
+        self._verify = URLSafeTimedSerializer(key, salt=VERIFY_SALT)
+        self._unsub = URLSafeTimedSerializer(key, salt=UNSUBSCRIBE_SALT)
+        self.base = settings.public_url.rstrip("/")
+        self.verify_seconds = int(settings.email_verify_hours * 3600)
+
+    def verify_token(self, user_id: int, address: str) -> str:
+        return self._verify.dumps({"u": user_id, "e": address})
+
+    def check_verify(self, token: str) -> tuple[int, str] | None:
+        """(user id, address) of a valid, unexpired verification token, else None."""
+        try:
+            data = self._verify.loads(token, max_age=self.verify_seconds)
+            return int(data["u"]), str(data["e"])
+        except (BadSignature, SignatureExpired, KeyError, TypeError, ValueError):
+            return None
+
+    def unsubscribe_token(self, user_id: int, kind: str) -> str:
+        return self._unsub.dumps({"u": user_id, "k": kind})
+
+    def check_unsubscribe(self, token: str) -> tuple[int, str] | None:
+        try:
+            data = self._unsub.loads(token)
+            return int(data["u"]), str(data["k"])
+        except (BadSignature, KeyError, TypeError, ValueError):
+            return None
+
+    def game(self, game_id: int) -> str:
+        return f"{self.base}/game.html?id={game_id}"
+
+    def verify(self, token: str) -> str:
+        return f"{self.base}/api/email/verify?token={token}"
+
+    def unsubscribe(self, token: str) -> str:
+        return f"{self.base}/api/email/unsubscribe?token={token}"
+
+
+def _html(paragraphs: list[str], links: list[tuple[str, str]], footer: list[str]) -> str:
+    body = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
+    body += "".join(f'<p><a href="{html.escape(url)}">{html.escape(label)}</a></p>'
+                    for label, url in links)
+    foot = "".join(f"<p style=\"color:#777;font-size:small\">{p}</p>" for p in footer)
+    return f"<!doctype html><html><body style=\"font-family:sans-serif\">{body}{foot}</body></html>"
+
+
+def render(payload: dict[str, Any], links: Links, to_addr: str, sender: str) -> EmailMessage:
+    """The mail of one job."""
+    kind, lang = payload["kind"], payload.get("lang", "en")
+    paragraphs: list[str] = []
+    buttons: list[tuple[str, str]] = []
+    if kind == "verify":
+        subject = text(lang, "verify.subject")
+        paragraphs.append(text(lang, "verify.body"))
+        buttons.append((text(lang, "verify.button"), links.verify(payload["token"])))
+    elif kind == "digest":
+        games = payload["games"]
+        subject = text(lang, "digest.subject", n=len(games))
+        paragraphs.append(text(lang, "digest.body"))
+        buttons += [(g["title"], links.game(g["id"])) for g in games]
+    else:  # a notice about one game: your_turn, game_over
+        game = payload["game"]
+        subject = text(lang, f"{kind}.subject", title=game["title"])
+        paragraphs.append(text(lang, f"{kind}.body", title=game["title"]))
+        if payload.get("deadline"):
+            paragraphs.append(text(lang, "your_turn.deadline", deadline=payload["deadline"]))
+        buttons.append((text(lang, "open_game"), links.game(game["id"])))
+
+    message = EmailMessage()
+    message["Subject"] = subject
+    message["From"] = sender
+    message["To"] = to_addr
+    message["Message-ID"] = make_msgid(domain="menagerie")
+    footer: list[str] = []
+    plain = paragraphs + [f"{label}: {url}" for label, url in buttons]
+    if payload.get("unsubscribe"):
+        url = links.unsubscribe(payload["unsubscribe"])
+        message["List-Unsubscribe"] = f"<{url}>"
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        plain += ["", "--", text(lang, "footer"), f"{text(lang, 'unsubscribe')}: {url}"]
+        footer = [html.escape(text(lang, "footer")),
+                  f'<a href="{html.escape(url)}">{html.escape(text(lang, "unsubscribe"))}</a>']
+    message.set_content("\n\n".join(plain) + "\n")
+    message.add_alternative(_html(paragraphs, buttons, footer), subtype="html")
+    return message
+
+
+async def send(settings, message: EmailMessage) -> str | None:
+    """Hand one mail to the SMTP server: None when it was accepted, else the error to record
+    (coarse: the class of the failure and the server's reply code)."""
+    security = settings.smtp_security
+    try:
+        await aiosmtplib.send(
+            message, hostname=settings.smtp_host, port=settings.smtp_port,
+            username=settings.smtp_username or None, password=settings.smtp_password or None,
+            use_tls=security == "ssl", start_tls=True if security == "starttls" else False,
+            timeout=settings.smtp_timeout)
+    except aiosmtplib.SMTPResponseException as exc:
+        return f"SMTP {exc.code}"
+    except (aiosmtplib.SMTPException, OSError) as exc:
+        return type(exc).__name__
+    return None

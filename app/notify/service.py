@@ -1,0 +1,326 @@
+"""The notification dispatcher and the user's preferences (issue #21).
+
+The dispatcher listens to the in-process signals (``YourTurn``, a finished game), emitted once
+per move in the process that stored it, and decides per recipient and channel: the kind and
+the channel switched on, not in the user's quiet hours (their time zone), not while they have a
+page open if they chose "only when away", and the per-game throttle. What passes is queued in
+the database (the channels' job tables, committed together with the throttle's record) and
+sent by the job workers, never by the move's request. Like webhooks, the jobs are inserted from
+the signal, right after the move's commit: a process that dies between the two loses that
+notice (the move is stored; webhooks have the same window).
+
+"Only when away" sees the per-user sockets of this process (``is_online``): with several
+processes, a page open on another process is not seen, and a mail may go out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import datetime
+from typing import Callable
+from zoneinfo import ZoneInfo
+
+import engine
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..auth import UserInfo
+from ..errors import ApiError
+from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat, utcnow
+from ..signals import YourTurn
+from ..times import aware, iso
+from . import prefs as P
+from .channels import Channel, EmailChannel, Notice, Recipient
+
+log = logging.getLogger("menagerie.notify")
+
+MAX_EMAIL = 254
+
+
+def _title(name: str) -> str:
+    """A game's title, as the game service names it."""
+    try:
+        return engine.get_game(name).title
+    except Exception:
+        return name
+
+
+def unavailable() -> ApiError:
+    return ApiError(409, "email_unavailable", "This server does not send email.")
+
+
+def check_address(address) -> str:
+    address = address.strip() if isinstance(address, str) else ""
+    local, _, domain = address.rpartition("@")
+    if (not local or "." not in domain or len(address) > MAX_EMAIL or domain.startswith(".")
+            or any(c.isspace() or ord(c) < 32 or c in "<>,;\"()[]\\" for c in address)):
+        raise ApiError(422, "bad_email", "That is not an email address.")
+    return address
+
+
+class NotifyService:
+    def __init__(self, db, settings, is_online: Callable[[int], bool] = lambda _uid: False):
+        self.db = db
+        self.settings = settings
+        self.is_online = is_online
+        self.email = EmailChannel(db, settings)
+        #: every channel a notice may go to (Web Push adds itself here)
+        self.channels: list[Channel] = [self.email]
+        self._digests: asyncio.Task | None = None
+
+    def add_channel(self, channel: Channel) -> None:
+        self.channels.append(channel)
+
+    def start(self) -> None:
+        self.email.start()
+        if self.email.available:
+            self._digests = asyncio.get_running_loop().create_task(
+                self._digest_loop(), name="menagerie-digests")
+
+    async def stop(self) -> None:
+        if self._digests is not None:
+            self._digests.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._digests
+            self._digests = None
+        await self.email.stop()
+
+    async def _digest_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.digest_check_seconds)
+            try:
+                await self.run_digests()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("digest pass: %s", exc)
+
+    # ---------------------------------------------------------------- preferences
+    async def _row(self, s, user_id: int) -> NotificationPrefs | None:
+        return await s.get(NotificationPrefs, user_id)
+
+    def _view(self, row: NotificationPrefs | None, lang: str) -> dict:
+        return {"preferences": P.merged(row.prefs if row else None),
+                "lang": row.lang if row else lang,
+                "time_zone": row.tz if row else "UTC",
+                "email": {"available": self.email.available,
+                          "address": row.email if row else None,
+                          "verified": bool(row and row.email_verified_at)}}
+
+    async def get(self, user: UserInfo, lang: str) -> dict:
+        async with self.db.read() as s:
+            return self._view(await self._row(s, user.id), lang)
+
+    async def _ensure(self, s, user_id: int, lang: str) -> NotificationPrefs:
+        row = await self._row(s, user_id)
+        if row is None:
+            row = NotificationPrefs(user_id=user_id, prefs=P.defaults(), lang=lang, tz="UTC",
+                                    updated_at=utcnow())
+            s.add(row)
+            await s.flush()
+        return row
+
+    async def put(self, user: UserInfo, change: dict, lang: str) -> dict:
+        if change.get("lang") is not None and change["lang"] not in P.LANGS:
+            raise ApiError(422, "bad_language", "The language is one of en, uk, de.")
+        if change.get("time_zone") is not None:
+            P.zone(change["time_zone"])
+        async with self.db.write() as s:
+            row = await self._ensure(s, user.id, lang)
+            row.prefs = P.update(row.prefs, change)
+            row.lang = change.get("lang") or row.lang
+            row.tz = change.get("time_zone") or row.tz
+            row.updated_at = utcnow()
+            await s.commit()
+            return self._view(row, lang)
+
+    # ---------------------------------------------------------------- the address
+    async def set_email(self, user: UserInfo, address, lang: str) -> dict:
+        if not self.email.available:
+            raise unavailable()
+        address = check_address(address)
+        async with self.db.write() as s:
+            row = await self._ensure(s, user.id, lang)
+            row.email, row.email_verified_at, row.updated_at = address, None, utcnow()
+            token = self.email.links.verify_token(user.id, address)
+            self.email.add_job(s, user.id, address, {"kind": "verify", "lang": row.lang,
+                                                     "token": token})
+            await s.commit()
+            view = self._view(row, lang)
+        self.email.wake()
+        return view
+
+    async def verify(self, token) -> dict:
+        found = self.email.links.check_verify(token) if isinstance(token, str) else None
+        if found is None:
+            raise ApiError(400, "bad_token", "This link is invalid or has expired.")
+        user_id, address = found
+        async with self.db.write() as s:
+            done = await s.execute(
+                update(NotificationPrefs)
+                .where(NotificationPrefs.user_id == user_id, NotificationPrefs.email == address)
+                .values(email_verified_at=utcnow()))
+            await s.commit()
+        if not done.rowcount:
+            raise ApiError(400, "bad_token", "This link is invalid or has expired.")
+        return {"verified": True, "address": address}
+
+    async def unsubscribe(self, token) -> dict:
+        """Turn off the kind of mail a one-click link names ("digest": the digest)."""
+        found = self.email.links.check_unsubscribe(token) if isinstance(token, str) else None
+        if found is None:
+            raise ApiError(400, "bad_token", "This link is invalid or has expired.")
+        user_id, kind = found
+        async with self.db.write() as s:
+            row = await self._row(s, user_id)
+            if row is not None:
+                stored = P.merged(row.prefs)
+                if kind == "digest":
+                    stored["digest"] = False
+                elif kind in P.KINDS:
+                    stored["kinds"][kind] = False
+                else:
+                    stored["channels"]["email"] = False
+                row.prefs, row.updated_at = stored, utcnow()
+                await s.commit()
+        return {"unsubscribed": kind}
+
+    # ---------------------------------------------------------------- the dispatcher
+    async def on_your_turn(self, event: YourTurn) -> None:
+        notice = Notice("your_turn", event.game_id, event.game, event.title, event.version,
+                        event.deadline)
+        await self.dispatch(notice, sorted(set(event.users)))
+
+    async def on_finished(self, game_id: int) -> None:
+        async with self.db.read() as s:
+            game = await s.get(Game, game_id)
+            users = (await s.execute(select(Seat.user_id).where(
+                Seat.game_id == game_id, Seat.user_id.is_not(None),
+                Seat.bot.is_(None)))).scalars().all()
+        if game is None or not users:
+            return
+        title = _title(game.game)
+        await self.dispatch(Notice("game_over", game_id, game.game, title, game.version),
+                            sorted(set(users)))
+
+    async def dispatch(self, notice: Notice, users: list[int]) -> None:
+        """Queue ``notice`` for each of ``users`` on the channels their choices allow."""
+        if not users:
+            return
+        now = utcnow()
+        async with self.db.read() as s:
+            rows = {r.user_id: r for r in (await s.execute(
+                select(NotificationPrefs).where(NotificationPrefs.user_id.in_(users))))
+                .scalars().all()}
+        for user_id in users:
+            row = rows.get(user_id)
+            recipient = Recipient(user_id, row.lang if row else "en",
+                                  P.merged(row.prefs if row else None),
+                                  row.email if row and row.email_verified_at else None)
+            channels = self._channels_for(notice, recipient, row.tz if row else "UTC", now)
+            if channels:
+                await self._queue(notice, recipient, channels, now)
+
+    def _channels_for(self, notice: Notice, r: Recipient, tz: str, now: datetime) -> list:
+        prefs = r.prefs
+        if not prefs["kinds"].get(notice.kind, True):
+            return []
+        if prefs.get("only_when_away") and self.is_online(r.user_id):
+            return []
+        if P.in_quiet_hours(prefs, tz, now):
+            return []
+        return [c for c in self.channels if prefs["channels"].get(c.name, True)
+                and c.accepts(r)]
+
+    async def _queue(self, notice: Notice, r: Recipient, channels: list, now) -> None:
+        async with self.db.write() as s:
+            last = await s.scalar(select(NoticeLog.sent_at).where(
+                NoticeLog.user_id == r.user_id, NoticeLog.game_id == notice.game_id,
+                NoticeLog.kind == notice.kind))
+            if last is not None:
+                last = aware(last)
+                moved = await s.scalar(
+                    select(ActionRecord.id)
+                    .join(Seat, (Seat.game_id == ActionRecord.game_id)
+                          & (Seat.seat == ActionRecord.seat))
+                    .where(ActionRecord.game_id == notice.game_id,
+                           Seat.user_id == r.user_id, ActionRecord.created_at > last)
+                    .limit(1)) is not None
+                if notice.kind != "your_turn" or P.throttled(r.prefs, last, moved, now):
+                    await s.rollback()
+                    return
+                await s.execute(delete(NoticeLog).where(
+                    NoticeLog.user_id == r.user_id, NoticeLog.game_id == notice.game_id,
+                    NoticeLog.kind == notice.kind))
+            s.add(NoticeLog(user_id=r.user_id, game_id=notice.game_id, kind=notice.kind,
+                            sent_at=now))
+            for channel in channels:
+                await channel.enqueue(s, notice, r)
+            try:
+                await s.commit()
+            except IntegrityError:  # the same notice queued meanwhile (or the game is gone)
+                await s.rollback()
+                return
+        for channel in channels:
+            channel.wake()
+
+    # ---------------------------------------------------------------- the daily digest
+    async def run_digests(self, now: datetime | None = None) -> int:
+        """Queue today's digest for every user who wants one, whose local time is past
+        ``digest_hour`` and who has games waiting; returns how many were queued. Safe on
+        several processes: the day is claimed by a conditional update."""
+        if not self.email.available:
+            return 0
+        now = now or utcnow()
+        async with self.db.read() as s:
+            rows = (await s.execute(select(NotificationPrefs).where(
+                NotificationPrefs.email_verified_at.is_not(None)))).scalars().all()
+        queued = 0
+        for row in rows:
+            prefs = P.merged(row.prefs)
+            if not prefs["digest"] or not prefs["channels"]["email"]:
+                continue
+            try:
+                local = now.astimezone(ZoneInfo(row.tz))
+            except Exception:
+                local = now
+            day = local.date().isoformat()
+            if local.hour < self.settings.digest_hour or row.digest_on == day:
+                continue
+            games = await self.waiting_games(row.user_id)
+            async with self.db.write() as s:
+                claimed = await s.execute(
+                    update(NotificationPrefs)
+                    .where(NotificationPrefs.user_id == row.user_id,
+                           (NotificationPrefs.digest_on.is_(None))
+                           | (NotificationPrefs.digest_on != day))
+                    .values(digest_on=day))
+                if not claimed.rowcount:
+                    await s.rollback()
+                    continue
+                if games:
+                    self.email.add_job(s, row.user_id, row.email, {
+                        "kind": "digest", "lang": row.lang, "games": games, "day": day,
+                        "unsubscribe": self.email.links.unsubscribe_token(row.user_id,
+                                                                          "digest")})
+                    queued += 1
+                await s.commit()
+        if queued:
+            self.email.wake()
+        return queued
+
+    async def waiting_games(self, user_id: int) -> list[dict]:
+        """The running games where ``user_id`` owes a decision: [{"id", "title", "since"}]."""
+        async with self.db.read() as s:
+            rows = (await s.execute(
+                select(Game.id, Game.game, Game.waiting_for, Game.updated_at, Seat.seat)
+                .join(Seat, Seat.game_id == Game.id)
+                .where(Seat.user_id == user_id, Game.status == "running")
+                .order_by(Game.updated_at))).all()
+        out = []
+        for r in rows:
+            if r.seat in (r.waiting_for or []):
+                out.append({"id": r.id, "title": _title(r.game), "since": iso(r.updated_at)})
+        return out

@@ -1,0 +1,60 @@
+"""The words of the mails in each language (en, uk, de). ``{title}``, ``{url}`` and the like
+are filled by :mod:`app.notify.mail`."""
+
+from __future__ import annotations
+
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "your_turn.subject": "Your turn in {title}",
+        "your_turn.body": "It is your turn in {title}.",
+        "your_turn.deadline": "Decide before {deadline} (UTC).",
+        "game_over.subject": "{title} is over",
+        "game_over.body": "The game {title} has ended. See the final scores at the table.",
+        "open_game": "Open the game",
+        "verify.subject": "Confirm your email address for Menagerie",
+        "verify.body": "Open this link to receive Menagerie notices at this address. "
+                       "If you did not ask for it, ignore this mail.",
+        "verify.button": "Confirm the address",
+        "digest.subject": "{n} games are waiting for you",
+        "digest.body": "These games are waiting for your decision:",
+        "unsubscribe": "Stop these mails",
+        "footer": "You get this mail because you chose it in your Menagerie account.",
+    },
+    "uk": {
+        "your_turn.subject": "Ваш хід у грі {title}",
+        "your_turn.body": "Зараз ваш хід у грі {title}.",
+        "your_turn.deadline": "Вирішіть до {deadline} (UTC).",
+        "game_over.subject": "Гру {title} завершено",
+        "game_over.body": "Гра {title} закінчилася. Підсумкові очки — за столом.",
+        "open_game": "Відкрити гру",
+        "verify.subject": "Підтвердьте адресу пошти для Menagerie",
+        "verify.body": "Відкрийте це посилання, щоб отримувати сповіщення Menagerie на цю "
+                       "адресу. Якщо ви цього не просили, просто пропустіть цей лист.",
+        "verify.button": "Підтвердити адресу",
+        "digest.subject": "На вас чекають ігор: {n}",
+        "digest.body": "Ці ігри чекають на ваше рішення:",
+        "unsubscribe": "Більше не надсилати такі листи",
+        "footer": "Ви отримали цей лист, бо обрали це у своєму обліковому записі Menagerie.",
+    },
+    "de": {
+        "your_turn.subject": "Du bist am Zug: {title}",
+        "your_turn.body": "In {title} bist du jetzt am Zug.",
+        "your_turn.deadline": "Entscheide dich vor {deadline} (UTC).",
+        "game_over.subject": "{title} ist zu Ende",
+        "game_over.body": "Die Partie {title} ist beendet. Die Endwertung steht am Tisch.",
+        "open_game": "Zur Partie",
+        "verify.subject": "Bestätige deine E-Mail-Adresse für Menagerie",
+        "verify.body": "Öffne diesen Link, um Menagerie-Benachrichtigungen an diese Adresse "
+                       "zu bekommen. Wenn du das nicht angefordert hast, ignoriere diese Mail.",
+        "verify.button": "Adresse bestätigen",
+        "digest.subject": "{n} Partien warten auf dich",
+        "digest.body": "Diese Partien warten auf deine Entscheidung:",
+        "unsubscribe": "Diese Mails abbestellen",
+        "footer": "Du bekommst diese Mail, weil du sie in deinem Menagerie-Konto gewählt hast.",
+    },
+}
+
+
+def text(lang: str, key: str, **params) -> str:
+    table = TEXTS.get(lang) or TEXTS["en"]
+    return (table.get(key) or TEXTS["en"][key]).format(**params)
