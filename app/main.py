@@ -13,7 +13,7 @@ from .errors import JSONResponse
 from .logs import request_id
 from .middleware import (BodyLimitMiddleware, RequestContextMiddleware, StrictJSONMiddleware,
                          content_security_policy)
-from .routes import (auth, catalog, chat, games, me, ratings, records, rematch, system,
+from .routes import (auth, catalog, chat, games, me, ratings, records, notify, rematch, system,
                      webhooks, ws)
 from .services import Services
 from .settings import Settings, get_settings
@@ -81,7 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             x.strip() for x in settings.trusted_proxies.split(",") if x.strip()])
 
     for module in (system, auth, catalog, games, ws, me, chat, webhooks, records, ratings,
-                   rematch):
+                   rematch, notify):
         app.include_router(module.router)
 
     @app.api_route("/api/{path:path}", include_in_schema=False,

@@ -109,6 +109,7 @@ def render(payload: dict[str, Any], links: Links, to_addr: str, sender: str) -> 
     message["From"] = sender
     message["To"] = to_addr
     message["Message-ID"] = make_msgid(domain="menagerie")
+    message["X-Menagerie-Kind"] = kind
     footer: list[str] = []
     plain = paragraphs + [f"{label}: {url}" for label, url in buttons]
     if payload.get("unsubscribe"):
