@@ -81,6 +81,20 @@ MATRIX = {
     # nobody's webhook (deleting another user's is tested in test_webhooks.py)
     ("DELETE", "/api/me/webhooks/{webhook_id}", None): dict(anonymous=401, other_player=404,
                                                             own_seat=404, spectator=404),
+    # notification preferences are the caller's own; this test server sends no mail (409)
+    ("GET", "/api/me/notifications", None): dict(anonymous=401, other_player=200, own_seat=200,
+                                                 spectator=200),
+    ("PUT", "/api/me/notifications", "prefs"): dict(anonymous=401, other_player=200,
+                                                    own_seat=200, spectator=200),
+    ("POST", "/api/me/email", "email"): dict(anonymous=401, other_player=409, own_seat=409,
+                                             spectator=409),
+    # the links in mails carry their own signed token (none here: refused for everyone)
+    ("POST", "/api/email/verify", "token"): dict(anonymous=400, other_player=400, own_seat=400,
+                                                 spectator=400),
+    ("GET", "/api/email/verify", None): dict(anonymous=422, other_player=422, own_seat=422,
+                                             spectator=422),
+    ("POST", "/api/email/unsubscribe", None): dict(anonymous=422, other_player=422,
+                                                   own_seat=422, spectator=422),
     # ratings are public
     ("GET", "/api/ratings/{game}", None): dict(anonymous=200, other_player=200, own_seat=200,
                                                spectator=200),
@@ -167,6 +181,12 @@ async def test_authorization_matrix(api):
                 body = {"text": "hello"}
             elif body_kind == "webhook":
                 body = {"url": f"https://example.invalid/hook/{random.randrange(10**9)}"}
+            elif body_kind == "prefs":
+                body = {"digest": True}
+            elif body_kind == "email":
+                body = {"address": "someone@example.org"}
+            elif body_kind == "token":
+                body = {"token": "forged"}
             elif body_kind == "undo":
                 body = {"version": 1}
             elif body_kind == "password":
