@@ -4,6 +4,7 @@ import { h, clear, $, cap, timeAgo } from "./dom.js";
 import { injectSprite } from "./icons.js";
 import { seatColour, botLabel } from "./seats.js";
 import { t, tOr, setupPage } from "./i18n.js";
+import { renderPreferences } from "./notifyprefs.js";
 import { describeControl, glyph, notificationButton, setBadge, showNotification, timeControlFieldset,
   titleWithCount, TurnFeed } from "./asyncplay.js";
 
@@ -315,6 +316,12 @@ async function renderNotifications(shown) {
     hooks.length ? h("ul", { class: "notify-list" }, items) : h("p", { class: "empty-note" }, t("notify.empty")),
     hooks.length < ((data && data.limit) || 5) ? form : h("p", { class: "small muted" }, t("notify.full")),
     err, secret].filter(Boolean));
+  let prefs = $("#notify-prefs");
+  if (!prefs) {
+    prefs = h("div", { id: "notify-prefs", class: "notify-prefs" });
+    box.append(prefs);
+  }
+  renderPreferences(prefs, toast);
 }
 
 // ------------------------------------------------------------------ new game form
@@ -450,6 +457,8 @@ async function init() {
   window.addEventListener("menagerie:auth", () => { if (!$("#new-game").hidden) toggleNew(true); });
   window.addEventListener("menagerie:auth", () => renderNotifications());
   renderNotifications();
+  // the verification link of a mail lands here (GET /api/email/verify)
+  if (new URLSearchParams(location.search).get("email") === "verified") toast(t("prefs.email_confirmed"));
   // "your turn" from the per-user socket: the lists move at once, the browser may notify
   const feed = new TurnFeed((msg) => {
     refresh();
