@@ -41,7 +41,7 @@ from . import jsonutil
 from .auth import UserInfo
 from .errors import ApiError, not_found
 from .jobqueue import LEASE, JobWorker, stepped_backoff
-from .models import User, Webhook, WebhookDelivery, utcnow
+from .models import NotificationPrefs, User, Webhook, WebhookDelivery, utcnow
 from .signals import YourTurn
 from .times import iso
 
@@ -197,6 +197,12 @@ class WebhookService:
                 .join(User, User.id == Webhook.user_id)
                 .where(Webhook.user_id.in_(users), Webhook.active.is_(True))
                 .order_by(Webhook.id))).all()
+            if hooks:  # the "webhook" switch of the notification preferences (app/notify)
+                off = {uid for uid, prefs in (await s.execute(
+                    select(NotificationPrefs.user_id, NotificationPrefs.prefs)
+                    .where(NotificationPrefs.user_id.in_(users)))).all()
+                    if ((prefs or {}).get("channels") or {}).get("webhook") is False}
+                hooks = [hook for hook in hooks if hook.user_id not in off]
         if not hooks:
             return
         game = {"id": event.game_id, "game": event.game, "title": event.title,

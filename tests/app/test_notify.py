@@ -346,3 +346,20 @@ async def test_a_server_without_smtp_offers_no_email(db_url):
         with contextlib.suppress(Exception):
             await api.services.signals.drain()
         assert await _jobs(api) == []
+
+
+async def test_the_webhook_switch_stops_the_users_webhooks(api, inbox):
+    a, b, gid = await _game(api)
+    r = await b.post("/api/me/webhooks", json={"url": "https://example.org/b-hook"})
+    assert r.status_code == 201
+    r = await api.client.put("/api/me/notifications", headers=b.headers,
+                             json={"channels": {"webhook": False}})
+    assert r.status_code == 200
+    await api.services.webhooks.on_your_turn(YourTurn(gid, 5, "toy", "T", (b.id,)))
+    listed = (await b.get("/api/me/webhooks")).json()["webhooks"]
+    assert listed[0]["last_delivery"] is None  # nothing queued
+    await api.client.put("/api/me/notifications", headers=b.headers,
+                         json={"channels": {"webhook": True}})
+    await api.services.webhooks.on_your_turn(YourTurn(gid, 6, "toy", "T", (b.id,)))
+    listed = (await b.get("/api/me/webhooks")).json()["webhooks"]
+    assert listed[0]["last_delivery"] is not None
