@@ -137,8 +137,12 @@ class Settings(BaseSettings):
     email_poll_seconds: float = Field(5.0, gt=0)
     #: the local hour (the user's time zone) from which the daily digest is sent
     digest_hour: int = Field(8, ge=0, le=23)
-    #: seconds between two looks for digests to send (and reminders to queue)
+    #: seconds between two looks for digests to send
     digest_check_seconds: float = Field(600.0, gt=0)
+    #: a reminder goes out this many minutes before a decision's deadline (0: none)
+    reminder_minutes: float = Field(60.0, ge=0)
+    #: seconds between two looks for reminders to send
+    reminder_check_seconds: float = Field(60.0, gt=0)
     #: when set, GET /metrics needs "Authorization: Bearer <this>"; unset, /metrics answers
     #: only to the peers in metrics_allow
     metrics_token: str | None = None

@@ -45,6 +45,7 @@ class Recipient:
     lang: str
     prefs: dict[str, Any]
     email: str | None         #: the verified address, or None
+    tz: str = "UTC"           #: the user's time zone (IANA name)
 
 
 class Channel(Protocol):
@@ -90,6 +91,7 @@ class EmailChannel:
         assert recipient.email is not None
         self.add_job(session, recipient.user_id, recipient.email, {
             "kind": notice.kind, "lang": recipient.lang, "deadline": notice.deadline,
+            "tz": recipient.tz,
             "game": {"id": notice.game_id, "game": notice.game, "title": notice.title,
                      "version": notice.version},
             "unsubscribe": self.links.unsubscribe_token(recipient.user_id, notice.kind)})

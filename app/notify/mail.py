@@ -13,9 +13,11 @@ from __future__ import annotations
 import html
 import logging
 import secrets
+from datetime import datetime
 from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import aiosmtplib
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -74,6 +76,16 @@ class Links:
         return f"{self.base}/api/email/unsubscribe?token={token}"
 
 
+def local_time(iso_time: str, tz: str | None) -> str:
+    """``2030-01-01T18:00:00Z`` as ``2030-01-01 20:00 (Europe/Kyiv)`` in the user's zone."""
+    try:
+        when = datetime.fromisoformat(iso_time.replace("Z", "+00:00"))
+        zone = ZoneInfo(tz or "UTC")
+    except (ValueError, ZoneInfoNotFoundError):
+        return iso_time
+    return f"{when.astimezone(zone):%Y-%m-%d %H:%M} ({tz or 'UTC'})"
+
+
 def _html(paragraphs: list[str], links: list[tuple[str, str]], footer: list[str]) -> str:
     body = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
     body += "".join(f'<p><a href="{html.escape(url)}">{html.escape(label)}</a></p>'
@@ -96,12 +108,13 @@ def render(payload: dict[str, Any], links: Links, to_addr: str, sender: str) -> 
         subject = text(lang, "digest.subject", n=len(games))
         paragraphs.append(text(lang, "digest.body"))
         buttons += [(g["title"], links.game(g["id"])) for g in games]
-    else:  # a notice about one game: your_turn, game_over
+    else:  # a notice about one game: your_turn, reminder, game_over
         game = payload["game"]
         subject = text(lang, f"{kind}.subject", title=game["title"])
         paragraphs.append(text(lang, f"{kind}.body", title=game["title"]))
         if payload.get("deadline"):
-            paragraphs.append(text(lang, "your_turn.deadline", deadline=payload["deadline"]))
+            paragraphs.append(text(lang, "your_turn.deadline",
+                                   deadline=local_time(payload["deadline"], payload.get("tz"))))
         buttons.append((text(lang, "open_game"), links.game(game["id"])))
 
     message = EmailMessage()

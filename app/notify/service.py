@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Callable
 from zoneinfo import ZoneInfo
 
@@ -37,6 +37,8 @@ from .channels import Channel, EmailChannel, Notice, Recipient
 log = logging.getLogger("menagerie.notify")
 
 MAX_EMAIL = 254
+#: the preference switch of each notice kind (a reminder is part of "your turn")
+SWITCH = {"reminder": "your_turn"}
 
 
 def _title(name: str) -> str:
@@ -77,7 +79,7 @@ class NotifyService:
         self.email.start()
         if self.email.available:
             self._digests = asyncio.get_running_loop().create_task(
-                self._digest_loop(), name="menagerie-digests")
+                self._periodic(), name="menagerie-notify-periodic")
 
     async def stop(self) -> None:
         if self._digests is not None:
@@ -87,15 +89,45 @@ class NotifyService:
             self._digests = None
         await self.email.stop()
 
-    async def _digest_loop(self) -> None:
+    async def _periodic(self) -> None:
+        """Reminders every ``reminder_check_seconds``, digests every ``digest_check_seconds``."""
+        loop = asyncio.get_running_loop()
+        step = min(self.settings.reminder_check_seconds, self.settings.digest_check_seconds)
+        next_digest = loop.time() + self.settings.digest_check_seconds
         while True:
-            await asyncio.sleep(self.settings.digest_check_seconds)
+            await asyncio.sleep(step)
             try:
-                await self.run_digests()
+                if self.settings.reminder_minutes > 0:
+                    await self.run_reminders()
+                if loop.time() >= next_digest:
+                    next_digest = loop.time() + self.settings.digest_check_seconds
+                    await self.run_digests()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("digest pass: %s", exc)
+                log.warning("notify periodic pass: %s", exc)
+
+    async def run_reminders(self, now: datetime | None = None) -> int:
+        """Queue a reminder for each human seat that owes a decision whose deadline is within
+        ``reminder_minutes`` (once per waiting period: the notice log); returns how many
+        players were considered."""
+        now = now or utcnow()
+        soon = now + timedelta(minutes=self.settings.reminder_minutes)
+        async with self.db.read() as s:
+            rows = (await s.execute(
+                select(Game.id, Game.game, Game.version, Game.waiting_for, Game.turn_deadline,
+                       Seat.seat, Seat.user_id)
+                .join(Seat, Seat.game_id == Game.id)
+                .where(Game.status == "running", Game.turn_deadline.is_not(None),
+                       Game.turn_deadline > now, Game.turn_deadline <= soon,
+                       Seat.user_id.is_not(None), Seat.bot.is_(None)))).all()
+        count = 0
+        for r in rows:
+            if r.seat in (r.waiting_for or []):
+                await self.dispatch(Notice("reminder", r.id, r.game, _title(r.game), r.version,
+                                           iso(r.turn_deadline)), [r.user_id])
+                count += 1
+        return count
 
     # ---------------------------------------------------------------- preferences
     async def _row(self, s, user_id: int) -> NotificationPrefs | None:
@@ -218,14 +250,15 @@ class NotifyService:
             row = rows.get(user_id)
             recipient = Recipient(user_id, row.lang if row else "en",
                                   P.merged(row.prefs if row else None),
-                                  row.email if row and row.email_verified_at else None)
-            channels = self._channels_for(notice, recipient, row.tz if row else "UTC", now)
+                                  row.email if row and row.email_verified_at else None,
+                                  row.tz if row else "UTC")
+            channels = self._channels_for(notice, recipient, recipient.tz, now)
             if channels:
                 await self._queue(notice, recipient, channels, now)
 
     def _channels_for(self, notice: Notice, r: Recipient, tz: str, now: datetime) -> list:
         prefs = r.prefs
-        if not prefs["kinds"].get(notice.kind, True):
+        if not prefs["kinds"].get(SWITCH.get(notice.kind, notice.kind), True):
             return []
         if prefs.get("only_when_away") and self.is_online(r.user_id):
             return []
@@ -248,7 +281,11 @@ class NotifyService:
                     .where(ActionRecord.game_id == notice.game_id,
                            Seat.user_id == r.user_id, ActionRecord.created_at > last)
                     .limit(1)) is not None
-                if notice.kind != "your_turn" or P.throttled(r.prefs, last, moved, now):
+                if notice.kind == "your_turn":
+                    skip = P.throttled(r.prefs, last, moved, now)
+                else:  # a reminder: once per waiting period; a game's end: once
+                    skip = notice.kind != "reminder" or not moved
+                if skip:
                     await s.rollback()
                     return
                 await s.execute(delete(NoticeLog).where(

@@ -7,7 +7,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "en": {
         "your_turn.subject": "Your turn in {title}",
         "your_turn.body": "It is your turn in {title}.",
-        "your_turn.deadline": "Decide before {deadline} (UTC).",
+        "your_turn.deadline": "Decide before {deadline}.",
+        "reminder.subject": "Reminder: your time in {title} runs out soon",
+        "reminder.body": "{title} is still waiting for your decision.",
         "game_over.subject": "{title} is over",
         "game_over.body": "The game {title} has ended. See the final scores at the table.",
         "open_game": "Open the game",
@@ -23,7 +25,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "uk": {
         "your_turn.subject": "Ваш хід у грі {title}",
         "your_turn.body": "Зараз ваш хід у грі {title}.",
-        "your_turn.deadline": "Вирішіть до {deadline} (UTC).",
+        "your_turn.deadline": "Вирішіть до {deadline}.",
+        "reminder.subject": "Нагадування: ваш час у грі {title} скоро спливе",
+        "reminder.body": "Гра {title} досі чекає на ваше рішення.",
         "game_over.subject": "Гру {title} завершено",
         "game_over.body": "Гра {title} закінчилася. Підсумкові очки — за столом.",
         "open_game": "Відкрити гру",
@@ -39,7 +43,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "de": {
         "your_turn.subject": "Du bist am Zug: {title}",
         "your_turn.body": "In {title} bist du jetzt am Zug.",
-        "your_turn.deadline": "Entscheide dich vor {deadline} (UTC).",
+        "your_turn.deadline": "Entscheide dich vor {deadline}.",
+        "reminder.subject": "Erinnerung: deine Zeit in {title} läuft bald ab",
+        "reminder.body": "{title} wartet noch auf deine Entscheidung.",
         "game_over.subject": "{title} ist zu Ende",
         "game_over.body": "Die Partie {title} ist beendet. Die Endwertung steht am Tisch.",
         "open_game": "Zur Partie",

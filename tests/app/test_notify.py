@@ -363,3 +363,68 @@ async def test_the_webhook_switch_stops_the_users_webhooks(api, inbox):
     await api.services.webhooks.on_your_turn(YourTurn(gid, 6, "toy", "T", (b.id,)))
     listed = (await b.get("/api/me/webhooks")).json()["webhooks"]
     assert listed[0]["last_delivery"] is not None
+
+
+async def test_a_reminder_before_the_deadline_once_per_waiting_period(api, inbox):
+    from sqlalchemy import update
+
+    from app.models import Game
+
+    a, b, gid = await _game(api)
+    await with_email(api, inbox, b, "rem@example.org", lang="uk", time_zone="Europe/Kyiv")
+    now = datetime.now(timezone.utc)
+    deadline = (now + timedelta(minutes=30)).replace(microsecond=0)
+    async with api.services.db.write() as s:  # both seats owe their first card
+        await s.execute(update(Game).where(Game.id == gid).values(turn_deadline=deadline))
+        await s.commit()
+    notify = api.services.notify
+    assert await notify.run_reminders(now) == 2  # A and B owe it; A has no address
+    assert await notify.run_reminders(now + timedelta(minutes=1)) == 2
+    await settle(api)
+    [mail] = inbox.to("rem@example.org", "reminder")
+    assert mail["Subject"].startswith("Нагадування")
+    local = deadline.astimezone(ZoneInfo("Europe/Kyiv"))
+    assert f"{local:%Y-%m-%d %H:%M} (Europe/Kyiv)" in body(mail)
+    assert f"https://menagerie.test/game.html?id={gid}" in body(mail)
+    assert {m["To"] for m in inbox.mails} == {"rem@example.org"}
+    # far from the deadline: nothing to remind of
+    assert await notify.run_reminders(now - timedelta(hours=5)) == 0
+
+
+async def test_game_over_mail_once(api, inbox):
+    from .conftest import play_to_end
+
+    a, b, gid = await _game(api)
+    await with_email(api, inbox, b, "end@example.org", lang="en")
+    await play_to_end(api, gid, [a, b])
+    await settle(api)
+    [mail] = inbox.to("end@example.org", "game_over")
+    assert mail["Subject"] == "Hidden high card (test game) is over"
+    assert f"/game.html?id={gid}" in body(mail)
+
+
+async def test_two_processes_send_each_mail_once(db_url, inbox):
+    if not db_url.startswith("postgresql"):
+        pytest.skip("SQLite serves one process")
+    settings = make_settings(db_url, smtp_host="127.0.0.1", smtp_port=inbox.port, **FAST)
+    async with running_app(settings) as one, running_app(settings) as two:
+        users = [await one.user() for _ in range(6)]
+        for u in users:
+            r = await u.post("/api/me/email", json={"address": f"{u.name}@example.org"})
+            assert r.status_code == 200
+        # 60 more mails queued at once, claimed by both workers
+        async with one.services.db.write() as s:
+            for u in users:
+                for i in range(10):
+                    one.services.notify.email.add_job(s, u.id, f"{u.name}@example.org", {
+                        "kind": "digest", "lang": "en",
+                        "games": [{"id": i + 1, "title": f"g{i}", "since": None}]})
+            await s.commit()
+        one.services.notify.email.wake()
+        two.services.notify.email.wake()
+        rows = await settle(one, timeout=30)
+        await settle(two, timeout=30)
+        assert len(rows) == 66 and all(r.status == "delivered" and r.attempts == 1
+                                       for r in rows)
+    assert len(inbox.mails) == 66
+    assert len({m["Message-ID"] for m in inbox.mails}) == 66
