@@ -199,6 +199,10 @@ class RateLimits:
                                       settings.rate_address_actions_burst)
         self.imports = bucket("imports_per_user", settings.rate_imports_per_minute / 60.0,
                               settings.rate_imports_burst)
+        #: verification mails per user (each one is a mail to an address the user typed)
+        self.verify_mails = bucket("verify_mails_per_user",
+                                   settings.rate_verify_mails_per_hour / 3600.0,
+                                   settings.rate_verify_mails_burst)
         #: take-backs per user (each one is a new version that every watcher receives)
         self.undo = bucket("undo_per_user", settings.rate_undo_per_minute / 60.0,
                            settings.rate_undo_burst)

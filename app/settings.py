@@ -166,6 +166,9 @@ class Settings(BaseSettings):
     #: game records one user may import: a burst, then this many per minute
     rate_imports_per_minute: float = Field(2.0, gt=0)
     rate_imports_burst: int = Field(5, ge=1)
+    #: verification mails per user (POST /api/me/email): a burst, then this many per hour
+    rate_verify_mails_per_hour: float = Field(4.0, gt=0)
+    rate_verify_mails_burst: int = Field(3, ge=1)
     #: game WebSockets open at once per user and per client address (per process)
     ws_per_user: int = Field(20, ge=1)
     ws_per_address: int = Field(60, ge=1)

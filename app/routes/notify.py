@@ -80,7 +80,10 @@ async def put_preferences(body: PrefsChange, request: Request, user: CurrentUser
              responses={200: {"content": {"application/json": {"example": PREFS_EXAMPLE}}}})
 async def set_email(body: SetEmail, request: Request, user: CurrentUser, svc: Svc):
     """Set your address (unverified until its link is opened) and send it a verification
-    mail. 409 ``email_unavailable`` when this server sends no mail, 422 ``bad_email``."""
+    mail. 409 ``email_unavailable`` when this server sends no mail, 422 ``bad_email``, 429
+    ``rate_limited`` after a few verification mails in a row."""
+    if svc.notify.email.available:
+        await svc.limits.check(svc.limits.verify_mails, user.id)
     return JSONResponse(await svc.notify.set_email(user, body.address,
                                                    i18n.request_language(request)))
 

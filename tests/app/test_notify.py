@@ -428,3 +428,17 @@ async def test_two_processes_send_each_mail_once(db_url, inbox):
                                        for r in rows)
     assert len(inbox.mails) == 66
     assert len({m["Message-ID"] for m in inbox.mails}) == 66
+
+
+async def test_verification_mails_are_rate_limited(db_url, inbox):
+    settings = make_settings(db_url, smtp_host="127.0.0.1", smtp_port=inbox.port,
+                             rate_verify_mails_burst=2, **FAST)
+    async with running_app(settings) as api:
+        p = await api.user()
+        for i in range(2):
+            r = await p.post("/api/me/email", json={"address": f"v{i}@example.org"})
+            assert r.status_code == 200
+        r = await p.post("/api/me/email", json={"address": "v3@example.org"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        await settle(api)
+    assert len(inbox.mails) == 2
