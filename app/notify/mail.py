@@ -152,3 +152,18 @@ async def send(settings, message: EmailMessage) -> str | None:
     except (aiosmtplib.SMTPException, OSError) as exc:
         return type(exc).__name__
     return None
+
+
+def unsubscribe_page(lang: str, state: str) -> str:
+    """The page a person sees who opens the unsubscribe link in a browser: ``ask`` (a button
+    that POSTs to the same address: opening a link never unsubscribes, since mail scanners open
+    links too), ``done`` or ``bad``."""
+    button = ""
+    if state == "ask":
+        button = (f'<form method="post"><button type="submit">'
+                  f'{html.escape(text(lang, "unsubscribe"))}</button></form>')
+    return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>Menagerie</title></head><body style=\"font-family:sans-serif\">"
+            f"<p>{html.escape(text(lang, 'unsubscribe.' + state))}</p>{button}"
+            f'<p><a href="/">Menagerie</a></p></body></html>')

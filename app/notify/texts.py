@@ -20,6 +20,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "digest.subject": "{n} games are waiting for you",
         "digest.body": "These games are waiting for your decision:",
         "unsubscribe": "Stop these mails",
+        "unsubscribe.ask": "Stop this kind of mail from Menagerie?",
+        "unsubscribe.done": "Done: you will not get this kind of mail any more. You can turn it "
+                            "on again in the Notifications section of the lobby.",
+        "unsubscribe.bad": "This link is invalid.",
         "footer": "You get this mail because you chose it in your Menagerie account.",
     },
     "uk": {
@@ -38,6 +42,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "digest.subject": "На вас чекають ігор: {n}",
         "digest.body": "Ці ігри чекають на ваше рішення:",
         "unsubscribe": "Більше не надсилати такі листи",
+        "unsubscribe.ask": "Більше не надсилати такі листи від Menagerie?",
+        "unsubscribe.done": "Готово: такі листи більше не надходитимуть. Увімкнути їх знову "
+                            "можна в розділі «Сповіщення» в лобі.",
+        "unsubscribe.bad": "Це посилання недійсне.",
         "footer": "Ви отримали цей лист, бо обрали це у своєму обліковому записі Menagerie.",
     },
     "de": {
@@ -56,6 +64,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "digest.subject": "{n} Partien warten auf dich",
         "digest.body": "Diese Partien warten auf deine Entscheidung:",
         "unsubscribe": "Diese Mails abbestellen",
+        "unsubscribe.ask": "Diese Art von Mails von Menagerie abbestellen?",
+        "unsubscribe.done": "Erledigt: du bekommst diese Art von Mails nicht mehr. In der Lobby "
+                            "unter „Benachrichtigungen“ kannst du sie wieder einschalten.",
+        "unsubscribe.bad": "Dieser Link ist ungültig.",
         "footer": "Du bekommst diese Mail, weil du sie in deinem Menagerie-Konto gewählt hast.",
     },
 }

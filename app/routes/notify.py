@@ -7,10 +7,11 @@ from typing import Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
-from starlette.responses import RedirectResponse
+from starlette.responses import HTMLResponse, RedirectResponse
 
 from .. import i18n
-from ..errors import JSONResponse
+from ..errors import ApiError, JSONResponse
+from ..notify.mail import unsubscribe_page
 from .deps import CurrentUser, Svc
 
 router = APIRouter(tags=["notifications"])
@@ -106,9 +107,28 @@ async def verify_email_link(svc: Svc, token: str = Query(max_length=1000)):
 
 @router.post("/api/email/unsubscribe",
              responses={200: {"content": {"application/json": {
-                 "example": {"unsubscribed": "your_turn"}}}}})
-async def unsubscribe(svc: Svc, token: str = Query(max_length=1000)):
+                 "example": {"unsubscribed": "your_turn"}}, "text/html": {}}}})
+async def unsubscribe(request: Request, svc: Svc, token: str = Query(max_length=1000)):
     """One-click unsubscribe (RFC 8058: mail clients POST ``List-Unsubscribe=One-Click`` to the
     ``List-Unsubscribe`` link): turns off the kind of mail the signed token names. No login
-    needed. 400 ``bad_token``."""
+    needed. 400 ``bad_token``. A browser's form post (``Accept: text/html``) gets a page."""
+    if _wants_html(request):
+        lang = i18n.request_language(request)
+        try:
+            await svc.notify.unsubscribe(token)
+        except ApiError:
+            return HTMLResponse(unsubscribe_page(lang, "bad"), status_code=400)
+        return HTMLResponse(unsubscribe_page(lang, "done"))
     return JSONResponse(await svc.notify.unsubscribe(token))
+
+
+@router.get("/api/email/unsubscribe", response_class=HTMLResponse)
+async def unsubscribe_link(request: Request, token: str = Query(max_length=1000)):
+    """The unsubscribe link opened in a browser: a page with one button that POSTs to the same
+    address (opening a link never unsubscribes: mail scanners open links too)."""
+    return HTMLResponse(unsubscribe_page(i18n.request_language(request), "ask"))
+
+
+def _wants_html(request: Request) -> bool:
+    accept = request.headers.get("accept", "")
+    return "text/html" in accept and "application/json" not in accept

@@ -442,3 +442,23 @@ async def test_verification_mails_are_rate_limited(db_url, inbox):
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
         await settle(api)
     assert len(inbox.mails) == 2
+
+
+async def test_the_unsubscribe_link_in_a_browser_asks_first(api, inbox):
+    a, b, gid = await _game(api)
+    await with_email(api, inbox, b, "web@example.org", lang="de")
+    await b_turn_by_a(api, a, b, gid)
+    await settle(api)
+    [mail] = inbox.to("web@example.org", "notice")
+    link = next(w for w in body(mail).split() if "/api/email/unsubscribe?token=" in w)
+    url = urlsplit(link)
+    page = await api.client.get(f"{url.path}?{url.query}", headers={"Accept": "text/html",
+                                                                     "Accept-Language": "de"})
+    assert page.status_code == 200 and '<form method="post">' in page.text
+    assert "abbestellen" in page.text
+    prefs = (await b.get("/api/me/notifications")).json()["preferences"]
+    assert prefs["kinds"]["your_turn"] is True  # opening the link changed nothing
+    done = await api.client.post(f"{url.path}?{url.query}", headers={"Accept": "text/html"})
+    assert done.status_code == 200 and done.headers["content-type"].startswith("text/html")
+    prefs = (await b.get("/api/me/notifications")).json()["preferences"]
+    assert prefs["kinds"]["your_turn"] is False

@@ -95,6 +95,8 @@ MATRIX = {
                                              spectator=422),
     ("POST", "/api/email/unsubscribe", None): dict(anonymous=422, other_player=422,
                                                    own_seat=422, spectator=422),
+    ("GET", "/api/email/unsubscribe", None): dict(anonymous=422, other_player=422,
+                                                  own_seat=422, spectator=422),
     # ratings are public
     ("GET", "/api/ratings/{game}", None): dict(anonymous=200, other_player=200, own_seat=200,
                                                spectator=200),
