@@ -4,6 +4,7 @@ A channel is small on purpose (push plugs in the same way)::
 
     class Channel(Protocol):
         name: str                                   # its switch in prefs["channels"]
+        available: bool                             # configured on this server at all
         def accepts(self, recipient) -> bool        # configured, and this user can get it
         async def enqueue(self, session, notice, recipient) -> None
             # add its durable job rows in ``session``: the dispatcher commits them together
@@ -50,6 +51,9 @@ class Recipient:
 
 class Channel(Protocol):
     name: str
+
+    @property
+    def available(self) -> bool: ...
 
     def accepts(self, recipient: Recipient) -> bool: ...
 

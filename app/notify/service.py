@@ -225,7 +225,15 @@ class NotifyService:
                         event.deadline)
         await self.dispatch(notice, sorted(set(event.users)))
 
+    @property
+    def sending(self) -> bool:
+        """Whether any channel can send at all (a server without SMTP and push sends nothing,
+        and then a move costs the dispatcher no query)."""
+        return any(c.available for c in self.channels)
+
     async def on_finished(self, game_id: int) -> None:
+        if not self.sending:
+            return
         async with self.db.read() as s:
             game = await s.get(Game, game_id)
             users = (await s.execute(select(Seat.user_id).where(
@@ -239,7 +247,7 @@ class NotifyService:
 
     async def dispatch(self, notice: Notice, users: list[int]) -> None:
         """Queue ``notice`` for each of ``users`` on the channels their choices allow."""
-        if not users:
+        if not users or not self.sending:
             return
         now = utcnow()
         async with self.db.read() as s:
