@@ -125,3 +125,11 @@ export function asList(data, ...keys) {
   }
   return [];
 }
+
+/** The service worker (static/sw.js, served at the site's root): the static client kept for
+ * instant starts, and Web Push. Resolves to its registration, or null where there is none (an
+ * old browser, a page not served over https or from localhost). */
+export const worker = (typeof navigator !== "undefined" && "serviceWorker" in navigator)
+  ? navigator.serviceWorker.register(new URL("../sw.js", import.meta.url), { scope: new URL("../", import.meta.url).pathname })
+    .catch(() => null)
+  : Promise.resolve(null);
