@@ -19,6 +19,7 @@ from .scheduler import Scheduler
 from .sessions import Sessions
 from .signals import Signals
 from .userfeed import UserFeed
+from .push import PushService
 from .webhooks import WebhookService
 
 log = logging.getLogger("menagerie.app")
@@ -63,6 +64,8 @@ class Services:
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits)
         self.webhooks = WebhookService(self.db, settings)
         self.signals.on_your_turn(self.webhooks.on_your_turn)
+        self.push = PushService(self.db, settings)
+        self.signals.on_your_turn(self.push.on_your_turn)
 
     def _revoked(self, payload: str) -> None:
         """A login was revoked (see app/sessions.py): forget it, close its sockets."""
@@ -111,6 +114,7 @@ class Services:
         gc.freeze()
         await self.bus.start()
         self.webhooks.start()
+        self.push.start()
         await self.games.bots.resume()
         if self.settings.scheduler:
             await self.scheduler.start()
@@ -122,6 +126,7 @@ class Services:
 
         for name, step in (("scheduler", self.scheduler.stop), ("bots", self.games.bots.close),
                            ("signals", self.signals.drain), ("webhooks", self.webhooks.stop),
+                           ("push", self.push.stop),
                            ("bus", self.bus.stop), ("database", self.db.dispose)):
             try:
                 await asyncio.wait_for(step(), 15)
