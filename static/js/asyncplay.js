@@ -266,8 +266,14 @@ export async function pushSubscribe() {
   let key;
   try { key = (await api.get("/api/push/key")).key; } catch { return false; } // push not offered
   await navigator.serviceWorker.ready;
+  const want = keyBytes(key);
   let sub = await reg.pushManager.getSubscription();
-  if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+  const had = sub && sub.options && sub.options.applicationServerKey ? new Uint8Array(sub.options.applicationServerKey) : null;
+  if (sub && had && (had.length !== want.length || had.some((b, i) => b !== want[i]))) {
+    await sub.unsubscribe(); // made for another server key: subscribe again with this one
+    sub = null;
+  }
+  if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: want });
   const body = sub.toJSON();
   await api.post("/api/me/push", { endpoint: body.endpoint, keys: { p256dh: body.keys.p256dh, auth: body.keys.auth } });
   return true;

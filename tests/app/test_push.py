@@ -345,3 +345,15 @@ async def test_the_queue_survives_a_restart(settings):
             await asyncio.sleep(0.2)
         assert len(push.requests) == 1
         assert browser.decrypt(push.requests[0]["body"]) == {"url": "x", "lang": "en"}
+
+
+async def test_an_operators_own_vapid_key_is_used_and_not_stored(db_url):
+    own = Vapid()
+    own.generate_keys()
+    public = b64(own.public_key.public_bytes(serialization.Encoding.X962,
+                                             serialization.PublicFormat.UncompressedPoint))
+    number = own.private_key.private_numbers().private_value.to_bytes(32, "big")
+    for given in (own.private_pem().decode(), b64(number)):
+        async with running_app(make_settings(db_url, **FAST, vapid_private_key=given)) as api:
+            assert (await api.client.get("/api/push/key")).json()["key"] == public
+            assert await rows_by_name(api) == {}
