@@ -58,6 +58,9 @@ BACKOFF_STEPS = (1, 6, 24, 120, 720)
 LEASE = timedelta(seconds=120)
 BATCH = 20
 MAX_ENDPOINT = 1000
+#: the notice's words when the locales are missing (app/locales/*.json have them translated)
+TEXTS = {"push.your_turn_title": "Your turn — Menagerie",
+         "push.your_turn_body": "It is your turn in {title} #{id}."}
 BAD = "A push subscription needs an https endpoint of a push service and its p256dh and auth keys."
 
 
@@ -96,24 +99,25 @@ def check_subscription(endpoint: str, p256dh: str, auth: str, settings) -> None:
     if parts.scheme != "https":
         raise ApiError(422, "bad_push_subscription", BAD)
     allowed = [h.strip().lower() for h in settings.push_hosts.split(",") if h.strip()]
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        ip = None
     if allowed:
         ok = any(host == a or (a.startswith(".") and host.endswith(a)) for a in allowed)
     else:
-        ok = not (ip is not None and not ip.is_global) and host != "localhost" \
-            and not host.endswith(".localhost")
+        ok = _public_host(host)
     if not ok:
         raise ApiError(422, "push_service_not_allowed",
                        "This server does not send to that push service.")
 
 
+def _public_host(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_global
+    except ValueError:
+        return host != "localhost" and not host.endswith(".localhost")
+
+
 class PushService:
     def __init__(self, db, settings) -> None:
-        self.db = db
-        self.settings = settings
+        self.db, self.settings = db, settings
         self._vapid: Vapid | None = None
         self._key_lock = asyncio.Lock()
         self._task: asyncio.Task | None = None
@@ -160,8 +164,7 @@ class PushService:
         return Vapid.from_pem(pem.encode())
 
     async def public_key(self) -> str:
-        """The public key as the browser's ``applicationServerKey`` wants it (base64url of the
-        uncompressed P-256 point)."""
+        """The ``applicationServerKey``: base64url of the uncompressed P-256 point."""
         key = (await self.vapid()).public_key
         raw = key.public_bytes(serialization.Encoding.X962,
                                serialization.PublicFormat.UncompressedPoint)
@@ -219,9 +222,8 @@ class PushService:
         """Queue one message per subscription of the user (``render(lang)``: its payload);
         returns how many were queued."""
         async with self.db.read() as s:  # most players have none: no write transaction then
-            subs = (await s.execute(select(PushSubscription.id, PushSubscription.lang)
-                                    .where(PushSubscription.user_id == user_id)
-                                    .order_by(PushSubscription.id))).all()
+            subs = (await s.execute(select(PushSubscription.id, PushSubscription.lang).where(
+                PushSubscription.user_id == user_id).order_by(PushSubscription.id))).all()
         if not subs:
             return 0
         now = utcnow()
@@ -243,13 +245,11 @@ class PushService:
         url = f"game.html?id={event.game_id}"
 
         def render(lang: str) -> dict:
-            words = i18n.catalogue(lang)
-            english = i18n.catalogue("en")
-            body = words.get("push.your_turn_body", english["push.your_turn_body"])
+            words = {**TEXTS, **i18n.catalogue("en"), **i18n.catalogue(lang)}
+            body = i18n.fill(words["push.your_turn_body"],
+                             {"title": event.title, "id": event.game_id})
             return {"type": "your_turn", "game": event.game_id, "version": event.version,
-                    "title": words.get("push.your_turn_title", english["push.your_turn_title"]),
-                    "body": i18n.fill(body, {"title": event.title, "id": event.game_id}),
-                    "url": url, "tag": f"menagerie-turn-{event.game_id}",
+                    "title": words["push.your_turn_title"], "body": body, "url": url, "tag": f"menagerie-turn-{event.game_id}",
                     "deadline": event.deadline}
 
         for user_id in sorted(set(event.users)):
@@ -371,9 +371,7 @@ class PushService:
             await self._record(delivery_id, attempts + 1, sub_id, outcome)
         finally:
             self._inflight.discard(delivery_id)
-        if outcome.result != "delivered":
-            log.info("push delivery %s: %s (attempt %s)", delivery_id,
-                     outcome.error or outcome.result, attempts + 1)
+        log.debug("push delivery %s: %s (attempt %s)", delivery_id, outcome, attempts + 1)
         if self.on_attempt is not None:
             self.on_attempt(delivery_id, outcome)
 
