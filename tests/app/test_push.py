@@ -357,3 +357,29 @@ async def test_an_operators_own_vapid_key_is_used_and_not_stored(db_url):
         async with running_app(make_settings(db_url, **FAST, vapid_private_key=given)) as api:
             assert (await api.client.get("/api/push/key")).json()["key"] == public
             assert await rows_by_name(api) == {}
+
+
+async def test_two_processes_never_send_one_message_twice(db_url):
+    if not db_url.startswith("postgresql"):
+        pytest.skip("SQLite serves one process")
+    settings = make_settings(db_url, **FAST)
+    browsers = {}
+    async with PushEndpoint() as push, running_app(settings) as one, \
+            running_app(settings) as two:
+        users = [await one.user() for _ in range(3)]
+        for u in users:
+            for i in range(3):
+                name = f"{u.name}-{i}"
+                browsers[name] = Browser()
+                assert (await subscribe(u, push.url(name), browsers[name])).status_code == 201
+        ids = tuple(u.id for u in users)
+        for gid in range(1, 6):  # 5 notices x 9 browsers, queued by both processes
+            (one if gid % 2 else two).services.signals.emit_your_turn(turn(gid, *ids))
+        await one.services.signals.drain()
+        await two.services.signals.drain()
+        await push.wait_for(45, timeout=30)
+        await settle(one)
+        await asyncio.sleep(0.3)
+    assert len(push.requests) == 45
+    got = {(r["name"], browsers[r["name"]].decrypt(r["body"])["game"]) for r in push.requests}
+    assert len(got) == 45  # each browser got each game's notice once
