@@ -214,6 +214,57 @@ class WebhookDelivery(Base):
     delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
+class ServerKey(Base):
+    """A key the server made for itself once and keeps (``vapid``: the Web Push signing key,
+    PEM), shared by every process through the database."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(4000))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PushSubscription(Base):
+    """A browser's Web Push subscription (its push service endpoint and encryption keys)."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (UniqueConstraint("endpoint", name="uq_push_subscriptions_endpoint"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"),
+                                         index=True)
+    endpoint: Mapped[str] = mapped_column(String(1000))
+    #: the browser's P-256 public key and auth secret (base64url, as the browser gives them)
+    p256dh: Mapped[str] = mapped_column(String(128))
+    auth: Mapped[str] = mapped_column(String(64))
+    #: the language of the notices (the page's, when it subscribed)
+    lang: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PushDelivery(Base):
+    """One push message to send (or sent): retried with backoff like a webhook delivery."""
+
+    __tablename__ = "push_deliveries"
+    __table_args__ = (
+        CheckConstraint("status IN ('pending', 'delivered', 'failed')",
+                        name="ck_push_deliveries_status"),
+        Index("ix_push_deliveries_due", "status", "next_attempt_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    subscription_id: Mapped[int] = mapped_column(
+        Id, ForeignKey("push_subscriptions.id", ondelete="CASCADE"), index=True)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default="pending", server_default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
 class Rating(Base):
     """A user's Glicko-2 rating in one game."""
 

@@ -19,6 +19,7 @@ from .scheduler import Scheduler
 from .sessions import Sessions
 from .signals import Signals
 from .userfeed import UserFeed
+from .push import PushService
 from .webhooks import WebhookService
 
 log = logging.getLogger("menagerie.app")
@@ -69,6 +70,8 @@ class Services:
         self.notify = NotifyService(self.db, settings, is_online=self.userfeed.online)
         self.signals.on_your_turn(self.notify.on_your_turn)
         self.signals.on_finished(self.notify.on_finished)
+        self.push = PushService(self.db, settings)
+        self.signals.on_your_turn(self.push.on_your_turn)
 
     def _revoked(self, payload: str) -> None:
         """A login was revoked (see app/sessions.py): forget it, close its sockets."""
@@ -118,6 +121,7 @@ class Services:
         await self.bus.start()
         self.webhooks.start()
         self.notify.start()
+        self.push.start()
         await self.games.bots.resume()
         if self.settings.scheduler:
             await self.scheduler.start()
@@ -130,6 +134,7 @@ class Services:
         for name, step in (("scheduler", self.scheduler.stop), ("bots", self.games.bots.close),
                            ("signals", self.signals.drain), ("webhooks", self.webhooks.stop),
                            ("notify", self.notify.stop),
+                           ("push", self.push.stop),
                            ("bus", self.bus.stop), ("database", self.db.dispose)):
             try:
                 await asyncio.wait_for(step(), 15)

@@ -143,6 +143,30 @@ class Settings(BaseSettings):
     reminder_minutes: float = Field(60.0, ge=0)
     #: seconds between two looks for reminders to send
     reminder_check_seconds: float = Field(60.0, gt=0)
+    #: Web Push (app/push.py): the contact the push services see in every VAPID token, a
+    #: "mailto:" or "https:" URL of whoever runs this server (some services refuse localhost)
+    push_subject: str = "mailto:menagerie@localhost"
+    #: the VAPID private key (PEM, or the raw key in base64url); unset, the server makes one
+    #: once and keeps it in the database (table server_keys), shared by every process
+    vapid_private_key: str | None = None
+    #: hosts (comma separated; ".example.com" also matches its subdomains) that subscription
+    #: endpoints may point at: the browsers' push services. Empty: any public https host
+    push_hosts: str = ("fcm.googleapis.com,.push.services.mozilla.com,.push.apple.com,"
+                       ".notify.windows.com")
+    #: allow http://127.0.0.1 endpoints (tests with a local push endpoint only)
+    push_allow_loopback: bool = False
+    #: subscriptions (browsers) kept per user; a new one beyond this replaces the oldest
+    push_per_user: int = Field(10, ge=1)
+    #: seconds one POST to a push service may take
+    push_timeout: float = Field(5.0, gt=0)
+    #: seconds a push service keeps a message for a device that is offline (TTL header)
+    push_ttl: int = Field(24 * 3600, ge=0)
+    #: attempts of one push message before it is marked failed; waits between them are
+    #: push_backoff_base times 1, 6, 24, 120, 720
+    push_max_attempts: int = Field(6, ge=1)
+    push_backoff_base: float = Field(5.0, gt=0)
+    #: how often the push worker looks for due messages (retries, other processes')
+    push_poll_seconds: float = Field(2.0, gt=0)
     #: when set, GET /metrics needs "Authorization: Bearer <this>"; unset, /metrics answers
     #: only to the peers in metrics_allow
     metrics_token: str | None = None

@@ -85,8 +85,8 @@ export const api = {
 
   register: (username, password) => request("POST", "/api/auth/register", { username, password }, { auth: false }),
   login: (username, password) => request("POST", "/api/auth/login", { username, password }, { auth: false }),
-  logout: () => request("POST", "/api/auth/logout", {}),
-  logoutEverywhere: () => request("POST", "/api/auth/logout-everywhere", {}),
+  logout: async () => { await dropPush(); return request("POST", "/api/auth/logout", {}); },
+  logoutEverywhere: async () => { await dropPush(); return request("POST", "/api/auth/logout-everywhere", {}); },
   changePassword: (current, next) => request("POST", "/api/auth/password", { current, new: next }),
 
   catalog: () => request("GET", "/api/catalog"),
@@ -124,4 +124,24 @@ export function asList(data, ...keys) {
     }
   }
   return [];
+}
+
+/** The service worker (static/sw.js, served at the site's root): the static client kept for
+ * instant starts, and Web Push. Resolves to its registration, or null where there is none (an
+ * old browser, a page not served over https or from localhost). */
+export const worker = (typeof navigator !== "undefined" && "serviceWorker" in navigator)
+  ? navigator.serviceWorker.register(new URL("../sw.js", import.meta.url), { scope: new URL("../", import.meta.url).pathname })
+    .catch(() => null)
+  : Promise.resolve(null);
+
+/** Signing out: this browser's push subscription goes (on the server and in the browser), so
+ * a shared device stops showing the last player's turns. */
+async function dropPush() {
+  try {
+    const reg = await worker;
+    const sub = reg && "pushManager" in reg ? await reg.pushManager.getSubscription() : null;
+    if (!sub) return;
+    await request("DELETE", "/api/me/push", { endpoint: sub.endpoint }).catch(() => {});
+    await sub.unsubscribe();
+  } catch { /* nothing to drop */ }
 }

@@ -1,7 +1,7 @@
 // Asynchronous play in the browser: time controls (form, clocks), take-backs, reclaiming a
 // seat, and "your turn" notices from the per-user socket (WS /api/me/ws) shown as a browser
 // Notification, a badge on the favicon and a count in the page title.
-import { api, auth, ApiError, socketUrl } from "./api.js";
+import { api, auth, ApiError, socketUrl, worker } from "./api.js";
 import { h, clear } from "./dom.js";
 import { seatTag } from "./seats.js";
 import { t } from "./i18n.js";
@@ -230,17 +230,53 @@ export function titleWithCount(title, count) {
   return count ? `(${count}) ${base}` : base;
 }
 
-/** A small button asking for the browser's permission to show notifications. */
+/** A small button asking for the browser's permission to show notifications; where the
+ * server offers Web Push (GET /api/push/key) it also subscribes this browser, so the turn
+ * notices arrive with no page open (see pushSubscribe). */
 export function notificationButton() {
-  if (typeof Notification === "undefined" || Notification.permission !== "default") return null;
+  if (typeof Notification === "undefined" || Notification.permission !== "default") {
+    if (typeof Notification !== "undefined" && Notification.permission === "granted" && auth.user) {
+      pushSubscribe().catch(() => {}); // keep the server's copy of this browser's subscription
+    }
+    return null;
+  }
   const btn = h("button", {
     class: "btn ghost small", type: "button", id: "notify-btn", title: t("notify.enable_title"),
     onclick: async () => {
-      try { await Notification.requestPermission(); } catch { /* refused */ }
+      let permission = "default";
+      try { permission = await Notification.requestPermission(); } catch { /* refused */ }
       btn.remove();
+      if (permission === "granted") await pushSubscribe().catch(() => false);
     },
   }, glyph("bell"), " ", t("notify.enable"));
   return btn;
+}
+
+function keyBytes(base64url) {
+  const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+
+/** Subscribe this browser to Web Push with the server's VAPID key and send the subscription to
+ * the server (POST /api/me/push). Resolves true when the server has it; false where the browser
+ * or the server offers no push. */
+export async function pushSubscribe() {
+  const reg = await worker;
+  if (!reg || !("pushManager" in reg) || !auth.user) return false;
+  let key;
+  try { key = (await api.get("/api/push/key")).key; } catch { return false; } // push not offered
+  await navigator.serviceWorker.ready;
+  const want = keyBytes(key);
+  let sub = await reg.pushManager.getSubscription();
+  const had = sub && sub.options && sub.options.applicationServerKey ? new Uint8Array(sub.options.applicationServerKey) : null;
+  if (sub && had && (had.length !== want.length || had.some((b, i) => b !== want[i]))) {
+    await sub.unsubscribe(); // made for another server key: subscribe again with this one
+    sub = null;
+  }
+  if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: want });
+  const body = sub.toJSON();
+  await api.post("/api/me/push", { endpoint: body.endpoint, keys: { p256dh: body.keys.p256dh, auth: body.keys.auth } });
+  return true;
 }
 
 /** Show a browser notification for "your turn in game G" (when permitted). */

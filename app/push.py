@@ -1,0 +1,402 @@
+"""Web Push: "your turn" notices to the browsers of players who have no page open.
+
+- The server signs every push with one VAPID key (RFC 8292). It is made once, on first use, and
+  kept in the database (``server_keys``, name ``vapid``), so every process and every restart uses
+  the same key and the browsers' subscriptions stay valid; ``MENAGERIE_VAPID_PRIVATE_KEY``
+  overrides it. ``GET /api/push/key`` gives the public key to the page.
+- A browser's subscription (``POST /api/me/push``: the ``PushSubscription`` JSON) is stored per
+  user: endpoint, P-256 key, auth secret, and the page's language. Endpoints must be https URLs
+  of a push service in ``push_hosts`` (``push_allow_loopback``: http://127.0.0.1, tests only).
+- On :class:`app.signals.YourTurn` one ``push_deliveries`` row per subscription of those users is
+  queued (the queue survives a restart); a worker per process claims due rows (``SKIP LOCKED`` on
+  PostgreSQL) and sends them: encrypted with pywebpush (``aes128gcm``, RFC 8291), a short
+  timeout. A 201/2xx answer marks the row delivered; 404 or 410 (the browser unsubscribed, the
+  subscription expired) deletes the subscription and its queued messages; anything else is
+  retried with backoff until ``push_max_attempts``.
+
+The interface for other senders (the notification dispatcher):
+
+- :meth:`PushService.send` ``(subscription, payload) -> Outcome``: one encrypted POST now;
+- :meth:`PushService.enqueue_for_user` ``(user_id, render) -> int``: queue one message per
+  subscription of the user; ``render(lang)`` returns the payload (a JSON object the service
+  worker shows: ``title``, ``body``, ``url``, ``tag``) in the subscription's language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import contextlib
+import ipaddress
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Callable
+from urllib.parse import urlsplit
+
+import aiohttp
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from py_vapid import Vapid, b64urlencode
+from pywebpush import WebPushException, webpush_async
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from . import i18n, jsonutil
+from .auth import UserInfo
+from .errors import ApiError, not_found
+from .models import PushDelivery, PushSubscription, ServerKey, utcnow
+from .signals import YourTurn
+from .times import aware
+
+log = logging.getLogger("menagerie.push")
+
+#: waits between attempts, in units of ``push_backoff_base`` (as for webhooks)
+BACKOFF_STEPS = (1, 6, 24, 120, 720)
+#: a claimed message is not claimed again for this long (it is being sent)
+LEASE = timedelta(seconds=120)
+BATCH = 20
+MAX_ENDPOINT = 1000
+#: the notice's words when the locales are missing (app/locales/*.json have them translated)
+TEXTS = {"push.your_turn_title": "Your turn — Menagerie",
+         "push.your_turn_body": "It is your turn in {title} #{id}."}
+BAD = "A push subscription needs an https endpoint of a push service and its p256dh and auth keys."
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one send came to: ``delivered``, ``gone`` (404/410: drop the subscription) or
+    ``retry`` (any other failure), with the HTTP status when there was an answer."""
+
+    result: str
+    status: int | None = None
+    error: str | None = None
+
+
+def _b64(value: str) -> bytes:
+    return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+
+
+def check_subscription(endpoint: str, p256dh: str, auth: str, settings) -> None:
+    """Raise 422 ``bad_push_subscription`` unless this is a usable subscription from a push
+    service this server talks to."""
+    try:
+        parts = urlsplit(endpoint)
+        host = (parts.hostname or "").lower()
+        parts.port  # raises on a bad port
+        key = _b64(p256dh)
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), key)  # on the curve
+        secret = _b64(auth)
+    except (ValueError, binascii.Error, TypeError):
+        raise ApiError(422, "bad_push_subscription", BAD) from None
+    if (len(endpoint) > MAX_ENDPOINT or any(c.isspace() or ord(c) < 32 for c in endpoint)
+            or parts.username or parts.password or len(key) != 65 or len(secret) != 16
+            or not host):
+        raise ApiError(422, "bad_push_subscription", BAD)
+    if settings.push_allow_loopback and parts.scheme == "http" and host == "127.0.0.1":
+        return
+    if parts.scheme != "https":
+        raise ApiError(422, "bad_push_subscription", BAD)
+    allowed = [h.strip().lower() for h in settings.push_hosts.split(",") if h.strip()]
+    if allowed:
+        ok = any(host == a or (a.startswith(".") and host.endswith(a)) for a in allowed)
+    else:
+        ok = _public_host(host)
+    if not ok:
+        raise ApiError(422, "push_service_not_allowed",
+                       "This server does not send to that push service.")
+
+
+def _public_host(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_global
+    except ValueError:
+        return host != "localhost" and not host.endswith(".localhost")
+
+
+class PushService:
+    def __init__(self, db, settings) -> None:
+        self.db, self.settings = db, settings
+        self._vapid: Vapid | None = None
+        self._key_lock = asyncio.Lock()
+        self._task: asyncio.Task | None = None
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._session: aiohttp.ClientSession | None = None
+        self._inflight: set[int] = set()
+        #: called with (delivery id, outcome) after each attempt (tests, metrics)
+        self.on_attempt: Callable[[int, Outcome], None] | None = None
+
+    # ---------------------------------------------------------------- the VAPID key
+    async def vapid(self) -> Vapid:
+        """The signing key: the setting's, else the stored one, else a new one stored now (the
+        first process to store it wins; the others read it)."""
+        if self._vapid is not None:
+            return self._vapid
+        async with self._key_lock:
+            if self._vapid is None:
+                self._vapid = await self._load_key()
+        return self._vapid
+
+    async def _load_key(self) -> Vapid:
+        own = self.settings.vapid_private_key
+        if own:
+            own = own.strip()
+            return Vapid.from_pem(own.encode()) if own.startswith("-----") else \
+                Vapid.from_raw(own.encode())
+        async with self.db.read() as s:
+            pem = await s.scalar(select(ServerKey.value).where(ServerKey.name == "vapid"))
+        if pem is None:
+            fresh = Vapid()
+            fresh.generate_keys()
+            try:
+                async with self.db.write() as s:
+                    s.add(ServerKey(name="vapid", value=fresh.private_pem().decode(),
+                                    created_at=utcnow()))
+                    await s.commit()
+                log.info("made the Web Push (VAPID) key")
+                return fresh
+            except IntegrityError:  # another process stored one first
+                async with self.db.read() as s:
+                    pem = await s.scalar(select(ServerKey.value)
+                                         .where(ServerKey.name == "vapid"))
+        return Vapid.from_pem(pem.encode())
+
+    async def public_key(self) -> str:
+        """The ``applicationServerKey``: base64url of the uncompressed P-256 point."""
+        key = (await self.vapid()).public_key
+        raw = key.public_bytes(serialization.Encoding.X962,
+                               serialization.PublicFormat.UncompressedPoint)
+        return b64urlencode(raw)
+
+    # ---------------------------------------------------------------- subscriptions
+    async def subscribe(self, user: UserInfo, endpoint: str, p256dh: str, auth: str,
+                        lang: str) -> dict:
+        """Store (or move to this user, or refresh) the browser's subscription."""
+        check_subscription(endpoint, p256dh, auth, self.settings)
+        async with self.db.write() as s:
+            row = await s.scalar(select(PushSubscription)
+                                 .where(PushSubscription.endpoint == endpoint))
+            if row is None:
+                row = PushSubscription(user_id=user.id, endpoint=endpoint, created_at=utcnow())
+                s.add(row)
+            elif row.user_id != user.id:  # the browser is someone else's now: theirs
+                await s.execute(delete(PushDelivery)
+                                .where(PushDelivery.subscription_id == row.id))
+                row.user_id, row.created_at = user.id, utcnow()
+            row.p256dh, row.auth, row.lang = p256dh, auth, lang
+            try:
+                await s.flush()
+            except IntegrityError:  # the same browser subscribing twice at once
+                raise ApiError(409, "push_subscription_busy",
+                               "This subscription is being saved; try again.") from None
+            old = (await s.execute(select(PushSubscription.id)
+                                   .where(PushSubscription.user_id == user.id)
+                                   .order_by(PushSubscription.created_at.desc(),
+                                             PushSubscription.id.desc())
+                                   .offset(self.settings.push_per_user))).scalars().all()
+            if old:  # beyond the limit: the oldest browsers go
+                await s.execute(delete(PushDelivery)
+                                .where(PushDelivery.subscription_id.in_(old)))
+                await s.execute(delete(PushSubscription).where(PushSubscription.id.in_(old)))
+            await s.commit()
+            return {"id": row.id, "endpoint": row.endpoint}
+
+    async def unsubscribe(self, user: UserInfo, endpoint: str) -> None:
+        async with self.db.write() as s:
+            found = await s.scalar(select(PushSubscription.id).where(
+                PushSubscription.endpoint == endpoint, PushSubscription.user_id == user.id))
+            if found is None:
+                raise not_found("push subscription")
+            await self._drop(s, found)
+            await s.commit()
+
+    @staticmethod
+    async def _drop(s, subscription_id: int) -> None:
+        await s.execute(delete(PushDelivery).where(PushDelivery.subscription_id == subscription_id))
+        await s.execute(delete(PushSubscription).where(PushSubscription.id == subscription_id))
+
+    # ---------------------------------------------------------------- queueing
+    async def enqueue_for_user(self, user_id: int, render: Callable[[str], dict]) -> int:
+        """Queue one message per subscription of the user (``render(lang)``: its payload);
+        returns how many were queued."""
+        async with self.db.read() as s:  # most players have none: no write transaction then
+            subs = (await s.execute(select(PushSubscription.id, PushSubscription.lang).where(
+                PushSubscription.user_id == user_id).order_by(PushSubscription.id))).all()
+        if not subs:
+            return 0
+        now = utcnow()
+        async with self.db.write() as s:
+            for sub in subs:
+                s.add(PushDelivery(subscription_id=sub.id, payload=render(sub.lang),
+                                   status="pending", attempts=0, next_attempt_at=now,
+                                   created_at=now))
+            try:
+                await s.commit()
+            except IntegrityError:  # a subscription dropped meanwhile
+                await s.rollback()
+                return 0
+        self._wake.set()
+        return len(subs)
+
+    async def on_your_turn(self, event: YourTurn) -> None:
+        """Queue a "your turn" push for every subscription of the users whose turn it became."""
+        url = f"game.html?id={event.game_id}"
+
+        def render(lang: str) -> dict:
+            words = {**TEXTS, **i18n.catalogue("en"), **i18n.catalogue(lang)}
+            body = i18n.fill(words["push.your_turn_body"],
+                             {"title": event.title, "id": event.game_id})
+            return {"type": "your_turn", "game": event.game_id, "version": event.version,
+                    "title": words["push.your_turn_title"], "body": body, "url": url, "tag": f"menagerie-turn-{event.game_id}",
+                    "deadline": event.deadline}
+
+        for user_id in sorted(set(event.users)):
+            await self.enqueue_for_user(user_id, render)
+
+    # ---------------------------------------------------------------- sending
+    async def send(self, subscription: dict, payload: dict) -> Outcome:
+        """One encrypted, VAPID-signed POST to the subscription's push service.
+        ``subscription``: ``{"endpoint", "keys": {"p256dh", "auth"}}``."""
+        claims = {"sub": self.settings.push_subject}  # a new dict: pywebpush fills aud and exp
+        try:
+            assert self._session is not None, "the push worker is not started"
+            response = await webpush_async(
+                subscription_info=subscription, data=jsonutil.dumps_str(payload),
+                vapid_private_key=await self.vapid(), vapid_claims=claims,
+                content_encoding="aes128gcm", ttl=self.settings.push_ttl,
+                timeout=aiohttp.ClientTimeout(total=self.settings.push_timeout),
+                headers={"Urgency": "high"}, aiohttp_session=self._session)
+            return Outcome("delivered", getattr(response, "status", None))
+        except WebPushException as exc:
+            status = exc.response.status if exc.response is not None else None
+            if status in (404, 410):
+                return Outcome("gone", status, f"HTTP {status}")
+            return Outcome("retry", status, f"HTTP {status}" if status else "request failed")
+        except asyncio.TimeoutError:
+            return Outcome("retry", None, "timeout")
+        except (aiohttp.ClientError, OSError, ValueError):
+            return Outcome("retry", None, "connection failed")
+
+    def start(self) -> None:
+        self._stopping = False
+        self._session = aiohttp.ClientSession(trust_env=False)
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="menagerie-push")
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._wake.set()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(self._task), self.settings.push_timeout + 1)
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+        if self._inflight:  # interrupted sends: due again at once (the next start sends them)
+            with contextlib.suppress(Exception):
+                async with self.db.write() as s:
+                    await s.execute(update(PushDelivery)
+                                    .where(PushDelivery.id.in_(list(self._inflight)),
+                                           PushDelivery.status == "pending")
+                                    .values(next_attempt_at=utcnow()))
+                    await s.commit()
+            self._inflight.clear()
+        if self._session is not None:
+            with contextlib.suppress(Exception):
+                await self._session.close()
+            self._session = None
+
+    async def _run(self) -> None:
+        poll = self.settings.push_poll_seconds
+        while not self._stopping:
+            self._wake.clear()  # before looking: a wake-up meanwhile is not lost
+            try:
+                async with self.db.read() as s:
+                    due = await s.scalar(select(func.min(PushDelivery.next_attempt_at))
+                                         .where(PushDelivery.status == "pending"))
+                due = aware(due) if due is not None else None
+                now = utcnow()
+                if due is not None and due <= now:
+                    batch = await self._claim(now)
+                    if batch:
+                        await asyncio.gather(*(self._deliver(*d) for d in batch))
+                        continue
+                    wait = min(poll, 0.2)  # being claimed by another process right now
+                else:
+                    wait = poll if due is None else min(poll, (due - now).total_seconds())
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("push worker: %s", exc)
+                wait = poll
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), max(wait, 0.001))
+
+    async def _claim(self, now: datetime) -> list[tuple]:
+        """Take up to :data:`BATCH` due messages: (id, attempts, payload, subscription)."""
+        async with self.db.write() as s:
+            q = (select(PushDelivery.id).where(PushDelivery.status == "pending",
+                                               PushDelivery.next_attempt_at <= now)
+                 .order_by(PushDelivery.next_attempt_at, PushDelivery.id).limit(BATCH))
+            if self.db.is_postgres:
+                q = q.with_for_update(skip_locked=True)
+            ids = list((await s.execute(q)).scalars().all())
+            if not ids:
+                await s.rollback()
+                return []
+            await s.execute(update(PushDelivery).where(PushDelivery.id.in_(ids))
+                            .values(next_attempt_at=now + LEASE))
+            rows = (await s.execute(
+                select(PushDelivery.id, PushDelivery.attempts, PushDelivery.payload,
+                       PushSubscription.id.label("sub_id"), PushSubscription.endpoint,
+                       PushSubscription.p256dh, PushSubscription.auth)
+                .join(PushSubscription, PushSubscription.id == PushDelivery.subscription_id)
+                .where(PushDelivery.id.in_(ids)))).all()
+            await s.commit()
+        self._inflight.update(r.id for r in rows)
+        return [(r.id, r.attempts, r.payload, r.sub_id,
+                 {"endpoint": r.endpoint, "keys": {"p256dh": r.p256dh, "auth": r.auth}})
+                for r in rows]
+
+    async def _deliver(self, delivery_id: int, attempts: int, payload: dict, sub_id: int,
+                       subscription: dict) -> None:
+        try:
+            outcome = await self.send(subscription, payload)
+        except Exception as exc:  # pragma: no cover - a bug; the message is retried
+            log.exception("push delivery %s", delivery_id)
+            outcome = Outcome("retry", None, type(exc).__name__)
+        try:
+            await self._record(delivery_id, attempts + 1, sub_id, outcome)
+        finally:
+            self._inflight.discard(delivery_id)
+        log.debug("push delivery %s: %s (attempt %s)", delivery_id, outcome, attempts + 1)
+        if self.on_attempt is not None:
+            self.on_attempt(delivery_id, outcome)
+
+    async def _record(self, delivery_id: int, attempts: int, sub_id: int,
+                      outcome: Outcome) -> None:
+        now = utcnow()
+        async with self.db.write() as s:
+            if outcome.result == "gone":  # the browser dropped it: so do we, with its queue
+                await self._drop(s, sub_id)
+                await s.commit()
+                return
+            if outcome.result == "delivered":
+                values = dict(status="delivered", attempts=attempts, delivered_at=now,
+                              last_error=None)
+            elif attempts >= self.settings.push_max_attempts:
+                values = dict(status="failed", attempts=attempts,
+                              last_error=(outcome.error or "")[:500])
+            else:
+                step = BACKOFF_STEPS[min(attempts, len(BACKOFF_STEPS)) - 1]
+                values = dict(attempts=attempts, last_error=(outcome.error or "")[:500],
+                              next_attempt_at=now + timedelta(
+                                  seconds=self.settings.push_backoff_base * step))
+            await s.execute(update(PushDelivery).where(PushDelivery.id == delivery_id,
+                                                       PushDelivery.status == "pending")
+                            .values(**values))
+            await s.commit()
+        if outcome.result == "retry":
+            self._wake.set()  # the worker recomputes when the next one is due
