@@ -7,8 +7,11 @@
 - A browser's subscription (``POST /api/me/push``: the ``PushSubscription`` JSON) is stored per
   user: endpoint, P-256 key, auth secret, and the page's language. Endpoints must be https URLs
   of a push service in ``push_hosts`` (``push_allow_loopback``: http://127.0.0.1, tests only).
-- On :class:`app.signals.YourTurn` one ``push_deliveries`` row per subscription of those users is
-  queued (the queue survives a restart); a worker per process claims due rows (``SKIP LOCKED`` on
+- :class:`PushChannel` makes push a channel of the notification dispatcher (:mod:`app.notify`):
+  a "your turn", a reminder or a game's end that the user's choices let through (kinds, the
+  push switch, quiet hours, "only when away", the per-game throttle) queues one
+  ``push_deliveries`` row per subscription of that user, in the dispatcher's transaction (the
+  queue survives a restart); a worker per process claims due rows (``SKIP LOCKED`` on
   PostgreSQL) and sends them: encrypted with pywebpush (``aes128gcm``, RFC 8291), a short
   timeout. A 201/2xx answer marks the row delivered; 404 or 410 (the browser unsubscribed, the
   subscription expired) deletes the subscription and its queued messages; anything else is
@@ -47,7 +50,6 @@ from . import i18n, jsonutil
 from .auth import UserInfo
 from .errors import ApiError, not_found
 from .models import PushDelivery, PushSubscription, ServerKey, utcnow
-from .signals import YourTurn
 from .times import aware
 
 log = logging.getLogger("menagerie.push")
@@ -240,20 +242,19 @@ class PushService:
         self._wake.set()
         return len(subs)
 
-    async def on_your_turn(self, event: YourTurn) -> None:
-        """Queue a "your turn" push for every subscription of the users whose turn it became."""
-        url = f"game.html?id={event.game_id}"
+    @staticmethod
+    def payload(kind: str, game_id: int, title: str, version: int, deadline: str | None,
+                lang: str) -> dict:
+        """A notice's push message in ``lang`` (kinds: your_turn, reminder, game_over)."""
+        words = {**TEXTS, **i18n.catalogue("en"), **i18n.catalogue(lang)}
+        body = i18n.fill(words[f"push.{kind}_body"], {"title": title, "id": game_id})
+        return {"type": kind, "game": game_id, "version": version,
+                "title": words[f"push.{kind}_title"], "body": body,
+                "url": f"game.html?id={game_id}", "tag": f"menagerie-turn-{game_id}",
+                "deadline": deadline}
 
-        def render(lang: str) -> dict:
-            words = {**TEXTS, **i18n.catalogue("en"), **i18n.catalogue(lang)}
-            body = i18n.fill(words["push.your_turn_body"],
-                             {"title": event.title, "id": event.game_id})
-            return {"type": "your_turn", "game": event.game_id, "version": event.version,
-                    "title": words["push.your_turn_title"], "body": body, "url": url, "tag": f"menagerie-turn-{event.game_id}",
-                    "deadline": event.deadline}
-
-        for user_id in sorted(set(event.users)):
-            await self.enqueue_for_user(user_id, render)
+    def wake(self) -> None:
+        self._wake.set()
 
     # ---------------------------------------------------------------- sending
     async def send(self, subscription: dict, payload: dict) -> Outcome:
@@ -400,3 +401,38 @@ class PushService:
             await s.commit()
         if outcome.result == "retry":
             self._wake.set()  # the worker recomputes when the next one is due
+
+
+class PushChannel:
+    """Web Push as a channel of the notification dispatcher (:mod:`app.notify`): the user's
+    choices (kinds, the push switch, quiet hours, "only when away", the per-game throttle)
+    apply to it as to email, and its messages are queued in the dispatcher's transaction."""
+
+    name = "push"
+    available = True  # the VAPID key is made on first use: every server can push
+
+    def __init__(self, push: PushService) -> None:
+        self.push = push
+
+    async def reachable(self, session, user_ids: list[int]) -> set[int]:
+        """The users among ``user_ids`` with at least one subscription (one query)."""
+        return set((await session.execute(select(PushSubscription.user_id).where(
+            PushSubscription.user_id.in_(user_ids)).distinct())).scalars().all())
+
+    def accepts(self, recipient) -> bool:
+        return True  # whether the user has a browser subscribed is asked by ``reachable``
+
+    async def enqueue(self, session, notice, recipient) -> None:
+        subs = (await session.execute(select(PushSubscription.id, PushSubscription.lang).where(
+            PushSubscription.user_id == recipient.user_id).order_by(PushSubscription.id))).all()
+        now = utcnow()
+        for sub in subs:
+            session.add(PushDelivery(
+                subscription_id=sub.id, status="pending", attempts=0, next_attempt_at=now,
+                created_at=now, payload=PushService.payload(
+                    notice.kind, notice.game_id, notice.title, notice.version, notice.deadline,
+                    sub.lang)))
+
+    def wake(self) -> None:
+        self.push.wake()
+

@@ -19,7 +19,7 @@ from .scheduler import Scheduler
 from .sessions import Sessions
 from .signals import Signals
 from .userfeed import UserFeed
-from .push import PushService
+from .push import PushChannel, PushService
 from .webhooks import WebhookService
 
 log = logging.getLogger("menagerie.app")
@@ -70,8 +70,9 @@ class Services:
         self.notify = NotifyService(self.db, settings, is_online=self.userfeed.online)
         self.signals.on_your_turn(self.notify.on_your_turn)
         self.signals.on_finished(self.notify.on_finished)
+        # Web Push is a channel of the dispatcher: the same choices apply to it as to email
         self.push = PushService(self.db, settings)
-        self.signals.on_your_turn(self.push.on_your_turn)
+        self.notify.add_channel(PushChannel(self.push))
 
     def _revoked(self, payload: str) -> None:
         """A login was revoked (see app/sessions.py): forget it, close its sockets."""

@@ -250,17 +250,23 @@ class NotifyService:
         if not users or not self.sending:
             return
         now = utcnow()
+        live = [c for c in self.channels if c.available]
         async with self.db.read() as s:
             rows = {r.user_id: r for r in (await s.execute(
                 select(NotificationPrefs).where(NotificationPrefs.user_id.in_(users))))
                 .scalars().all()}
+            # who each channel can reach at all (a push channel: users with a subscribed
+            # browser); nobody reachable: no write for that user
+            reach = {c.name: await c.reachable(s, users) for c in live
+                     if hasattr(c, "reachable")}
         for user_id in users:
             row = rows.get(user_id)
             recipient = Recipient(user_id, row.lang if row else "en",
                                   P.merged(row.prefs if row else None),
                                   row.email if row and row.email_verified_at else None,
                                   row.tz if row else "UTC")
-            channels = self._channels_for(notice, recipient, recipient.tz, now)
+            channels = [c for c in self._channels_for(notice, recipient, recipient.tz, now)
+                        if user_id in reach.get(c.name, (user_id,))]
             if channels:
                 await self._queue(notice, recipient, channels, now)
 
@@ -301,9 +307,9 @@ class NotifyService:
                     NoticeLog.kind == notice.kind))
             s.add(NoticeLog(user_id=r.user_id, game_id=notice.game_id, kind=notice.kind,
                             sent_at=now))
-            for channel in channels:
-                await channel.enqueue(s, notice, r)
             try:
+                for channel in channels:  # (a channel's query flushes the record first)
+                    await channel.enqueue(s, notice, r)
                 await s.commit()
             except IntegrityError:  # the same notice queued meanwhile (or the game is gone)
                 await s.rollback()

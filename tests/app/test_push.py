@@ -6,6 +6,7 @@ the subscription's private key and auth secret, made here as a browser makes the
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timedelta, timezone
 import base64
 import contextlib
 import json
@@ -18,9 +19,9 @@ from aiohttp import web
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
-from app.models import PushDelivery, PushSubscription, ServerKey
+from app.models import NoticeLog, PushDelivery, PushSubscription, ServerKey
 from app.signals import YourTurn
 
 from .conftest import free_port, make_settings, running_app
@@ -305,6 +306,10 @@ async def test_other_failures_are_retried_then_given_up(db_url):
         [d] = await rows(api, PushDelivery)
         assert d.status == "delivered" and d.attempts == 3
 
+        # a new waiting period (a second notice within one is throttled: tests/app/test_notify.py)
+        async with api.services.db.write() as s:
+            await s.execute(delete(NoticeLog))
+            await s.commit()
         async with PushEndpoint(statuses=(500,)) as push:
             await subscribe(bob, push.url("bob2"), Browser())
             api.services.signals.emit_your_turn(turn(gid, bob.id))
@@ -318,10 +323,12 @@ async def test_other_failures_are_retried_then_given_up(db_url):
 
 async def test_a_refused_connection_is_retried(db_url):
     async with running_app(make_settings(db_url, **FAST, push_max_attempts=2)) as api:
-        ada = await api.user("ada")
+        ada, bob = await api.user("ada"), await api.user("bob")
+        gid = await api.toy_game(ada, others=[bob])
+        await api.services.signals.drain()
         closed = f"http://127.0.0.1:{free_port()}/push/nobody"
         assert (await subscribe(ada, closed, Browser())).status_code == 201
-        api.services.signals.emit_your_turn(turn(1, ada.id))
+        api.services.signals.emit_your_turn(turn(gid, ada.id))
         await settle(api)
         [d] = await rows(api, PushDelivery)
         assert d.status == "failed" and d.attempts == 2 and d.last_error == "connection failed"
@@ -367,14 +374,17 @@ async def test_two_processes_never_send_one_message_twice(db_url):
     async with PushEndpoint() as push, running_app(settings) as one, \
             running_app(settings) as two:
         users = [await one.user() for _ in range(3)]
+        # five real games (notices are recorded per game), made before any browser subscribes
+        games = [await one.toy_game(users[0], others=[users[1]]) for _ in range(5)]
+        await one.services.signals.drain()
         for u in users:
             for i in range(3):
                 name = f"{u.name}-{i}"
                 browsers[name] = Browser()
                 assert (await subscribe(u, push.url(name), browsers[name])).status_code == 201
         ids = tuple(u.id for u in users)
-        for gid in range(1, 6):  # 5 notices x 9 browsers, queued by both processes
-            (one if gid % 2 else two).services.signals.emit_your_turn(turn(gid, *ids))
+        for i, gid in enumerate(games):  # 5 notices x 9 browsers, queued by both processes
+            (one if i % 2 else two).services.signals.emit_your_turn(turn(gid, *ids))
         await one.services.signals.drain()
         await two.services.signals.drain()
         await push.wait_for(45, timeout=30)
@@ -383,3 +393,35 @@ async def test_two_processes_never_send_one_message_twice(db_url):
     assert len(push.requests) == 45
     got = {(r["name"], browsers[r["name"]].decrypt(r["body"])["game"]) for r in push.requests}
     assert len(got) == 45  # each browser got each game's notice once
+
+
+async def test_the_players_choices_apply_to_push(api):
+    """Push is a channel of the dispatcher: the push switch, a kind switched off and quiet hours
+    stop it like email; a user with a page open who chose "only when away" gets none."""
+    ada, bob = await api.user("ada"), await api.user("bob")
+    games = [await api.toy_game(ada, others=[bob]) for _ in range(4)]
+    await api.services.signals.drain()
+
+    async def choose(**prefs):
+        r = await api.client.put("/api/me/notifications", json=prefs, headers=bob.headers)
+        assert r.status_code == 200, r.text
+
+    async with PushEndpoint() as push:
+        assert (await subscribe(bob, push.url("bob"), Browser())).status_code == 201
+        await choose(channels={"push": False})
+        api.services.signals.emit_your_turn(turn(games[0], bob.id))
+        await settle(api)
+        await choose(channels={"push": True}, kinds={"your_turn": False})
+        api.services.signals.emit_your_turn(turn(games[1], bob.id))
+        await settle(api)
+        now = datetime.now(timezone.utc)  # bob's time zone is UTC (the default)
+        asleep = {"start": f"{(now - timedelta(hours=1)):%H:%M}",
+                  "end": f"{(now + timedelta(hours=1)):%H:%M}"}
+        await choose(kinds={"your_turn": True}, quiet_hours=asleep)
+        api.services.signals.emit_your_turn(turn(games[2], bob.id))
+        await settle(api)
+        assert push.requests == []
+        await choose(quiet_hours=None)
+        api.services.signals.emit_your_turn(turn(games[3], bob.id))
+        await settle(api)
+        assert [r["name"] for r in push.requests] == ["bob"]
