@@ -34,7 +34,7 @@ import contextlib
 import ipaddress
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Callable
 from urllib.parse import urlsplit
 
@@ -43,14 +43,14 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid, b64urlencode
 from pywebpush import WebPushException, webpush_async
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from . import i18n, jsonutil
 from .auth import UserInfo
 from .errors import ApiError, not_found
+from .jobqueue import JobWorker, stepped_backoff
 from .models import PushDelivery, PushSubscription, ServerKey, utcnow
-from .times import aware
 
 log = logging.getLogger("menagerie.push")
 
@@ -122,13 +122,14 @@ class PushService:
         self.db, self.settings = db, settings
         self._vapid: Vapid | None = None
         self._key_lock = asyncio.Lock()
-        self._task: asyncio.Task | None = None
-        self._wake = asyncio.Event()
-        self._stopping = False
         self._session: aiohttp.ClientSession | None = None
-        self._inflight: set[int] = set()
-        #: called with (delivery id, outcome) after each attempt (tests, metrics)
-        self.on_attempt: Callable[[int, Outcome], None] | None = None
+        #: the push messages' worker: the project's one durable queue (app/jobqueue.py)
+        self.worker = JobWorker(
+            db, PushDelivery, name="push", load=self._load, send=self._deliver,
+            max_attempts=lambda: settings.push_max_attempts,
+            backoff=lambda n: stepped_backoff(settings.push_backoff_base, BACKOFF_STEPS, n),
+            poll=settings.push_poll_seconds, drain=settings.push_timeout + 1, lease=LEASE,
+            batch=BATCH)
 
     # ---------------------------------------------------------------- the VAPID key
     async def vapid(self) -> Vapid:
@@ -239,7 +240,7 @@ class PushService:
             except IntegrityError:  # a subscription dropped meanwhile
                 await s.rollback()
                 return 0
-        self._wake.set()
+        self.worker.wake()
         return len(subs)
 
     @staticmethod
@@ -254,7 +255,7 @@ class PushService:
                 "deadline": deadline}
 
     def wake(self) -> None:
-        self._wake.set()
+        self.worker.wake()
 
     # ---------------------------------------------------------------- sending
     async def send(self, subscription: dict, payload: dict) -> Outcome:
@@ -281,126 +282,40 @@ class PushService:
             return Outcome("retry", None, "connection failed")
 
     def start(self) -> None:
-        self._stopping = False
         self._session = aiohttp.ClientSession(trust_env=False)
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="menagerie-push")
+        self.worker.start()
 
     async def stop(self) -> None:
-        self._stopping = True
-        self._wake.set()
-        if self._task is not None:
-            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
-                await asyncio.wait_for(asyncio.shield(self._task), self.settings.push_timeout + 1)
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
-        if self._inflight:  # interrupted sends: due again at once (the next start sends them)
-            with contextlib.suppress(Exception):
-                async with self.db.write() as s:
-                    await s.execute(update(PushDelivery)
-                                    .where(PushDelivery.id.in_(list(self._inflight)),
-                                           PushDelivery.status == "pending")
-                                    .values(next_attempt_at=utcnow()))
-                    await s.commit()
-            self._inflight.clear()
+        await self.worker.stop()
         if self._session is not None:
             with contextlib.suppress(Exception):
                 await self._session.close()
             self._session = None
 
-    async def _run(self) -> None:
-        poll = self.settings.push_poll_seconds
-        while not self._stopping:
-            self._wake.clear()  # before looking: a wake-up meanwhile is not lost
-            try:
-                async with self.db.read() as s:
-                    due = await s.scalar(select(func.min(PushDelivery.next_attempt_at))
-                                         .where(PushDelivery.status == "pending"))
-                due = aware(due) if due is not None else None
-                now = utcnow()
-                if due is not None and due <= now:
-                    batch = await self._claim(now)
-                    if batch:
-                        await asyncio.gather(*(self._deliver(*d) for d in batch))
-                        continue
-                    wait = min(poll, 0.2)  # being claimed by another process right now
-                else:
-                    wait = poll if due is None else min(poll, (due - now).total_seconds())
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("push worker: %s", exc)
-                wait = poll
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), max(wait, 0.001))
+    @staticmethod
+    async def _load(session, ids: list[int]) -> list:
+        """The claimed messages with their subscriptions."""
+        return list((await session.execute(
+            select(PushDelivery.id, PushDelivery.attempts, PushDelivery.payload,
+                   PushSubscription.id.label("sub_id"), PushSubscription.endpoint,
+                   PushSubscription.p256dh, PushSubscription.auth)
+            .join(PushSubscription, PushSubscription.id == PushDelivery.subscription_id)
+            .where(PushDelivery.id.in_(ids)))).all())
 
-    async def _claim(self, now: datetime) -> list[tuple]:
-        """Take up to :data:`BATCH` due messages: (id, attempts, payload, subscription)."""
-        async with self.db.write() as s:
-            q = (select(PushDelivery.id).where(PushDelivery.status == "pending",
-                                               PushDelivery.next_attempt_at <= now)
-                 .order_by(PushDelivery.next_attempt_at, PushDelivery.id).limit(BATCH))
-            if self.db.is_postgres:
-                q = q.with_for_update(skip_locked=True)
-            ids = list((await s.execute(q)).scalars().all())
-            if not ids:
-                await s.rollback()
-                return []
-            await s.execute(update(PushDelivery).where(PushDelivery.id.in_(ids))
-                            .values(next_attempt_at=now + LEASE))
-            rows = (await s.execute(
-                select(PushDelivery.id, PushDelivery.attempts, PushDelivery.payload,
-                       PushSubscription.id.label("sub_id"), PushSubscription.endpoint,
-                       PushSubscription.p256dh, PushSubscription.auth)
-                .join(PushSubscription, PushSubscription.id == PushDelivery.subscription_id)
-                .where(PushDelivery.id.in_(ids)))).all()
-            await s.commit()
-        self._inflight.update(r.id for r in rows)
-        return [(r.id, r.attempts, r.payload, r.sub_id,
-                 {"endpoint": r.endpoint, "keys": {"p256dh": r.p256dh, "auth": r.auth}})
-                for r in rows]
-
-    async def _deliver(self, delivery_id: int, attempts: int, payload: dict, sub_id: int,
-                       subscription: dict) -> None:
-        try:
-            outcome = await self.send(subscription, payload)
-        except Exception as exc:  # pragma: no cover - a bug; the message is retried
-            log.exception("push delivery %s", delivery_id)
-            outcome = Outcome("retry", None, type(exc).__name__)
-        try:
-            await self._record(delivery_id, attempts + 1, sub_id, outcome)
-        finally:
-            self._inflight.discard(delivery_id)
-        log.debug("push delivery %s: %s (attempt %s)", delivery_id, outcome, attempts + 1)
-        if self.on_attempt is not None:
-            self.on_attempt(delivery_id, outcome)
-
-    async def _record(self, delivery_id: int, attempts: int, sub_id: int,
-                      outcome: Outcome) -> None:
-        now = utcnow()
-        async with self.db.write() as s:
-            if outcome.result == "gone":  # the browser dropped it: so do we, with its queue
-                await self._drop(s, sub_id)
+    async def _deliver(self, job) -> str | None:
+        """Send one claimed message: None when delivered or when the browser dropped the
+        subscription (404/410: the subscription and its queued messages are deleted here, so
+        nothing is left to record), else the error to retry with."""
+        subscription = {"endpoint": job.endpoint, "keys": {"p256dh": job.p256dh,
+                                                           "auth": job.auth}}
+        outcome = await self.send(subscription, job.payload)
+        log.debug("push delivery %s: %s (attempt %s)", job.id, outcome, job.attempts + 1)
+        if outcome.result == "gone":
+            async with self.db.write() as s:
+                await self._drop(s, job.sub_id)
                 await s.commit()
-                return
-            if outcome.result == "delivered":
-                values = dict(status="delivered", attempts=attempts, delivered_at=now,
-                              last_error=None)
-            elif attempts >= self.settings.push_max_attempts:
-                values = dict(status="failed", attempts=attempts,
-                              last_error=(outcome.error or "")[:500])
-            else:
-                step = BACKOFF_STEPS[min(attempts, len(BACKOFF_STEPS)) - 1]
-                values = dict(attempts=attempts, last_error=(outcome.error or "")[:500],
-                              next_attempt_at=now + timedelta(
-                                  seconds=self.settings.push_backoff_base * step))
-            await s.execute(update(PushDelivery).where(PushDelivery.id == delivery_id,
-                                                       PushDelivery.status == "pending")
-                            .values(**values))
-            await s.commit()
-        if outcome.result == "retry":
-            self._wake.set()  # the worker recomputes when the next one is due
+            return None
+        return None if outcome.result == "delivered" else (outcome.error or "failed")
 
 
 class PushChannel:
