@@ -192,26 +192,35 @@ class Webhook(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class WebhookDelivery(Base):
-    """One POST to make (or made): retried with backoff until delivered or given up."""
+class QueuedJob:
+    """The columns of every table of the one durable job queue (``app/jobqueue.py``): a job is
+    ``pending`` until ``delivered`` or ``failed`` (the dead letter), retried at
+    ``next_attempt_at`` with backoff."""
 
-    __tablename__ = "webhook_deliveries"
-    __table_args__ = (
-        CheckConstraint("status IN ('pending', 'delivered', 'failed')",
-                        name="ck_deliveries_status"),
-        Index("ix_deliveries_due", "status", "next_attempt_at"),
-    )
-
-    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
-    webhook_id: Mapped[int] = mapped_column(Id, ForeignKey("webhooks.id", ondelete="CASCADE"))
-    event: Mapped[str] = mapped_column(String(32))
-    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), default="pending", server_default="pending")
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+def job_table_args(check: str, index: str) -> tuple:
+    """A job table's status check and its "what is due" index (names per table)."""
+    return (CheckConstraint("status IN ('pending', 'delivered', 'failed')", name=check),
+            Index(index, "status", "next_attempt_at"))
+
+
+class WebhookDelivery(QueuedJob, Base):
+    """One POST to make (or made): retried with backoff until delivered or given up."""
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = job_table_args("ck_deliveries_status", "ix_deliveries_due")
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    webhook_id: Mapped[int] = mapped_column(Id, ForeignKey("webhooks.id", ondelete="CASCADE"))
+    event: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
 class ServerKey(Base):
@@ -243,26 +252,16 @@ class PushSubscription(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class PushDelivery(Base):
+class PushDelivery(QueuedJob, Base):
     """One push message to send (or sent): retried with backoff like a webhook delivery."""
 
     __tablename__ = "push_deliveries"
-    __table_args__ = (
-        CheckConstraint("status IN ('pending', 'delivered', 'failed')",
-                        name="ck_push_deliveries_status"),
-        Index("ix_push_deliveries_due", "status", "next_attempt_at"),
-    )
+    __table_args__ = job_table_args("ck_push_deliveries_status", "ix_push_deliveries_due")
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     subscription_id: Mapped[int] = mapped_column(
         Id, ForeignKey("push_subscriptions.id", ondelete="CASCADE"), index=True)
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(16), default="pending", server_default="pending")
-    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Rating(Base):
@@ -330,25 +329,15 @@ class NoticeLog(Base):
     sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class EmailJob(Base):
+class EmailJob(QueuedJob, Base):
     """One mail to send (the shared job queue, ``app/jobqueue.py``): retried with backoff until
     delivered or ``failed`` (the dead letter)."""
 
     __tablename__ = "email_jobs"
-    __table_args__ = (
-        CheckConstraint("status IN ('pending', 'delivered', 'failed')",
-                        name="ck_email_jobs_status"),
-        Index("ix_email_jobs_due", "status", "next_attempt_at"),
-    )
+    __table_args__ = job_table_args("ck_email_jobs_status", "ix_email_jobs_due")
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"))
     kind: Mapped[str] = mapped_column(String(32))
     to_addr: Mapped[str] = mapped_column(String(254))
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(16), default="pending", server_default="pending")
-    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
