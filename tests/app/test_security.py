@@ -4,11 +4,14 @@ real Ark Nova games (HTTP and WebSocket)."""
 
 from __future__ import annotations
 
+import base64
 import random
 import re
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from app.auth import COOKIE, CSRF_COOKIE, csrf_for
 from app.middleware import content_security_policy, inline_script_hashes
@@ -97,6 +100,14 @@ MATRIX = {
                                                    own_seat=422, spectator=422),
     ("GET", "/api/email/unsubscribe", None): dict(anonymous=422, other_player=422,
                                                   own_seat=422, spectator=422),
+    # the VAPID public key is public; a browser's subscription belongs to the caller
+    ("GET", "/api/push/key", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                         spectator=200),
+    ("POST", "/api/me/push", "push_sub"): dict(anonymous=401, other_player=201, own_seat=201,
+                                               spectator=201),
+    # nobody's subscription (another user's endpoint is not theirs to drop: test_push.py)
+    ("DELETE", "/api/me/push", "push_gone"): dict(anonymous=401, other_player=404,
+                                                  own_seat=404, spectator=404),
     # ratings are public
     ("GET", "/api/ratings/{game}", None): dict(anonymous=200, other_player=200, own_seat=200,
                                                spectator=200),
@@ -145,6 +156,15 @@ def test_every_endpoint_is_in_the_matrix(tmp_path):
     assert routes | NOT_IN_SCHEMA == _covered(), "add the new endpoint to MATRIX"
 
 
+def _push_subscription() -> dict:
+    """A browser's subscription as ``pushManager.subscribe`` gives it (a fresh P-256 key)."""
+    key = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    b64 = lambda raw: base64.urlsafe_b64encode(raw).rstrip(b"=").decode()  # noqa: E731
+    return {"endpoint": f"https://fcm.googleapis.com/fcm/send/{random.randrange(10**12)}",
+            "keys": {"p256dh": b64(key), "auth": b64(random.randbytes(16))}}
+
+
 async def _scene(api: Api) -> dict:
     own, other, spect = await api.user(), await api.user(), await api.user()
     gid = await api.toy_game(own, others=[other])
@@ -189,6 +209,10 @@ async def test_authorization_matrix(api):
                 body = {"address": "someone@example.org"}
             elif body_kind == "token":
                 body = {"token": "forged"}
+            elif body_kind == "push_sub":
+                body = _push_subscription()
+            elif body_kind == "push_gone":
+                body = {"endpoint": "https://fcm.googleapis.com/fcm/send/nobody"}
             elif body_kind == "undo":
                 body = {"version": 1}
             elif body_kind == "password":
