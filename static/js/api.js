@@ -134,9 +134,21 @@ export const worker = (typeof navigator !== "undefined" && "serviceWorker" in na
     .catch(() => null)
   : Promise.resolve(null);
 
+/** Whether this browser's user asked for push notices here (the bell): only then does a page
+ * touch the Push API (a private window's Chromium logs an error for any use of it). */
+const PUSH_KEY = "menagerie.push";
+export const pushChoice = {
+  get wanted() { try { return localStorage.getItem(PUSH_KEY) === "1"; } catch { return false; } },
+  set wanted(on) {
+    try { if (on) localStorage.setItem(PUSH_KEY, "1"); else localStorage.removeItem(PUSH_KEY); } catch { /* storage disabled */ }
+  },
+};
+
 /** Signing out: this browser's push subscription goes (on the server and in the browser), so
  * a shared device stops showing the last player's turns. */
 async function dropPush() {
+  if (!pushChoice.wanted) return;
+  pushChoice.wanted = false;
   try {
     const reg = await worker;
     const sub = reg && "pushManager" in reg ? await reg.pushManager.getSubscription() : null;

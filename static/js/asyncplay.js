@@ -1,7 +1,7 @@
 // Asynchronous play in the browser: time controls (form, clocks), take-backs, reclaiming a
 // seat, and "your turn" notices from the per-user socket (WS /api/me/ws) shown as a browser
 // Notification, a badge on the favicon and a count in the page title.
-import { api, auth, ApiError, socketUrl, worker } from "./api.js";
+import { api, auth, ApiError, pushChoice, socketUrl, worker } from "./api.js";
 import { h, clear } from "./dom.js";
 import { seatTag } from "./seats.js";
 import { t } from "./i18n.js";
@@ -234,11 +234,15 @@ export function titleWithCount(title, count) {
  * server offers Web Push (GET /api/push/key) it also subscribes this browser, so the turn
  * notices arrive with no page open (see pushSubscribe). */
 export function notificationButton() {
-  if (typeof Notification === "undefined" || Notification.permission !== "default") {
-    if (typeof Notification !== "undefined" && Notification.permission === "granted" && auth.user) {
+  if (typeof Notification === "undefined" || Notification.permission === "denied") return null;
+  if (Notification.permission === "granted") {
+    if (!auth.user) return null;
+    if (pushChoice.wanted) {
       pushSubscribe().catch(() => {}); // keep the server's copy of this browser's subscription
+      return null;
     }
-    return null;
+    // notices are allowed, but push was never asked for in this browser: offer it
+    if (!("serviceWorker" in navigator) || typeof PushManager === "undefined") return null;
   }
   const btn = h("button", {
     class: "btn ghost small", type: "button", id: "notify-btn", title: t("notify.enable_title"),
@@ -246,7 +250,9 @@ export function notificationButton() {
       let permission = "default";
       try { permission = await Notification.requestPermission(); } catch { /* refused */ }
       btn.remove();
-      if (permission === "granted") await pushSubscribe().catch(() => false);
+      if (permission === "granted" && auth.user) {
+        pushChoice.wanted = await pushSubscribe().catch(() => false);
+      }
     },
   }, glyph("bell"), " ", t("notify.enable"));
   return btn;
