@@ -49,6 +49,11 @@ def _title(name: str) -> str:
         return name
 
 
+def bad_link() -> ApiError:
+    """A verification or unsubscribe link that is forged, altered or expired."""
+    return ApiError(400, "bad_token", "This link is invalid or has expired.")
+
+
 def unavailable() -> ApiError:
     return ApiError(409, "email_unavailable", "This server does not send email.")
 
@@ -187,7 +192,7 @@ class NotifyService:
     async def verify(self, token) -> dict:
         found = self.email.links.check_verify(token) if isinstance(token, str) else None
         if found is None:
-            raise ApiError(400, "bad_token", "This link is invalid or has expired.")
+            raise bad_link()
         user_id, address = found
         async with self.db.write() as s:
             done = await s.execute(
@@ -196,14 +201,14 @@ class NotifyService:
                 .values(email_verified_at=utcnow()))
             await s.commit()
         if not done.rowcount:
-            raise ApiError(400, "bad_token", "This link is invalid or has expired.")
+            raise bad_link()
         return {"verified": True, "address": address}
 
     async def unsubscribe(self, token) -> dict:
         """Turn off the kind of mail a one-click link names ("digest": the digest)."""
         found = self.email.links.check_unsubscribe(token) if isinstance(token, str) else None
         if found is None:
-            raise ApiError(400, "bad_token", "This link is invalid or has expired.")
+            raise bad_link()
         user_id, kind = found
         async with self.db.write() as s:
             row = await self._row(s, user_id)
