@@ -30,7 +30,7 @@ from ..services import Services
 _ID = re.compile(r"^[1-9][0-9]{0,17}$")
 
 
-def get_services(conn: HTTPConnection) -> Services:
+async def get_services(conn: HTTPConnection) -> Services:
     """The per-process services, for a request or a WebSocket alike."""
     return conn.app.state.services
 
@@ -46,15 +46,15 @@ def parse_game_id(raw: str) -> int:
     return parse_id(raw, "game")
 
 
-def game_id_from_path(game_id: str) -> int:
+async def game_id_from_path(game_id: str) -> int:
     return parse_game_id(game_id)
 
 
-def webhook_id_from_path(webhook_id: str) -> int:
+async def webhook_id_from_path(webhook_id: str) -> int:
     return parse_id(webhook_id, "webhook")
 
 
-def socket_game_id(game_id: str) -> int | None:
+async def socket_game_id(game_id: str) -> int | None:
     """The ``{game_id}`` of a socket's path, None when it is not a positive integer (the socket
     handler refuses it after the accept: 4404)."""
     return int(game_id) if _ID.match(game_id) else None
