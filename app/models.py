@@ -341,3 +341,25 @@ class EmailJob(QueuedJob, Base):
     kind: Mapped[str] = mapped_column(String(32))
     to_addr: Mapped[str] = mapped_column(String(254))
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class OutboxEvent(Base):
+    """What a committed move set off, written in the move's own transaction (``app/outbox.py``):
+    ``your_turn`` (payload: a :class:`~app.signals.YourTurn`'s fields) or ``finished``. A row
+    is deleted in the transaction that queues what it causes (webhook deliveries, notices,
+    the rating), so a crash between the move and the send neither loses nor repeats one. A
+    row whose listeners keep failing backs off and ends ``failed`` (kept, logged)."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    game_id: Mapped[int] = mapped_column(Id)  # no foreign key: the move's statement stays light
+    version: Mapped[int] = mapped_column(Integer)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default="pending", server_default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

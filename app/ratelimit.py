@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import time
 
 from cachetools import LRUCache
@@ -81,11 +82,19 @@ def _upsert(suffix: str = "") -> str:
         ":rate", f"CAST(:rate{suffix} AS float8)")
 
 
-_TAKE = text(_upsert())
+def _positional(sql: str, names: list[str]) -> str:
+    """``sql`` with ``:name`` parameters as asyncpg's ``$n`` (in the order of ``names``)."""
+    return re.sub(r":(\w+)", lambda m: f"${names.index(m.group(1)) + 1}", sql)
+
+
+# the statements run on the asyncpg connection itself (db.driver: SQLAlchemy's execution layer
+# cost more than the statement, once per action)
+_TAKE = _positional(_upsert(), ["key", "burst", "rate"])
 #: two buckets in one round trip (an action: its address and its user)
-_TAKE_TWO = text(f"WITH one AS ({_upsert('1')}), two AS ({_upsert('2')}) "
-                 "SELECT one.level AS level1, one.ok AS ok1, two.level AS level2, "
-                 "two.ok AS ok2 FROM one, two")
+_TAKE_TWO = _positional(
+    f"WITH one AS ({_upsert('1')}), two AS ({_upsert('2')}) "
+    "SELECT one.level AS level1, one.ok AS ok1, two.level AS level2, two.ok AS ok2 "
+    "FROM one, two", ["key1", "burst1", "rate1", "key2", "burst2", "rate2"])
 
 
 class SharedLimiter:
@@ -98,23 +107,21 @@ class SharedLimiter:
         self.db = db
 
     async def acquire(self, key: str) -> float:
-        async with self.db.autocommit() as conn:
-            row = (await conn.execute(_TAKE, {"key": f"{self.name}:{key}"[:200],
-                                              "burst": self.burst, "rate": self.rate})).one()
-        if row.ok:
+        async with self.db.driver() as conn:
+            row = await conn.fetchrow(_TAKE, f"{self.name}:{key}"[:200], self.burst, self.rate)
+        if row["ok"]:
             return 0.0
-        return (1.0 - row.level) / self.rate
+        return (1.0 - row["level"]) / self.rate
 
     async def acquire_with(self, key: str, other: "SharedLimiter", other_key: str
                            ) -> tuple[float, float]:
         """Take a token from this bucket and one from ``other`` in one statement."""
-        async with self.db.autocommit() as conn:
-            row = (await conn.execute(_TAKE_TWO, {
-                "key1": f"{self.name}:{key}"[:200], "burst1": self.burst, "rate1": self.rate,
-                "key2": f"{other.name}:{other_key}"[:200], "burst2": other.burst,
-                "rate2": other.rate})).one()
-        return (0.0 if row.ok1 else (1.0 - row.level1) / self.rate,
-                0.0 if row.ok2 else (1.0 - row.level2) / other.rate)
+        async with self.db.driver() as conn:
+            row = await conn.fetchrow(_TAKE_TWO, f"{self.name}:{key}"[:200], self.burst,
+                                      self.rate, f"{other.name}:{other_key}"[:200],
+                                      other.burst, other.rate)
+        return (0.0 if row["ok1"] else (1.0 - row["level1"]) / self.rate,
+                0.0 if row["ok2"] else (1.0 - row["level2"]) / other.rate)
 
 
 class RateLimited(ApiError):

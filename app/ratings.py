@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
 
 import engine
 
@@ -203,51 +202,56 @@ class RatingService:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def on_finished(self, game_id: int) -> None:
-        """Listener of ``signals.finished``: rate the game once (retried once on a race)."""
-        for attempt in range(3):
-            try:
-                await self.rate(game_id)
-                return
-            except IntegrityError:  # two games of one new player finished at once
-                if attempt == 2:
-                    raise
-                log.info("game %s: rating race, retrying", game_id)
+    async def on_finished(self, s, game_ids: list[int]) -> None:
+        """Listener of ``signals.finished`` (the outbox's transaction ``s``): rate each game
+        once. Two games of one new player finishing at once in two processes may collide on
+        the new rating row: that batch rolls back and the outbox runs it again."""
+        for game_id in sorted(set(game_ids)):
+            await self.rate_in(s, game_id)
+        return None
 
     async def rate(self, game_id: int) -> bool:
-        """Update the ratings from a finished game; False when it is not rated (or was)."""
+        """Rate a finished game in a transaction of its own; False when it is not rated (or
+        was already)."""
         async with self.db.write() as s:
-            row = (await s.execute(select(Game).where(Game.id == game_id).with_for_update())
-                   ).scalar_one_or_none()
-            if row is None or row.rated:
-                return False
-            seats = (await s.execute(select(Seat).where(Seat.game_id == game_id)
-                                     .order_by(Seat.seat))).scalars().all()
-            reason = why_unrated(row, list(seats))
-            if reason is not None:
-                log.info("game %s is not rated: %s", game_id, reason)
-                return False
-            by_seat = {x.seat: x.user_id for x in seats}
-            users = sorted(set(by_seat.values()))
-            stored = {r.user_id: r for r in (await s.execute(
-                select(Rating).where(Rating.game == row.game, Rating.user_id.in_(users))
-                .order_by(Rating.user_id).with_for_update())).scalars().all()}
-            before = {seat: (Glicko(stored[u].rating, stored[u].rd, stored[u].volatility)
-                             if u in stored else Glicko())
-                      for seat, u in by_seat.items()}
-            after = rate_game(before, places_of(row.result))
-            now = utcnow()
-            for seat, new in after.items():
-                uid = by_seat[seat]
-                r = stored.get(uid)
-                if r is None:
-                    r = stored[uid] = Rating(user_id=uid, game=row.game, games=0)
-                    s.add(r)
-                r.rating, r.rd, r.volatility = new.rating, new.rd, new.volatility
-                r.games = (r.games or 0) + 1
-                r.updated_at = now
-            row.rated = True
+            done = await self.rate_in(s, game_id)
             await s.commit()
+        return done
+
+    async def rate_in(self, s, game_id: int) -> bool:
+        """Update the ratings from a finished game in ``s`` (not committed); False when it is
+        not rated (or was)."""
+        row = (await s.execute(select(Game).where(Game.id == game_id).with_for_update())
+               ).scalar_one_or_none()
+        if row is None or row.rated:
+            return False
+        seats = (await s.execute(select(Seat).where(Seat.game_id == game_id)
+                                 .order_by(Seat.seat))).scalars().all()
+        reason = why_unrated(row, list(seats))
+        if reason is not None:
+            log.info("game %s is not rated: %s", game_id, reason)
+            return False
+        by_seat = {x.seat: x.user_id for x in seats}
+        users = sorted(set(by_seat.values()))
+        stored = {r.user_id: r for r in (await s.execute(
+            select(Rating).where(Rating.game == row.game, Rating.user_id.in_(users))
+            .order_by(Rating.user_id).with_for_update())).scalars().all()}
+        before = {seat: (Glicko(stored[u].rating, stored[u].rd, stored[u].volatility)
+                         if u in stored else Glicko())
+                  for seat, u in by_seat.items()}
+        after = rate_game(before, places_of(row.result))
+        now = utcnow()
+        for seat, new in after.items():
+            uid = by_seat[seat]
+            r = stored.get(uid)
+            if r is None:
+                r = stored[uid] = Rating(user_id=uid, game=row.game, games=0)
+                s.add(r)
+            r.rating, r.rd, r.volatility = new.rating, new.rd, new.volatility
+            r.games = (r.games or 0) + 1
+            r.updated_at = now
+        row.rated = True
+        await s.flush()
         log.info("game %s rated", game_id)
         return True
 

@@ -17,6 +17,7 @@ from .realtime import Hub
 from .settings import Settings
 from .scheduler import Scheduler
 from .sessions import Sessions
+from .outbox import Outbox
 from .signals import Signals
 from .userfeed import UserFeed
 from .push import PushChannel, PushService
@@ -43,7 +44,10 @@ class Services:
             self.bus = LocalBus()
         self.auth.announce_revoke = self.bus.announce_revoke
         self.auth.on_revoked = self._revoked  # this process at once; the others by NOTIFY
-        self.signals = Signals()
+        self.signals = Signals(db=self.db)
+        # what committed moves set off, run exactly once (app/outbox.py)
+        self.outbox = Outbox(self.db, self.signals, poll=settings.outbox_poll_seconds)
+        self.signals.outbox = self.outbox
         self.games = GameService(self.db, settings, self.hub, self.bus, self.signals)
         self.limits = RateLimits(settings, self.db)
         self.sockets = SocketQuota(settings)
@@ -123,6 +127,7 @@ class Services:
         self.webhooks.start()
         self.notify.start()
         self.push.start()
+        self.outbox.start()
         await self.games.bots.resume()
         if self.settings.scheduler:
             await self.scheduler.start()
@@ -133,7 +138,8 @@ class Services:
         import asyncio
 
         for name, step in (("scheduler", self.scheduler.stop), ("bots", self.games.bots.close),
-                           ("signals", self.signals.drain), ("webhooks", self.webhooks.stop),
+                           ("signals", self.signals.drain), ("outbox", self.outbox.stop),
+                           ("webhooks", self.webhooks.stop),
                            ("notify", self.notify.stop),
                            ("push", self.push.stop),
                            ("bus", self.bus.stop), ("database", self.db.dispose)):

@@ -107,6 +107,9 @@ class Settings(BaseSettings):
     webhook_backoff_base: float = Field(5.0, gt=0)
     #: how often the delivery worker looks for due deliveries (retries, other processes')
     webhook_poll_seconds: float = Field(2.0, gt=0)
+    #: how often every process looks for outbox rows another process left (app/outbox.py);
+    #: the process that made a move runs its row at once
+    outbox_poll_seconds: float = Field(5.0, gt=0)
     #: allow webhooks to loopback, private and link-local addresses (tests, closed networks);
     #: off, such targets are refused when registered and when delivered
     webhook_allow_private: bool = False

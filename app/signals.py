@@ -1,22 +1,29 @@
-"""In-process signals fired after a move commits: whose turn it became, which game finished.
+"""What a committed move sets off: whose turn it became, which game finished.
 
-The game service emits them in the process that committed the move (exactly once per move, so
-a webhook or a rating update is not repeated by every process); listeners run as background
-tasks, and a failing listener is logged without touching the move.
+A move writes these into the outbox in its own transaction (``app/outbox.py``); the outbox
+worker then hands a batch of them to the listeners here *in one transaction of its own*, in
+which each listener queues what it causes (a webhook delivery, an email or push job, a rating)
+and the outbox rows are deleted. So a notice is neither lost when a process dies between the
+move and the send, nor queued twice; the process that made the move runs it at once, any
+process picks up what a dead one left.
 
 - ``your_turn``: :class:`YourTurn` — human players who now owe a decision in a game and did
-  not make the move that led there (webhooks, the per-user socket channel);
-- ``finished``: the id of a game that just ended (ratings);
+  not make the move that led there (webhooks, email and push notices);
+- ``finished``: the id of a game that just ended (ratings, "game over" notices);
 - ``bot_turn``: the id of a game where a bot seat may owe a decision now (the bot driver); its
-  listeners are plain functions called at once (they only schedule work).
+  listeners are plain functions called at once (they only schedule work, nothing is stored).
+
+A listener of ``your_turn`` or ``finished`` is ``async (session, items) -> wake | None``: it
+reads and writes through ``session`` only (never commits), and may return a function to call
+once the transaction committed (waking its job worker).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
-from typing import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Awaitable, Callable
 
 log = logging.getLogger("menagerie.signals")
 
@@ -30,8 +37,19 @@ class YourTurn:
     users: tuple[int, ...]    #: user ids whose turn it became
     deadline: str | None = None  #: ISO time of their deadline, if the game has a time control
 
+    def payload(self) -> dict:
+        """The outbox row's payload."""
+        return {**asdict(self), "users": list(self.users)}
 
-Listener = Callable[..., Awaitable[None]]
+    @classmethod
+    def of(cls, payload: dict) -> "YourTurn":
+        return cls(int(payload["game_id"]), int(payload["version"]), str(payload["game"]),
+                   str(payload["title"]), tuple(int(u) for u in payload["users"]),
+                   payload.get("deadline"))
+
+
+Wake = Callable[[], None]
+Listener = Callable[[Any, list], Awaitable[Wake | None]]
 
 
 @dataclass
@@ -39,6 +57,10 @@ class Signals:
     your_turn: list[Listener] = field(default_factory=list)
     finished: list[Listener] = field(default_factory=list)
     bot_turn: list[Callable[[int], None]] = field(default_factory=list)
+    #: the database (``emit_*`` run the listeners in a transaction of their own)
+    db: Any = None
+    #: the outbox worker (``drain`` waits for it too)
+    outbox: Any = None
     _tasks: set = field(default_factory=set)
 
     def on_your_turn(self, listener: Listener) -> None:
@@ -50,37 +72,62 @@ class Signals:
     def on_bot_turn(self, listener: Callable[[int], None]) -> None:
         self.bot_turn.append(listener)
 
+    def wake_outbox(self) -> None:
+        """A move with outbox rows committed in this process: run them now."""
+        if self.outbox is not None:
+            self.outbox.wake()
+
     def emit_bot_turn(self, game_id: int) -> None:
         for listener in self.bot_turn:
             listener(game_id)
 
+    async def stage(self, session, turns: list[YourTurn], finished: list[int]) -> list[Wake]:
+        """Run the listeners for a batch inside ``session``'s transaction; the wake-ups to call
+        after it commits. A listener's exception propagates (the caller rolls back)."""
+        wakes: list[Wake] = []
+        for listeners, items in ((self.your_turn, turns), (self.finished, finished)):
+            if not items:
+                continue
+            for listener in listeners:
+                wake = await listener(session, list(items))
+                if wake is not None and wake not in wakes:
+                    wakes.append(wake)
+        return wakes
+
+    # -- without the outbox: tests, and signals about something no move stored ----------
     def emit_your_turn(self, event: YourTurn) -> None:
+        """Run the ``your_turn`` listeners now, in a transaction of their own (a move's
+        notices go through the outbox instead)."""
         if event.users:
-            self._run(self.your_turn, event)
+            self._spawn([event], [])
 
     def emit_finished(self, game_id: int) -> None:
-        self._run(self.finished, game_id)
+        self._spawn([], [game_id])
 
-    def _run(self, listeners: list[Listener], arg) -> None:
-        for listener in listeners:
-            task = asyncio.get_running_loop().create_task(self._guard(listener, arg))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+    def _spawn(self, turns: list[YourTurn], finished: list[int]) -> None:
+        task = asyncio.get_running_loop().create_task(self._now(turns, finished))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
-    @staticmethod
-    async def _guard(listener: Listener, arg) -> None:
+    async def _now(self, turns: list[YourTurn], finished: list[int]) -> None:
         try:
-            await listener(arg)
+            async with self.db.write() as s:
+                wakes = await self.stage(s, turns, finished)
+                await s.commit()
+            for wake in wakes:
+                wake()
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("signal listener %r failed", listener)
+            log.exception("signal listeners failed on %r %r", turns, finished)
 
     async def drain(self, timeout: float = 10.0) -> None:
-        """Wait for the running listeners (tests, shutdown); cancel those still running after
-        ``timeout`` seconds."""
+        """Wait for the running listeners and this process's outbox (tests, shutdown); cancel
+        those still running after ``timeout`` seconds."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
+        if self.outbox is not None:
+            await self.outbox.drain(timeout)
         while self._tasks:
             left = end - loop.time()
             if left <= 0:

@@ -186,43 +186,39 @@ class WebhookService:
             await s.commit()
 
     # ---------------------------------------------------------------- events
-    async def on_your_turn(self, event: YourTurn) -> None:
-        """Queue one delivery per active webhook of the users whose turn it became."""
-        users = sorted(set(event.users))
+    async def on_your_turn(self, s, events: list[YourTurn]):
+        """Listener of ``signals.your_turn`` (in the outbox's transaction ``s``): one delivery
+        per active webhook of the users whose turn it became; one query for the whole batch."""
+        users = sorted({u for event in events for u in event.users})
         if not users:
-            return
-        async with self.db.read() as s:  # most players have none: no write transaction then
-            hooks = (await s.execute(
-                select(Webhook.id, Webhook.user_id, User.username)
-                .join(User, User.id == Webhook.user_id)
-                .where(Webhook.user_id.in_(users), Webhook.active.is_(True))
-                .order_by(Webhook.id))).all()
-            if hooks:  # the "webhook" switch of the notification preferences (app/notify)
-                off = {uid for uid, prefs in (await s.execute(
-                    select(NotificationPrefs.user_id, NotificationPrefs.prefs)
-                    .where(NotificationPrefs.user_id.in_(users)))).all()
-                    if ((prefs or {}).get("channels") or {}).get("webhook") is False}
-                hooks = [hook for hook in hooks if hook.user_id not in off]
+            return None
+        hooks = (await s.execute(
+            select(Webhook.id, Webhook.user_id, User.username)
+            .join(User, User.id == Webhook.user_id)
+            .where(Webhook.user_id.in_(users), Webhook.active.is_(True))
+            .order_by(Webhook.id))).all()
+        if hooks:  # the "webhook" switch of the notification preferences (app/notify)
+            off = {uid for uid, prefs in (await s.execute(
+                select(NotificationPrefs.user_id, NotificationPrefs.prefs)
+                .where(NotificationPrefs.user_id.in_(users)))).all()
+                if ((prefs or {}).get("channels") or {}).get("webhook") is False}
+            hooks = [hook for hook in hooks if hook.user_id not in off]
         if not hooks:
-            return
-        game = {"id": event.game_id, "game": event.game, "title": event.title,
-                "version": event.version, "url": f"/game.html?id={event.game_id}"}
+            return None
         now = utcnow()
-        async with self.db.write() as s:
+        for event in events:
+            game = {"id": event.game_id, "game": event.game, "title": event.title,
+                    "version": event.version, "url": f"/game.html?id={event.game_id}"}
             for hook in hooks:
+                if hook.user_id not in event.users:
+                    continue
                 s.add(WebhookDelivery(
                     webhook_id=hook.id, event="your_turn", status="pending", attempts=0,
                     next_attempt_at=now, created_at=now,
                     payload={"event": "your_turn", "game": game,
                              "user": {"id": hook.user_id, "username": hook.username},
                              "deadline": event.deadline}))
-            try:
-                await s.commit()
-            except IntegrityError:  # a webhook deleted meanwhile
-                await s.rollback()
-                log.info("webhook deleted while queueing game %s", event.game_id)
-                return
-        self.worker.wake()
+        return self.worker.wake
 
     # ---------------------------------------------------------------- the worker
     def start(self) -> None:

@@ -149,13 +149,16 @@ class Lobby:
                 "users": sorted(people.values()), "status": row.status,
                 "deadline": clock_mod.iso(deadline)})
             await tx.announce(0, notice)
+            if turn:
+                tx.set_off("your_turn", 0, YourTurn(game_id, 0, row.game, game.title,
+                                                    tuple(turn), clock_mod.iso(deadline))
+                           .payload())
             await tx.commit()
         self.ctx.hub.publish_local(Frame(game, 0, state, [], clock_mod.public(tc, clock_now),
                                          users={u: seat for seat, u in people.items()}),
                                    game_id)
         if turn:
-            self.ctx.signals.emit_your_turn(YourTurn(game_id, 0, row.game, game.title,
-                                                     tuple(turn), clock_mod.iso(deadline)))
+            self.ctx.signals.wake_outbox()
         if bot_seats.intersection(waiting):
             self.ctx.signals.emit_bot_turn(game_id)
         return await self.reads.summary(game_id, user)

@@ -149,16 +149,18 @@ class Moves:
                 result = self._with_bot_played(c, clock, result)
             turn_users, notice = self._turn_notice(c, seat, waiting, status, new_version,
                                                    deadline)
+            outbox = self._sets_off(c, new_version, status, turn_users, deadline)
             await self._store(c, Move(seat, action, events, new_version, dumped(game, new),
                                       waiting, status, result, snapshot, clock, deadline, kind,
-                                      notice, now, clock_before=c.clock))
+                                      notice, now, clock_before=c.clock, outbox=outbox))
             frame = Frame(game, new_version, new, events,
                           clock_mod.public(c.time_control, clock), users=c.users)
             self.ctx.cache.put(replace(c, version=new_version, state=new, status=status,
                                        waiting=waiting, frame=frame, clock=clock))
         metrics.ACTION_SECONDS.observe(time.perf_counter() - started)
         self.ctx.hub.publish_local(frame, game_id)
-        self._after_commit(c, new_version, status, turn_users, deadline)
+        if outbox is not None:
+            self.ctx.signals.wake_outbox()
         if set(c.bots).intersection(waiting):
             self.ctx.signals.emit_bot_turn(game_id)
         return Accepted(game_id, new_version, seat, new, events, frame)
@@ -217,7 +219,6 @@ class Moves:
                                        clock=clock))
         self.ctx.hub.publish_local(frame, game_id)
         log.info("game %s: seat %s took back version %s", game_id, seat, c.version)
-        self._after_commit(c, new_version, "running", [], deadline)
         if set(c.bots).intersection(waiting):
             self.ctx.signals.emit_bot_turn(game_id)
         return Accepted(game_id, new_version, seat, restored, events, frame)
@@ -288,14 +289,17 @@ class Moves:
             "deadline": clock_mod.iso(deadline)})
         return turn, notice
 
-    def _after_commit(self, c: Cached, version: int, status: str, turn_users: list[int],
-                      deadline) -> None:
-        signals = self.ctx.signals
+    @staticmethod
+    def _sets_off(c: Cached, version: int, status: str, turn_users: list[int],
+                  deadline) -> tuple[str, dict] | None:
+        """The outbox row stored with the move (app/outbox.py): whose turn it became, or the
+        game's end; None when the move sets off nothing."""
         if turn_users:
-            signals.emit_your_turn(YourTurn(c.id, version, c.name, c.game.title,
-                                            tuple(turn_users), clock_mod.iso(deadline)))
+            return "your_turn", YourTurn(c.id, version, c.name, c.game.title,
+                                         tuple(turn_users), clock_mod.iso(deadline)).payload()
         if status == "finished":
-            signals.emit_finished(c.id)
+            return "finished", {}
+        return None
 
     # ------------------------------------------------------------------ storing
 

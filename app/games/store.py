@@ -28,7 +28,7 @@ from sqlalchemy.orm import defer
 from ..db import Database
 from ..errors import not_found
 from ..history import undo_snapshots
-from ..models import ActionRecord, Game, Seat, Snapshot, User, utcnow
+from ..models import ActionRecord, Game, OutboxEvent, Seat, Snapshot, User, utcnow
 from ..bus import SEATS_CHANNEL, USER_CHANNEL
 from .store_records import History, RecordRows
 
@@ -92,6 +92,8 @@ class Move:
     now: Any = None
     #: the game's clock just before this decision (a take-back restores it exactly)
     clock_before: dict | None = None
+    #: what the move sets off, stored with it (app/outbox.py): (kind, payload) or None
+    outbox: tuple[str, dict] | None = None
 
 
 class GameStore(Protocol):
@@ -183,6 +185,11 @@ class LobbyTx:
 
     def after_commit(self, notice: str) -> None:
         self._after.append(notice)
+
+    def set_off(self, kind: str, version: int, payload: dict) -> None:
+        """An outbox row (app/outbox.py) committed with this transaction."""
+        self.s.add(OutboxEvent(kind=kind, game_id=self.row.id, version=version,
+                               payload=payload))
 
     async def commit(self) -> None:
         await self.s.commit()
@@ -280,6 +287,10 @@ class SqlGameStore(RecordRows):
             if m.snapshot:
                 await s.execute(insert(Snapshot).values(game_id=game_id, version=m.version,
                                                         state=m.state, created_at=now))
+            if m.outbox is not None:
+                await s.execute(insert(OutboxEvent).values(
+                    kind=m.outbox[0], game_id=game_id, version=m.version,
+                    payload=m.outbox[1], next_attempt_at=now, created_at=now))
             try:
                 await s.commit()
             except IntegrityError:

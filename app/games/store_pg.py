@@ -1,7 +1,7 @@
 """The PostgreSQL :class:`~.store.GameStore`: the hot paths as single asyncpg statements.
 
 A move is one statement in autocommit mode (the game row's conditional ``UPDATE``, the action
-row, the snapshot and both ``pg_notify`` calls): one round trip, all or nothing, durable when it
+row, the snapshot, the outbox row and both ``pg_notify`` calls): one round trip, all or nothing, durable when it
 returns; ``NOTIFY`` is delivered on commit, so every process hears of a move exactly when it is
 stored. The current row and the log tail skip SQLAlchemy's execution layer (it costs more than
 the query). Everything else is the shared SQLAlchemy code of :class:`~.store.SqlGameStore`.
@@ -29,6 +29,11 @@ WITH upd AS (
 ), snap AS (
     INSERT INTO snapshots (game_id, version, state, created_at)
     SELECT id, $3, state, $8::timestamptz FROM upd WHERE $12::boolean
+), out AS (
+    INSERT INTO outbox (kind, game_id, version, payload, status, attempts, next_attempt_at,
+                        created_at)
+    SELECT $20::varchar, id, $3, $21::json, 'pending', 0, $8::timestamptz, $8::timestamptz
+    FROM upd WHERE $20::varchar IS NOT NULL
 )
 SELECT pg_notify('{CHANNEL}', $13::text),
        CASE WHEN $17::text IS NOT NULL THEN pg_notify('{USER_CHANNEL}', $17::text) END
@@ -73,7 +78,9 @@ class PgGameStore(SqlGameStore):
                     m.status, None if m.result is None else dumps(m.result), m.now or utcnow(),
                     m.seat, action_json, dumps(m.events), m.snapshot, payload,
                     None if m.clock is None else dumps(m.clock), m.deadline, m.kind, m.notice,
-                    seats_rev, None if m.clock_before is None else dumps(m.clock_before))
+                    seats_rev, None if m.clock_before is None else dumps(m.clock_before),
+                    None if m.outbox is None else m.outbox[0],
+                    None if m.outbox is None else dumps(m.outbox[1]))
         except asyncpg.UniqueViolationError:
             return False  # the log already has this version
         return len(rows) == 1

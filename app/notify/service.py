@@ -1,13 +1,13 @@
 """The notification dispatcher and the user's preferences (issue #21).
 
-The dispatcher listens to the in-process signals (``YourTurn``, a finished game), emitted once
-per move in the process that stored it, and decides per recipient and channel: the kind and
-the channel switched on, not in the user's quiet hours (their time zone), not while they have a
-page open if they chose "only when away", and the per-game throttle. What passes is queued in
-the database (the channels' job tables, committed together with the throttle's record) and
-sent by the job workers, never by the move's request. Like webhooks, the jobs are inserted from
-the signal, right after the move's commit: a process that dies between the two loses that
-notice (the move is stored; webhooks have the same window).
+The dispatcher listens to the signals (``YourTurn``, a finished game) that the outbox
+(``app/outbox.py``) hands over in batches, in the transaction that also deletes the outbox
+rows, and decides per recipient and channel: the kind and the channel switched on, not in the
+user's quiet hours (their time zone), not while they have a page open if they chose "only
+when away", and the per-game throttle. What passes is queued in the database (the channels'
+job tables, in that same transaction, with the throttle's record) and sent by the job
+workers, never by the move's request. A process that dies between a move and its notices
+leaves the outbox row, which any process runs later: no notice is lost or queued twice.
 
 "Only when away" sees the per-user sockets of this process (``is_online``): with several
 processes, a page open on another process is not seen, and a mail may go out.
@@ -225,10 +225,21 @@ class NotifyService:
         return {"unsubscribed": kind}
 
     # ---------------------------------------------------------------- the dispatcher
-    async def on_your_turn(self, event: YourTurn) -> None:
-        notice = Notice("your_turn", event.game_id, event.game, event.title, event.version,
-                        event.deadline)
-        await self.dispatch(notice, sorted(set(event.users)))
+    async def on_your_turn(self, s, events: list[YourTurn]):
+        """Listener of ``signals.your_turn`` (the outbox's transaction ``s``). Of several
+        notices about one game for one user in a batch only the latest counts."""
+        latest: dict[tuple[int, int], YourTurn] = {}
+        for event in events:
+            for user_id in set(event.users):
+                key = (user_id, event.game_id)
+                if key not in latest or latest[key].version < event.version:
+                    latest[key] = event
+        batch: dict[YourTurn, list[int]] = {}
+        for (user_id, _), event in sorted(latest.items()):
+            batch.setdefault(event, []).append(user_id)
+        return await self.stage(s, [(Notice("your_turn", e.game_id, e.game, e.title, e.version,
+                                            e.deadline), users)
+                                     for e, users in batch.items()])
 
     @property
     def sending(self) -> bool:
@@ -236,44 +247,65 @@ class NotifyService:
         and then a move costs the dispatcher no query)."""
         return any(c.available for c in self.channels)
 
-    async def on_finished(self, game_id: int) -> None:
+    async def on_finished(self, s, game_ids: list[int]):
+        """Listener of ``signals.finished`` (the outbox's transaction ``s``): "game over"."""
         if not self.sending:
-            return
-        async with self.db.read() as s:
-            game = await s.get(Game, game_id)
-            users = (await s.execute(select(Seat.user_id).where(
-                Seat.game_id == game_id, Seat.user_id.is_not(None),
-                Seat.bot.is_(None)))).scalars().all()
-        if game is None or not users:
-            return
-        title = _title(game.game)
-        await self.dispatch(Notice("game_over", game_id, game.game, title, game.version),
-                            sorted(set(users)))
+            return None
+        games = {r.id: r for r in (await s.execute(
+            select(Game.id, Game.game, Game.version).where(Game.id.in_(game_ids)))).all()}
+        people: dict[int, set[int]] = {}
+        for game_id, user_id in (await s.execute(select(Seat.game_id, Seat.user_id).where(
+                Seat.game_id.in_(game_ids), Seat.user_id.is_not(None),
+                Seat.bot.is_(None)))).all():
+            people.setdefault(game_id, set()).add(user_id)
+        return await self.stage(s, [
+            (Notice("game_over", g.id, g.game, _title(g.game), g.version),
+             sorted(people[g.id])) for g in games.values() if people.get(g.id)])
 
     async def dispatch(self, notice: Notice, users: list[int]) -> None:
-        """Queue ``notice`` for each of ``users`` on the channels their choices allow."""
+        """Queue ``notice`` for each of ``users`` now, in a transaction of its own (reminders);
+        a notice another process queued meanwhile is not queued again."""
         if not users or not self.sending:
             return
+        try:
+            async with self.db.write() as s:
+                wake = await self.stage(s, [(notice, users)])
+                await s.commit()
+        except IntegrityError:  # the same notice queued meanwhile (or the game is gone)
+            return
+        if wake is not None:
+            wake()
+
+    async def stage(self, s, batch: list[tuple[Notice, list[int]]]):
+        """Queue each notice of ``batch`` for its users on the channels their choices allow,
+        in ``s`` (not committed); the wake-up of the channels used, or None. One query for
+        the preferences and one per channel's reach for the whole batch."""
+        users = sorted({u for _, us in batch for u in us})
+        if not users or not self.sending:
+            return None
         now = utcnow()
         live = [c for c in self.channels if c.available]
-        async with self.db.read() as s:
-            rows = {r.user_id: r for r in (await s.execute(
-                select(NotificationPrefs).where(NotificationPrefs.user_id.in_(users))))
-                .scalars().all()}
-            # who each channel can reach at all (a push channel: users with a subscribed
-            # browser); nobody reachable: no write for that user
-            reach = {c.name: await c.reachable(s, users) for c in live
-                     if hasattr(c, "reachable")}
-        for user_id in users:
-            row = rows.get(user_id)
-            recipient = Recipient(user_id, row.lang if row else "en",
-                                  P.merged(row.prefs if row else None),
-                                  row.email if row and row.email_verified_at else None,
-                                  row.tz if row else "UTC")
-            channels = [c for c in self._channels_for(notice, recipient, recipient.tz, now)
-                        if user_id in reach.get(c.name, (user_id,))]
-            if channels:
-                await self._queue(notice, recipient, channels, now)
+        rows = {r.user_id: r for r in (await s.execute(
+            select(NotificationPrefs).where(NotificationPrefs.user_id.in_(users))))
+            .scalars().all()}
+        # who each channel can reach at all (a push channel: users with a subscribed
+        # browser); nobody reachable: no write for that user
+        reach = {c.name: await c.reachable(s, users) for c in live if hasattr(c, "reachable")}
+        used: list = []
+        for notice, notice_users in batch:
+            for user_id in notice_users:
+                row = rows.get(user_id)
+                recipient = Recipient(user_id, row.lang if row else "en",
+                                      P.merged(row.prefs if row else None),
+                                      row.email if row and row.email_verified_at else None,
+                                      row.tz if row else "UTC")
+                channels = [c for c in self._channels_for(notice, recipient, recipient.tz, now)
+                            if user_id in reach.get(c.name, (user_id,))]
+                if channels and await self._queue(s, notice, recipient, channels, now):
+                    used.extend(c for c in channels if c not in used)
+        if not used:
+            return None
+        return lambda: [channel.wake() for channel in used]
 
     def _channels_for(self, notice: Notice, r: Recipient, tz: str, now: datetime) -> list:
         prefs = r.prefs
@@ -286,41 +318,35 @@ class NotifyService:
         return [c for c in self.channels if prefs["channels"].get(c.name, True)
                 and c.accepts(r)]
 
-    async def _queue(self, notice: Notice, r: Recipient, channels: list, now) -> None:
-        async with self.db.write() as s:
-            last = await s.scalar(select(NoticeLog.sent_at).where(
+    async def _queue(self, s, notice: Notice, r: Recipient, channels: list, now) -> bool:
+        """Queue one notice for one user in ``s`` unless the per-game throttle holds it back;
+        whether it was queued."""
+        last = await s.scalar(select(NoticeLog.sent_at).where(
+            NoticeLog.user_id == r.user_id, NoticeLog.game_id == notice.game_id,
+            NoticeLog.kind == notice.kind))
+        if last is not None:
+            last = aware(last)
+            moved = await s.scalar(
+                select(ActionRecord.id)
+                .join(Seat, (Seat.game_id == ActionRecord.game_id)
+                      & (Seat.seat == ActionRecord.seat))
+                .where(ActionRecord.game_id == notice.game_id,
+                       Seat.user_id == r.user_id, ActionRecord.created_at > last)
+                .limit(1)) is not None
+            if notice.kind == "your_turn":
+                skip = P.throttled(r.prefs, last, moved, now)
+            else:  # a reminder: once per waiting period; a game's end: once
+                skip = notice.kind != "reminder" or not moved
+            if skip:
+                return False
+            await s.execute(delete(NoticeLog).where(
                 NoticeLog.user_id == r.user_id, NoticeLog.game_id == notice.game_id,
                 NoticeLog.kind == notice.kind))
-            if last is not None:
-                last = aware(last)
-                moved = await s.scalar(
-                    select(ActionRecord.id)
-                    .join(Seat, (Seat.game_id == ActionRecord.game_id)
-                          & (Seat.seat == ActionRecord.seat))
-                    .where(ActionRecord.game_id == notice.game_id,
-                           Seat.user_id == r.user_id, ActionRecord.created_at > last)
-                    .limit(1)) is not None
-                if notice.kind == "your_turn":
-                    skip = P.throttled(r.prefs, last, moved, now)
-                else:  # a reminder: once per waiting period; a game's end: once
-                    skip = notice.kind != "reminder" or not moved
-                if skip:
-                    await s.rollback()
-                    return
-                await s.execute(delete(NoticeLog).where(
-                    NoticeLog.user_id == r.user_id, NoticeLog.game_id == notice.game_id,
-                    NoticeLog.kind == notice.kind))
-            s.add(NoticeLog(user_id=r.user_id, game_id=notice.game_id, kind=notice.kind,
-                            sent_at=now))
-            try:
-                for channel in channels:  # (a channel's query flushes the record first)
-                    await channel.enqueue(s, notice, r)
-                await s.commit()
-            except IntegrityError:  # the same notice queued meanwhile (or the game is gone)
-                await s.rollback()
-                return
-        for channel in channels:
-            channel.wake()
+        s.add(NoticeLog(user_id=r.user_id, game_id=notice.game_id, kind=notice.kind,
+                        sent_at=now))
+        for channel in channels:  # (a channel's query flushes the record first)
+            await channel.enqueue(s, notice, r)
+        return True
 
     # ---------------------------------------------------------------- the daily digest
     async def run_digests(self, now: datetime | None = None) -> int:

@@ -355,12 +355,14 @@ async def test_the_webhook_switch_stops_the_users_webhooks(api, inbox):
     r = await api.client.put("/api/me/notifications", headers=b.headers,
                              json={"channels": {"webhook": False}})
     assert r.status_code == 200
-    await api.services.webhooks.on_your_turn(YourTurn(gid, 5, "toy", "T", (b.id,)))
+    api.services.signals.emit_your_turn(YourTurn(gid, 5, "toy", "T", (b.id,)))
+    await api.services.signals.drain()
     listed = (await b.get("/api/me/webhooks")).json()["webhooks"]
     assert listed[0]["last_delivery"] is None  # nothing queued
     await api.client.put("/api/me/notifications", headers=b.headers,
                          json={"channels": {"webhook": True}})
-    await api.services.webhooks.on_your_turn(YourTurn(gid, 6, "toy", "T", (b.id,)))
+    api.services.signals.emit_your_turn(YourTurn(gid, 6, "toy", "T", (b.id,)))
+    await api.services.signals.drain()
     listed = (await b.get("/api/me/webhooks")).json()["webhooks"]
     assert listed[0]["last_delivery"] is not None
 
