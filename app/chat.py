@@ -24,18 +24,25 @@ import re
 import unicodedata
 from typing import Any
 
+import engine
 from sqlalchemy import select
 
 from . import jsonutil
 from .auth import UserInfo
 from .errors import ApiError, not_found
-from .models import ChatMessage, Game, Seat, utcnow
+from .models import ChatMessage, Game, OutboxEvent, Seat, User, utcnow
+from .signals import Notify
 from .ratelimit import Limiter
 from .times import iso
 
 log = logging.getLogger("menagerie.chat")
 
 CHANNEL = "menagerie_chat"
+#: ``@name`` in a line (a username: 3-32 of A-Z a-z 0-9 _ . -), not inside a word or address
+MENTION = re.compile(r"(?<![A-Za-z0-9_.@-])@([A-Za-z0-9_.-]{3,32})")
+#: at most this many players are told of one line
+MAX_MENTIONS = 5
+EXCERPT = 120
 CHANNELS = ("players", "spectators")
 MAX_TEXT = 500
 #: characters removed from every line: the bidirectional embeddings, overrides, isolates and
@@ -82,8 +89,9 @@ def may_read(channel: str, seated: bool, finished: bool) -> bool:
 
 
 class ChatService:
-    def __init__(self, db, settings, hub, bus, limits) -> None:
+    def __init__(self, db, settings, hub, bus, limits, signals=None) -> None:
         self.db = db
+        self.signals = signals  # wakes the outbox after a line that mentions someone
         self.settings = settings
         self.hub = hub
         self.bus = bus
@@ -157,6 +165,7 @@ class ChatService:
                               channel=channel, text=text, created_at=utcnow())
             s.add(row)
             await s.flush()
+            told = await self._mentioned(s, game_id, user, channel, status, text)
             message = message_dict(row)
             payload = jsonutil.dumps_str({"message": message,
                                           "finished": status == "finished"})
@@ -165,7 +174,36 @@ class ChatService:
             await s.commit()
         if not self.db.is_postgres:
             await self.bus.publish(CHANNEL, payload, None)  # in process, once stored
+        if told and self.signals is not None:
+            self.signals.wake_outbox()
         return message
+
+    async def _mentioned(self, s, game_id: int, user: UserInfo, channel: str, status: str,
+                         text: str) -> bool:
+        """Queue a ``chat_mention`` notice (the outbox, in the line's transaction) for the
+        players ``@named`` in ``text`` who may read ``channel`` now (a seated player is never
+        told of the spectators' channel during the game); whether anyone is told."""
+        keys = set()
+        for name in MENTION.findall(text):
+            keys.update({name.lower(), name.rstrip(".-").lower()})
+        keys.discard(user.username.lower())
+        if not keys:
+            return False
+        found = (await s.execute(select(User.id).where(User.username_key.in_(sorted(keys)))
+                                 .order_by(User.id))).scalars().all()
+        seated = set((await s.execute(select(Seat.user_id).where(
+            Seat.game_id == game_id, Seat.user_id.is_not(None)))).scalars().all())
+        finished = status == "finished"
+        users = [u for u in found if u != user.id
+                 and may_read(channel, u in seated, finished)][:MAX_MENTIONS]
+        if not users:
+            return False
+        name = await s.scalar(select(Game.game).where(Game.id == game_id))
+        excerpt = text if len(text) <= EXCERPT else text[:EXCERPT - 1] + "…"
+        s.add(OutboxEvent(kind="notice", game_id=game_id, version=0, payload=Notify(
+            "chat_mention", game_id, name, engine.title_of(name), tuple(users), user.username,
+            excerpt).payload()))
+        return True
 
     # ---------------------------------------------------------------- live fan-out
     def _on_published(self, payload: str) -> None:

@@ -2,7 +2,8 @@
 
 A move (and a game's start) writes an ``outbox`` row in its own transaction — on PostgreSQL in
 the move's single statement — saying whose turn it became or that the game finished
-(:class:`~app.models.OutboxEvent`). This worker takes the rows in batches and, **in one
+(:class:`~app.models.OutboxEvent`); a chat line that mentions a player and a rematch offer
+write one too (``notice``). This worker takes the rows in batches and, **in one
 transaction**, hands them to the listeners of :mod:`app.signals` (webhook deliveries, email
 and push jobs, ratings, each written with that transaction) and deletes them. So:
 
@@ -30,7 +31,7 @@ from datetime import timedelta
 from sqlalchemy import delete, select, update
 
 from .models import OutboxEvent
-from .signals import Signals, YourTurn
+from .signals import Notify, Signals, YourTurn
 from .times import utcnow
 
 log = logging.getLogger("menagerie.outbox")
@@ -141,8 +142,9 @@ class Outbox:
             ids = [row.id for row in rows]
             turns = [YourTurn.of(r.payload) for r in rows if r.kind == "your_turn"]
             finished = [r.game_id for r in rows if r.kind == "finished"]
+            notices = [Notify.of(r.payload) for r in rows if r.kind == "notice"]
             try:
-                wakes = await self.signals.stage(s, turns, finished)
+                wakes = await self.signals.stage(s, turns, finished, notices)
                 await s.execute(delete(OutboxEvent).where(OutboxEvent.id.in_(ids)))
                 await s.commit()
             except asyncio.CancelledError:

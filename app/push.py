@@ -245,13 +245,17 @@ class PushService:
 
     @staticmethod
     def payload(kind: str, game_id: int, title: str, version: int, deadline: str | None,
-                lang: str) -> dict:
-        """A notice's push message in ``lang`` (kinds: your_turn, reminder, game_over)."""
+                lang: str, by: str = "", excerpt: str = "") -> dict:
+        """A notice's push message in ``lang`` (kinds: your_turn, reminder, game_over,
+        chat_mention, invitation). A game's turn notices share one tag (a newer one replaces
+        an older one on the device); its chat mentions and its invitation have their own."""
         words = {**TEXTS, **i18n.catalogue("en"), **i18n.catalogue(lang)}
-        body = i18n.fill(words[f"push.{kind}_body"], {"title": title, "id": game_id})
+        params = {"title": title, "id": game_id, "by": by, "excerpt": excerpt}
+        tag = {"chat_mention": "chat", "invitation": "rematch"}.get(kind, "turn")
         return {"type": kind, "game": game_id, "version": version,
-                "title": words[f"push.{kind}_title"], "body": body,
-                "url": f"game.html?id={game_id}", "tag": f"menagerie-turn-{game_id}",
+                "title": i18n.fill(words[f"push.{kind}_title"], params),
+                "body": i18n.fill(words[f"push.{kind}_body"], params),
+                "url": f"game.html?id={game_id}", "tag": f"menagerie-{tag}-{game_id}",
                 "deadline": deadline}
 
     def wake(self) -> None:
@@ -346,7 +350,7 @@ class PushChannel:
                 subscription_id=sub.id, status="pending", attempts=0, next_attempt_at=now,
                 created_at=now, payload=PushService.payload(
                     notice.kind, notice.game_id, notice.title, notice.version, notice.deadline,
-                    sub.lang)))
+                    sub.lang, notice.by, notice.excerpt)))
 
     def wake(self) -> None:
         self.push.wake()

@@ -10,6 +10,9 @@ second player asking at the same time, gets the same game (200 instead of 201).
 ``/accept`` keeps the seat; ``/decline`` frees it, and the rematch becomes an ordinary open game
 that anyone may join and its creator starts. As soon as no seat is invited or empty the game
 starts by itself (at once when the old game had a single human).
+
+Each invited player gets an ``invitation`` notice (email, push: their choices apply), queued
+through the outbox in the transaction that creates the rematch.
 """
 
 from __future__ import annotations
@@ -17,21 +20,24 @@ from __future__ import annotations
 import logging
 import secrets
 
+import engine
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from .auth import UserInfo
 from .db import Database
 from .errors import ApiError, not_found
-from .models import Game, Seat, User, utcnow
+from .models import Game, OutboxEvent, Seat, User, utcnow
+from .signals import Notify
 
 log = logging.getLogger("menagerie.rematch")
 
 
 class RematchService:
-    def __init__(self, db: Database, games) -> None:
+    def __init__(self, db: Database, games, signals=None) -> None:
         self.db = db
         self.games = games  # app.games.GameService
+        self.signals = signals  # wakes the outbox after an invitation
 
     async def _existing(self, game_id: int) -> int | None:
         async with self.db.read() as s:
@@ -60,11 +66,20 @@ class RematchService:
                 s.add(new)
                 try:
                     await s.flush()
+                    invited = []
                     for x in seats:
                         mine = x.user_id == user.id
+                        ask = x.bot is None and x.user_id is not None and not mine
                         s.add(Seat(game_id=new.id, seat=x.seat, bot=x.bot,
-                                   user_id=x.user_id if x.bot is None else None,
-                                   invited=x.bot is None and x.user_id is not None and not mine))
+                                   user_id=x.user_id if x.bot is None else None, invited=ask))
+                        if ask:
+                            invited.append(x.user_id)
+                    if invited:
+                        title = engine.title_of(old.game)
+                        s.add(OutboxEvent(kind="notice", game_id=new.id, version=0,
+                                          payload=Notify("invitation", new.id, old.game, title,
+                                                         tuple(sorted(set(invited))),
+                                                         user.username).payload()))
                     await s.commit()
                 except IntegrityError:  # another player asked at the same moment
                     await s.rollback()
@@ -76,6 +91,8 @@ class RematchService:
         if existing is not None:
             return await self.summary(existing, user), False
         log.info("game %s: rematch %s created by %s", game_id, new_id, user.username)
+        if self.signals is not None:
+            self.signals.wake_outbox()
         await self._start_if_ready(new_id)
         return await self.summary(new_id, user), True
 

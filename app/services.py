@@ -64,8 +64,9 @@ class Services:
         self.ratings = RatingService(self.db)
         self.signals.on_finished(self.ratings.on_finished)
         self.records = RecordService(settings, self.games)
-        self.rematch = RematchService(self.db, self.games)
-        self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits)
+        self.rematch = RematchService(self.db, self.games, self.signals)
+        self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits,
+                                self.signals)
         self.webhooks = WebhookService(self.db, settings)
         self.signals.on_your_turn(self.webhooks.on_your_turn)
         # notices for players who are away (issue #21): email now, Web Push plugs in
@@ -74,6 +75,7 @@ class Services:
         self.notify = NotifyService(self.db, settings, is_online=self.userfeed.online)
         self.signals.on_your_turn(self.notify.on_your_turn)
         self.signals.on_finished(self.notify.on_finished)
+        self.signals.on_notice(self.notify.on_notice)
         # Web Push is a channel of the dispatcher: the same choices apply to it as to email
         self.push = PushService(self.db, settings)
         self.notify.add_channel(PushChannel(self.push))

@@ -10,6 +10,8 @@ process picks up what a dead one left.
 - ``your_turn``: :class:`YourTurn` — human players who now owe a decision in a game and did
   not make the move that led there (webhooks, email and push notices);
 - ``finished``: the id of a game that just ended (ratings, "game over" notices);
+- ``notice``: a :class:`Notify` for players outside the turn order (a chat mention, a rematch
+  invitation), written by the chat or the rematch in the transaction of what caused it;
 - ``bot_turn``: the id of a game where a bot seat may owe a decision now (the bot driver); its
   listeners are plain functions called at once (they only schedule work, nothing is stored).
 
@@ -48,6 +50,26 @@ class YourTurn:
                    payload.get("deadline"))
 
 
+@dataclass(frozen=True)
+class Notify:
+    kind: str                 #: chat_mention, invitation (app/notify/prefs.py KINDS)
+    game_id: int
+    game: str
+    title: str
+    users: tuple[int, ...]    #: who is told
+    by: str = ""              #: the username of who caused it
+    excerpt: str = ""         #: a chat mention: the start of the line
+
+    def payload(self) -> dict:
+        return {**asdict(self), "users": list(self.users)}
+
+    @classmethod
+    def of(cls, payload: dict) -> "Notify":
+        return cls(str(payload["kind"]), int(payload["game_id"]), str(payload["game"]),
+                   str(payload["title"]), tuple(int(u) for u in payload["users"]),
+                   str(payload.get("by") or ""), str(payload.get("excerpt") or ""))
+
+
 Wake = Callable[[], None]
 Listener = Callable[[Any, list], Awaitable[Wake | None]]
 
@@ -56,6 +78,7 @@ Listener = Callable[[Any, list], Awaitable[Wake | None]]
 class Signals:
     your_turn: list[Listener] = field(default_factory=list)
     finished: list[Listener] = field(default_factory=list)
+    notice: list[Listener] = field(default_factory=list)
     bot_turn: list[Callable[[int], None]] = field(default_factory=list)
     #: the database (``emit_*`` run the listeners in a transaction of their own)
     db: Any = None
@@ -69,6 +92,9 @@ class Signals:
     def on_finished(self, listener: Listener) -> None:
         self.finished.append(listener)
 
+    def on_notice(self, listener: Listener) -> None:
+        self.notice.append(listener)
+
     def on_bot_turn(self, listener: Callable[[int], None]) -> None:
         self.bot_turn.append(listener)
 
@@ -81,11 +107,13 @@ class Signals:
         for listener in self.bot_turn:
             listener(game_id)
 
-    async def stage(self, session, turns: list[YourTurn], finished: list[int]) -> list[Wake]:
+    async def stage(self, session, turns: list[YourTurn], finished: list[int],
+                    notices: list[Notify] = ()) -> list[Wake]:
         """Run the listeners for a batch inside ``session``'s transaction; the wake-ups to call
         after it commits. A listener's exception propagates (the caller rolls back)."""
         wakes: list[Wake] = []
-        for listeners, items in ((self.your_turn, turns), (self.finished, finished)):
+        for listeners, items in ((self.your_turn, turns), (self.finished, finished),
+                                 (self.notice, notices)):
             if not items:
                 continue
             for listener in listeners:

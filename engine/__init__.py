@@ -9,7 +9,7 @@ always give the same state (``state_hash``).
 """
 
 from .core import (BadSetup, BadState, Game, IllegalAction, event, events_for, game_names,
-                   get_game, register, replay, unregister)
+                   get_game, register, replay, title_of, unregister)
 
 __all__ = ["BadSetup", "BadState", "Game", "IllegalAction", "event", "events_for", "game_names",
-           "get_game", "register", "replay", "unregister"]
+           "get_game", "register", "replay", "title_of", "unregister"]

@@ -32,12 +32,14 @@ BACKOFF_STEPS = (1, 6, 24, 120, 720)
 
 @dataclass(frozen=True)
 class Notice:
-    kind: str                 #: your_turn, game_over (prefs.KINDS)
+    kind: str                 #: your_turn, reminder, game_over, chat_mention, invitation
     game_id: int
     game: str                 #: the engine name
     title: str
     version: int = 0
     deadline: str | None = None
+    by: str = ""              #: chat_mention, invitation: the username of who caused it
+    excerpt: str = ""         #: chat_mention: the start of the line
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,7 @@ class EmailChannel:
             "tz": recipient.tz,
             "game": {"id": notice.game_id, "game": notice.game, "title": notice.title,
                      "version": notice.version},
+            "by": notice.by, "excerpt": notice.excerpt,
             "unsubscribe": self.links.unsubscribe_token(recipient.user_id, notice.kind)})
 
     def wake(self) -> None:

@@ -108,10 +108,13 @@ def render(payload: dict[str, Any], links: Links, to_addr: str, sender: str) -> 
         subject = text(lang, "digest.subject", n=len(games))
         paragraphs.append(text(lang, "digest.body"))
         buttons += [(g["title"], links.game(g["id"])) for g in games]
-    else:  # a notice about one game: your_turn, reminder, game_over
+    else:  # a notice about one game: your_turn, reminder, game_over, chat_mention, invitation
         game = payload["game"]
-        subject = text(lang, f"{kind}.subject", title=game["title"])
-        paragraphs.append(text(lang, f"{kind}.body", title=game["title"]))
+        words = {"title": game["title"], "by": payload.get("by") or "?"}
+        subject = text(lang, f"{kind}.subject", **words)
+        paragraphs.append(text(lang, f"{kind}.body", **words))
+        if payload.get("excerpt"):
+            paragraphs.append(f"“{payload['excerpt']}”")
         if payload.get("deadline"):
             paragraphs.append(text(lang, "your_turn.deadline",
                                    deadline=local_time(payload["deadline"], payload.get("tz"))))

@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from ..auth import UserInfo
 from ..errors import ApiError
 from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat, utcnow
-from ..signals import YourTurn
+from ..signals import Notify, YourTurn
 from ..times import aware, iso
 from . import prefs as P
 from .channels import Channel, EmailChannel, Notice, Recipient
@@ -39,14 +39,9 @@ log = logging.getLogger("menagerie.notify")
 MAX_EMAIL = 254
 #: the preference switch of each notice kind (a reminder is part of "your turn")
 SWITCH = {"reminder": "your_turn"}
+#: chat mentions of one game: at most one notice per user in this time
+MENTION_GAP = timedelta(minutes=10)
 
-
-def _title(name: str) -> str:
-    """A game's title, as the game service names it."""
-    try:
-        return engine.get_game(name).title
-    except Exception:
-        return name
 
 
 def bad_link() -> ApiError:
@@ -129,8 +124,8 @@ class NotifyService:
         count = 0
         for r in rows:
             if r.seat in (r.waiting_for or []):
-                await self.dispatch(Notice("reminder", r.id, r.game, _title(r.game), r.version,
-                                           iso(r.turn_deadline)), [r.user_id])
+                await self.dispatch(Notice("reminder", r.id, r.game, engine.title_of(r.game),
+                                           r.version, iso(r.turn_deadline)), [r.user_id])
                 count += 1
         return count
 
@@ -259,8 +254,15 @@ class NotifyService:
                 Seat.bot.is_(None)))).all():
             people.setdefault(game_id, set()).add(user_id)
         return await self.stage(s, [
-            (Notice("game_over", g.id, g.game, _title(g.game), g.version),
+            (Notice("game_over", g.id, g.game, engine.title_of(g.game), g.version),
              sorted(people[g.id])) for g in games.values() if people.get(g.id)])
+
+    async def on_notice(self, s, items: list[Notify]):
+        """Listener of ``signals.notice`` (the outbox's transaction ``s``): chat mentions and
+        rematch invitations."""
+        return await self.stage(s, [(Notice(n.kind, n.game_id, n.game, n.title, by=n.by,
+                                            excerpt=n.excerpt), sorted(set(n.users)))
+                                     for n in items])
 
     async def dispatch(self, notice: Notice, users: list[int]) -> None:
         """Queue ``notice`` for each of ``users`` now, in a transaction of its own (reminders);
@@ -335,7 +337,10 @@ class NotifyService:
                 .limit(1)) is not None
             if notice.kind == "your_turn":
                 skip = P.throttled(r.prefs, last, moved, now)
-            else:  # a reminder: once per waiting period; a game's end: once
+            elif notice.kind == "chat_mention":  # at most one per game per MENTION_GAP
+                skip = now - last < max(MENTION_GAP,
+                                        timedelta(minutes=r.prefs.get("throttle_minutes") or 0))
+            else:  # a reminder: once per waiting period; a game's end, an invitation: once
                 skip = notice.kind != "reminder" or not moved
             if skip:
                 return False
@@ -404,5 +409,6 @@ class NotifyService:
         out = []
         for r in rows:
             if r.seat in (r.waiting_for or []):
-                out.append({"id": r.id, "title": _title(r.game), "since": iso(r.updated_at)})
+                out.append({"id": r.id, "title": engine.title_of(r.game),
+                            "since": iso(r.updated_at)})
         return out

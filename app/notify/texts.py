@@ -5,6 +5,11 @@ from __future__ import annotations
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
+        "chat_mention.subject": "{by} mentioned you in {title}",
+        "chat_mention.body": "{by} mentioned you in the chat of {title}:",
+        "invitation.subject": "{by} offers a rematch of {title}",
+        "invitation.body": "{by} offers a rematch of {title}. Accept or decline it at the "
+                           "table.",
         "your_turn.subject": "Your turn in {title}",
         "your_turn.body": "It is your turn in {title}.",
         "your_turn.deadline": "Decide before {deadline}.",
@@ -27,6 +32,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "footer": "You get this mail because you chose it in your Menagerie account.",
     },
     "uk": {
+        "chat_mention.subject": "{by} згадує вас у грі {title}",
+        "chat_mention.body": "{by} згадує вас у чаті гри {title}:",
+        "invitation.subject": "{by} пропонує реванш у грі {title}",
+        "invitation.body": "{by} пропонує реванш у грі {title}. Прийняти чи відхилити його "
+                           "можна за столом.",
         "your_turn.subject": "Ваш хід у грі {title}",
         "your_turn.body": "Зараз ваш хід у грі {title}.",
         "your_turn.deadline": "Вирішіть до {deadline}.",
@@ -49,6 +59,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "footer": "Ви отримали цей лист, бо обрали це у своєму обліковому записі Menagerie.",
     },
     "de": {
+        "chat_mention.subject": "{by} hat dich in {title} erwähnt",
+        "chat_mention.body": "{by} hat dich im Chat von {title} erwähnt:",
+        "invitation.subject": "{by} bietet eine Revanche für {title} an",
+        "invitation.body": "{by} bietet eine Revanche für {title} an. Am Tisch kannst du sie "
+                           "annehmen oder ablehnen.",
         "your_turn.subject": "Du bist am Zug: {title}",
         "your_turn.body": "In {title} bist du jetzt am Zug.",
         "your_turn.deadline": "Entscheide dich vor {deadline}.",

@@ -2,11 +2,11 @@
 
 from .errors import BadSetup, BadState, IllegalAction, NOT_YOUR_DECISION
 from .game import Action, Event, Game, Option, State, event, events_for
-from .registry import game_names, get_game, register, unregister
+from .registry import game_names, get_game, register, title_of, unregister
 from .replay import replay
 
 __all__ = [
     "Action", "BadSetup", "BadState", "Event", "Game", "IllegalAction", "NOT_YOUR_DECISION",
     "Option", "State", "event", "events_for", "game_names", "get_game", "register", "replay",
-    "unregister",
+    "title_of", "unregister",
 ]

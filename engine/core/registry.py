@@ -24,6 +24,13 @@ def get_game(name: str) -> Game:
     return _GAMES[name]
 
 
+def title_of(name: str) -> str:
+    """The title of the game registered as ``name`` (the name itself if there is none)."""
+    _load_builtin()
+    game = _GAMES.get(name)
+    return game.title if game is not None else name
+
+
 def game_names() -> list[str]:
     _load_builtin()
     return sorted(_GAMES)

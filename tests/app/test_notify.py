@@ -464,3 +464,57 @@ async def test_the_unsubscribe_link_in_a_browser_asks_first(api, inbox):
     assert done.status_code == 200 and done.headers["content-type"].startswith("text/html")
     prefs = (await b.get("/api/me/notifications")).json()["preferences"]
     assert prefs["kinds"]["your_turn"] is False
+
+
+# --------------------------------------------------------------------------- mentions, rematches
+async def test_a_chat_mention_mails_the_player_named_once_per_ten_minutes(api, inbox):
+    a, b, gid = await _game(api)
+    c = await api.user()  # a spectator
+    await with_email(api, inbox, b, "mia@example.org", lang="uk")
+    await with_email(api, inbox, c, "cy@example.org")
+    say = "/api/games/{}/chat".format(gid)
+    r = await a.post(say, json={"text": f"well played, @{b.name}! and @nobody-here, @{a.name}"})
+    assert r.status_code == 201, r.text
+    await settle(api)
+    [mail] = inbox.to("mia@example.org", "chat_mention")
+    assert mail["Subject"] == f"{a.name} згадує вас у грі Hidden high card (test game)"
+    text = body(mail)
+    assert f"“well played, @{b.name}! and @nobody-here, @{a.name}”" in text
+    assert f"https://menagerie.test/game.html?id={gid}" in text
+    assert inbox.to("cy@example.org", "chat_mention") == []  # not named
+    # a second mention soon after: no second mail (at most one per game per 10 minutes)
+    assert (await a.post(say, json={"text": f"@{b.name} your move"})).status_code == 201
+    # a spectator names a player in the spectators' channel: the player may not read it now
+    r = await c.post(say, json={"text": f"@{b.name} should play the 9", "channel": "spectators"})
+    assert r.status_code == 201, r.text
+    # a player names the spectator in the players' channel (public): the spectator is told
+    assert (await b.post(say, json={"text": f"hello @{c.name}."})).status_code == 201
+    await settle(api)
+    assert len(inbox.to("mia@example.org", "chat_mention")) == 1
+    [seen] = inbox.to("cy@example.org", "chat_mention")
+    assert f"{b.name} mentioned you in the chat of" in body(seen)
+
+
+async def test_chat_mentions_follow_the_kind_switch(api, inbox):
+    a, b, gid = await _game(api)
+    await with_email(api, inbox, b, "off@example.org", kinds={"chat_mention": False})
+    r = await a.post(f"/api/games/{gid}/chat", json={"text": f"@{b.name} hi"})
+    assert r.status_code == 201
+    await settle(api)
+    assert inbox.to("off@example.org", "chat_mention") == []
+
+
+async def test_a_rematch_offer_mails_the_invited_players(api, inbox):
+    from .test_rematch import finished_game
+
+    gid, players = await finished_game(api, seats=2)
+    a, b = players
+    await with_email(api, inbox, b, "again@example.org", lang="de")
+    r = await a.post(f"/api/games/{gid}/rematch")
+    assert r.status_code == 201, r.text
+    new = r.json()["id"]
+    assert (await b.post(f"/api/games/{gid}/rematch")).status_code == 200  # the same game
+    await settle(api)
+    [mail] = inbox.to("again@example.org", "invitation")
+    assert mail["Subject"] == f"{a.name} bietet eine Revanche für Hidden high card (test game) an"
+    assert f"https://menagerie.test/game.html?id={new}" in body(mail)
