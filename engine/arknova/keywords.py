@@ -135,14 +135,11 @@ INTERACTIONS: frozenset[str] = frozenset({"venom", "constriction", "hypnosis", "
 #: Solo effects (docs/rules/arknova.md, "Solo"): an animal with an interaction names in its
 #: ``solo`` list what it does instead in a 1-seat game. A solo effect is one of these keywords
 #: or any ability keyword that is not an interaction.
-#: Money per value of the ``scavenge`` solo effect (what pilfering takes from one zoo).
-SCAVENGE_MONEY = 5
-
 SOLO_KEYWORDS: dict[str, Validator] = {
     "crowd": int_in(1, 4),
     "grip": null(),
     "mimic": int_in(3, 3),
-    "scavenge": int_of(1, 2),
+    "scavenge": int_of(5, 10),
 }
 
 
@@ -255,7 +252,7 @@ _SOLO_TEXTS: dict[str, Callable[[Any], str]] = {
     "crowd": lambda v: f"Solo: gain {v} appeal.",
     "grip": lambda v: "Solo: after the action, move one of your action cards to slot 5.",
     "mimic": lambda v: f"Solo: after the action, carry out one of your action cards in slots 1..{v} at that slot's strength.",
-    "scavenge": lambda v: f"Solo: gain {SCAVENGE_MONEY * v} money.",
+    "scavenge": lambda v: f"Solo: gain {v} money.",
 }
 
 assert set(_TEXTS) == set(ABILITY_KEYWORDS)

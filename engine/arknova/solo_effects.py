@@ -11,7 +11,7 @@ the same registry as every ability (:func:`.abilities.resolve`). The keywords:
   shift one slot left);
 - ``mimic N``: after the action, carry out one of your action cards in slots 1..N (not the one
   just used) at that slot's strength; that card then moves to slot 1;
-- ``scavenge N``: gain 5 money per N.
+- ``scavenge N``: gain N money (5 or 10: what pilfering one or two zoos could bring).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from . import actions
 from .abilities import ability, after_action
 from .decisions import Decision, decision, finish
 from .gains import gain
-from .keywords import SCAVENGE_MONEY
 from .turn import move_to_slot_one, side_of
 
 
@@ -32,7 +31,7 @@ def crowd(ctx):
 
 @ability("scavenge")
 def scavenge(ctx):
-    gain(ctx.state, ctx.seat, {"money": SCAVENGE_MONEY * ctx.value}, ctx.ev, source=ctx.card)
+    gain(ctx.state, ctx.seat, {"money": ctx.value}, ctx.ev, source=ctx.card)
 
 
 @ability("grip")

@@ -202,7 +202,7 @@ def test_king_cobra_draws_a_crowd_instead_of_venom():
 def test_scavenge_gains_money():
     state = solo_game()
     money = state["players"][0]["money"]
-    resolve(state, 0, "scavenge", 2, "A074", [])
+    resolve(state, 0, "scavenge", 10, "A074", [])
     assert state["players"][0]["money"] == money + 10
 
 
