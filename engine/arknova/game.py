@@ -205,7 +205,7 @@ class ArkNova(StackGame):
             "bonus_tiles": state["bonus_tiles"], "donations": state["donations"],
             "supply": state["supply"], "blocked": state["blocked"],
             "cp10": state["cp10"], "end": state["end"], "over": state["over"],
-            "solo": state["solo"],
+            "solo": solo.public(state),
             "decision": HANDLERS[frame["kind"]].public(state, frame) if frame else None,
             "final": state.get("final_details"),
         }

@@ -84,6 +84,18 @@ def breaks_left(state: dict) -> float:
     return whole - state["break_pos"] / max(1, state["break_len"])
 
 
+def total_breaks() -> int:
+    """Breaks in a whole solo game (6 with rows of 7 down to 2)."""
+    return T.break_track["1"] - T.solo.last_row + 1
+
+
+def public(state: dict) -> dict | None:
+    """What the table shows of the solo game (None in a multiplayer game)."""
+    if not is_solo(state):
+        return None
+    return {**state["solo"], "turns_left": turns_left(state), "breaks": total_breaks()}
+
+
 def total_turns() -> int:
     """Turns in a whole solo game (27 with rows of 7 down to 2)."""
     return sum(range(T.solo.last_row, T.break_track["1"] + 1))

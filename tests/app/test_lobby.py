@@ -154,7 +154,7 @@ async def test_arknova_takes_one_seat_for_the_solo_game(api):
     r = await ada.post(f"/api/games/{gid}/start")
     assert r.status_code == 200 and r.json()["waiting_for"] == [0]
     view = (await ada.game(gid))["view"]
-    assert view["public"]["solo"] == {"appeal": 15, "covered": 0}
+    assert view["public"]["solo"] == {"appeal": 15, "covered": 0, "turns_left": 27, "breaks": 6}
     assert view["public"]["players"][0]["appeal"] == 15
     legal = await ada.legal(gid)
     r = await ada.act(gid, legal["actions"][0], version=legal["version"])

@@ -54,7 +54,8 @@ def test_setup_starts_at_20_appeal_with_nothing_blocked():
     assert (state["break_pos"], state["break_len"]) == (0, 7)
     assert state["blocked"] == {} and state["donations"] == 0
     assert len(state["base_projects"]) == 3
-    assert G.view(state, 0)["public"]["solo"] == {"appeal": 20, "covered": 0}
+    assert G.view(state, 0)["public"]["solo"] == {"appeal": 20, "covered": 0,
+                                                  "turns_left": 27, "breaks": 6}
 
 
 def test_the_starting_appeal_is_a_validated_option():
