@@ -13,9 +13,8 @@ distributions (icons, requirements, keywords, sponsor levels, projects).
 
 from __future__ import annotations
 
-import json
-
 import argparse
+import json
 import statistics
 import sys
 from collections import Counter
