@@ -166,12 +166,15 @@ class ArkNova(StackGame):
 
         Added since the first stored games: ``supply`` (the association board's partner zoos
         and universities: full, as the old rules offered everything) and ``blocked`` (the
-        2-player blocked project levels: none, as the old game was set up without them).
+        2-player blocked project levels: none, as the old game was set up without them);
+        ``solo`` (None: solo games came later) and the option ``solo_appeal`` (its default,
+        as a new setup of the same game fills it in, so a replay matches the stored state).
         """
         state = super().load(data)
         state.setdefault("supply", full_supply())
         state.setdefault("blocked", {})
         state.setdefault("solo", None)
+        state["options"].setdefault("solo_appeal", T.solo.appeal)
         return state
 
     # ------------------------------------------------------------------ views

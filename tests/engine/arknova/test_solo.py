@@ -283,3 +283,10 @@ def test_random_solo_games_end_after_27_turns_and_replay_exactly(seed, appeal):
     assert res["details"]["solo"]["reached"] == (res["scores"][0] >= 0)
     again = engine.replay("arknova", 1, options, seed, log)
     assert G.state_hash(again) == G.state_hash(state)
+
+
+def test_a_state_stored_before_solo_games_loads_as_a_new_setup_would_be():
+    state = G.setup(2, {"map": "plains"}, 4)
+    old = G.dump(state)
+    del old["solo"], old["options"]["solo_appeal"]
+    assert G.state_hash(G.load(old)) == G.state_hash(state)
