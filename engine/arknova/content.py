@@ -96,27 +96,12 @@ class SoloEffect(_Model):
     (``keywords.SOLO_KEYWORDS``) or any ability keyword but the interactions."""
 
     keyword: str
-    value: Any = Field(default=None, validate_default=True)
+    value: Any = None
 
-    @field_validator("keyword")
-    @classmethod
-    def _known(cls, v: str) -> str:
-        if v in K.INTERACTIONS:
-            raise ValueError(f"interaction keyword {v!r} cannot be a solo effect")
-        if v not in K.SOLO_KEYWORDS and v not in K.ABILITY_KEYWORDS:
-            raise ValueError(f"unknown solo effect keyword {v!r}")
-        return v
-
-    @field_validator("value")
-    @classmethod
-    def _form(cls, v: Any, info: ValidationInfo) -> Any:
-        kw = info.data.get("keyword")
-        if kw is not None:
-            try:
-                K.check_solo_ability(kw, v)
-            except ValueError as exc:
-                raise ValueError(f"value for {kw!r} {exc}") from None
-        return v
+    @model_validator(mode="after")
+    def _known(self) -> "SoloEffect":
+        K.check_solo_ability(self.keyword, self.value)  # ValueError: the loader names the card
+        return self
 
     @property
     def text(self) -> str:

@@ -146,13 +146,16 @@ SOLO_KEYWORDS: dict[str, Validator] = {
 def check_solo_ability(keyword: str, value: Any) -> None:
     """Raise ``ValueError`` unless ``keyword``/``value`` is a valid solo effect."""
     if keyword in SOLO_KEYWORDS:
-        SOLO_KEYWORDS[keyword](value)
+        try:
+            SOLO_KEYWORDS[keyword](value)
+        except ValueError as exc:
+            raise ValueError(f"value for {keyword!r} {exc}") from None
         return
     if keyword in INTERACTIONS:
         raise ValueError(f"interaction keyword {keyword!r} cannot be a solo effect")
     if keyword not in ABILITY_KEYWORDS:
         raise ValueError(f"unknown solo effect keyword {keyword!r}")
-    ABILITY_KEYWORDS[keyword](value)
+    check_ability(keyword, value)
 
 
 #: Keywords a sponsor's immediate effects may use.
