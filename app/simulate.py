@@ -81,13 +81,22 @@ def register(app) -> None:
         out.print(f"{summary['games']} games of {game}, {players} players, seed {seed_value} "
                   f"({summary['seconds']} s)")
         for lab, row in summary["per_bot"].items():
+            solo = (summary.get("solo") or {}).get(lab)
+            if solo and solo["games"]:
+                q = solo["quantiles"]
+                out.print(f"  {lab:<24} solo score {solo['mean']} ± {solo['stdev']}  "
+                          f"(min {q['min']}, p25 {q['p25']}, median {q['median']}, "
+                          f"p75 {q['p75']}, max {q['max']});  reached 0 in "
+                          f"{solo['reached']:.1%}")
+                continue
             out.print(f"  {lab:<24} wins {row['wins']:>7}  ({(row['win_rate'] or 0):.1%})  "
                       f"VP {row['vp_mean']} ± {row['vp_stdev']}")
         length = summary["length"]
         out.print(f"  length: {length['turns_mean']} turns, {length['breaks_mean']} breaks, "
                   f"{length['decisions_mean']} decisions (means)")
-        out.print(f"  first seat wins {summary['first_seat_win_rate']:.1%}"
-                  if summary["first_seat_win_rate"] is not None else "  no finished game")
+        if players > 1 or summary["first_seat_win_rate"] is None:
+            out.print(f"  first seat wins {summary['first_seat_win_rate']:.1%}"
+                      if summary["first_seat_win_rate"] is not None else "  no finished game")
         if summary["errors"]["count"]:
             out.print(f"  [red]{summary['errors']['count']} errors[/]: "
                       + "; ".join(summary["errors"]["first"]))

@@ -51,6 +51,11 @@ MIN_PLAYS = 12
 POPULAR = 0.6
 
 
+#: From this line on, the old report is kept as it is (the solo score distributions of
+#: ``menagerie simulate --players 1``, written by hand with their commands and dates).
+KEEP_MARK = "<!-- kept by scripts/balance_report.py: the sections below are not generated -->"
+
+
 def collect(state: dict) -> dict:
     """The cards each zoo ended the game with (module-level: picklable)."""
     return {"zoos": [{"animals": sorted({a["card"] for a in p["animals"]}),
@@ -269,7 +274,10 @@ def main() -> None:
         seconds = time.perf_counter() - started
     command = "python scripts/balance_report.py " + " ".join(argv)
     text = report(records, bots, args.seed, args.minutes, seconds, command.strip(), args.jobs)
-    Path(args.out).write_text(text)
+    out = Path(args.out)
+    if out.is_file() and KEEP_MARK in out.read_text():  # the solo section is not made here
+        text = text.rstrip("\n") + "\n\n" + out.read_text()[out.read_text().index(KEEP_MARK):]
+    out.write_text(text)
     print(f"wrote {args.out} ({len(records)} games)", file=sys.stderr)
 
 

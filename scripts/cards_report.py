@@ -14,6 +14,7 @@ distributions (icons, requirements, keywords, sponsor levels, projects).
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 from collections import Counter
@@ -184,6 +185,14 @@ def report(c: Content) -> tuple[str, list[tuple[Animal, str]]]:
                [[f"`{k}`", K.value_form(k), ka[k], ks[k], ka[k] + ks[k]] for k in K.ABILITY_KEYWORDS])
     unused = [k for k in K.ABILITY_KEYWORDS if not ka[k] + ks[k]]
     L += [f"Unused keywords: {', '.join(unused) if unused else 'none'}.", ""]
+    L += ["Solo effects (what an animal with an interaction does in a 1-seat game instead; "
+          "docs/rules/arknova.md, \"Solo\"):", ""]
+    solo = Counter((x.keyword, json.dumps(x.value)) for a in animals for x in a.solo)
+    L += table(["solo keyword", "value", "animals", "instead of"],
+               [[f"`{k}`", v, n, ", ".join(sorted({y.keyword for a in animals for y in a.abilities
+                                                 if y.keyword in K.INTERACTIONS
+                                                 and any(z.keyword == k for z in a.solo)}))]
+                for (k, v), n in sorted(solo.items())])
 
     sp = list(c.sponsors.values())
     lv = Counter(s.level for s in sp)

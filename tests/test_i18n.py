@@ -196,7 +196,7 @@ def test_dynamic_families_follow_the_game_data(cats, families):
     data = ROOT / "engine" / "arknova" / "data"
     buildings = json.loads((data / "buildings.json").read_text())
     expect = {
-        "ability.{}.name": set(keywords.ABILITY_KEYWORDS),
+        "ability.{}.name": set(keywords.ABILITY_KEYWORDS) | set(keywords.SOLO_KEYWORDS),
         "action.{}": set(keywords.ACTIONS),
         "icon.{}": set(icons),
         "gain.{}": set(keywords.GAIN_KEYS) | {"pick_card"},
@@ -316,7 +316,7 @@ def test_english_ability_lines_say_what_the_engine_says(cats):
     seen = set()
     for f in ("animals", "sponsors"):
         for c in json.loads((ROOT / "engine" / "arknova" / "data" / "cards" / f"{f}.json").read_text()):
-            for ab in c.get("abilities", []) + c.get("effects", []):
+            for ab in c.get("abilities", []) + c.get("effects", []) + c.get("solo", []):
                 kw, value = ab["keyword"], ab["value"]
                 key = f"ability.pilfering.text_{value}" if kw == "pilfering" else f"ability.{kw}.text"
                 got = _render(en[key], _ability_params(kw, value))

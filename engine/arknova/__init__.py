@@ -16,6 +16,9 @@ maps and buildings: ``data/maps/``, ``data/buildings.json``. Where is a rule?
 - card abilities by keyword: :mod:`.abilities`; venom, constriction, hypnosis, pilfering:
   :mod:`.interactions`; sponsor triggers: :mod:`.sponsors_fx`
 - victory points, final scoring, ties, counters: :mod:`.scoring`
+- the solo game (1 seat: the solo tile instead of the break token, the starting appeal, the
+  donation spaces covered at breaks, the end after 27 turns): :mod:`.solo`; the animals' solo
+  effects that replace their interactions: :mod:`.solo_effects`
 """
 
 from ..core import register

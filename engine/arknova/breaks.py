@@ -12,9 +12,14 @@ from .tables import T, appeal_income
 from .zoo import building_spec, hand_limit, zoo_map
 from .placement import adjacent_cells
 from .actions.association import refill_supply
+from . import solo
 
 
 def advance_break(state: dict, n: int, ev: list, seat: int) -> None:
+    """Advance the break token by ``n`` (the caller pays any money for it). A solo game has no
+    break token: nothing moves (the money is still paid)."""
+    if solo.is_solo(state):
+        return
     before = state["break_pos"]
     state["break_pos"] = min(state["break_len"], before + n)
     if state["break_pos"] != before:
@@ -126,7 +131,9 @@ class BreakRest(Decision):
         # what every viewer may know of the break at once (the table's break summary): public
         ev.append(event("break_over", number=state["breaks"], income=income, dropped=dropped,
                         display=list(state["display"]), hand_limit=list(frame.get("hand_limit", []))))
-        if state["end"] is None:
+        if solo.is_solo(state):
+            solo.after_break(state, ev)  # a donation space covered, a shorter row, or the end
+        elif state["end"] is None:
             order = [(trigger + 1 + i) % n for i in range(n)]
             if end_triggered_by(state):
                 state["end"] = {"trigger": trigger, "remaining": order}

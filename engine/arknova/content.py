@@ -91,6 +91,23 @@ class Ability(_Model):
         return K.describe(self.keyword, self.value)
 
 
+class SoloEffect(_Model):
+    """What an animal does in a solo game instead of its interaction: a solo keyword
+    (``keywords.SOLO_KEYWORDS``) or any ability keyword but the interactions."""
+
+    keyword: str
+    value: Any = None
+
+    @model_validator(mode="after")
+    def _known(self) -> "SoloEffect":
+        K.check_solo_ability(self.keyword, self.value)  # ValueError: the loader names the card
+        return self
+
+    @property
+    def text(self) -> str:
+        return K.describe(self.keyword, self.value)
+
+
 class SponsorEffect(Ability):
     """An immediate sponsor effect: any ability keyword except the interactions."""
 
@@ -145,6 +162,18 @@ class Animal(_Model):
     conservation: Int0
     reputation: Int0
     abilities: Annotated[list[Ability], Field(max_length=2)] = []
+    #: the solo effects that replace the card's interaction in a 1-seat game: required exactly
+    #: when the card has an interaction ability
+    solo: Annotated[list[SoloEffect], Field(max_length=2)] = []
+
+    @model_validator(mode="after")
+    def _solo_for_interactions(self) -> "Animal":
+        interacts = any(a.keyword in K.INTERACTIONS for a in self.abilities)
+        if interacts and not self.solo:
+            raise field_error("solo", "an animal with an interaction needs its solo effects")
+        if self.solo and not interacts:
+            raise field_error("solo", "only an animal with an interaction has solo effects")
+        return self
 
     @field_validator("classes")
     @classmethod
@@ -429,7 +458,8 @@ class Content:
             return data
 
         return {
-            "animals": [dump(a, type="animal", icons=a.icons, texts=[x.text for x in a.abilities])
+            "animals": [dump(a, type="animal", icons=a.icons, texts=[x.text for x in a.abilities],
+                             **({"solo_texts": [x.text for x in a.solo]} if a.solo else {}))
                         for a in self.animals.values()],
             "sponsors": [dump(s, type="sponsor", texts=[x.text for x in s.effects])
                          for s in self.sponsors.values()],
@@ -439,6 +469,7 @@ class Content:
             "bonus_tiles": [dump(t, type="tile") for t in self.bonus_tiles.values()],
             "keywords": {k: {"form": K.value_form(k), "interaction": k in K.INTERACTIONS}
                          for k in K.ABILITY_KEYWORDS},
+            "solo_keywords": {k: {"form": K.value_form(k)} for k in K.SOLO_KEYWORDS},
         }
 
 

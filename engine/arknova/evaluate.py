@@ -1,6 +1,7 @@
 """How good a zoo builder position is for one seat: the evaluation the searching bots use.
 
-``value(state, seat)`` is the seat's *projected* victory points minus the best other seat's.
+``value(state, seat)`` is the seat's *projected* victory points minus the best other seat's
+(in a solo game the projected victory points themselves; its clock is the solo tile's).
 A zoo's projection is its victory points now (appeal, conservation, and the conservation its
 final-scoring cards and sponsor awards would give now) plus what its resources are likely worth
 before the game ends:
@@ -40,7 +41,7 @@ from hashlib import blake2b
 import orjson
 
 from ..bots.evaluation import Evaluator, fast_clone, final_value, register_evaluator
-from . import deck
+from . import deck, solo
 from .breaks import kiosk_income
 from .decisions import HANDLERS
 from .scoring import count
@@ -112,6 +113,8 @@ def clock(state: dict) -> tuple[float, float]:
     seats = state["seats"]
     if state["over"]:
         return 0.0, 0.0
+    if solo.is_solo(state):  # a fixed number of turns (the solo tile)
+        return solo.breaks_left(state), float(solo.turns_left(state))
     if state["end"] is not None:
         return 0.0, 1.0
     frac = state["break_pos"] / max(1, state["break_len"])
@@ -468,7 +471,7 @@ def value(state: dict, seat: int) -> float:
     mine = zoo_value(state, seat, breaks_left, turns_left) + _pending(state, seat, turns_left)
     others = [zoo_value(state, s, breaks_left, turns_left)
               for s in range(state["seats"]) if s != seat]
-    return mine - max(others)
+    return mine - max(others, default=0.0)  # solo: the projected score itself (the goal: >= 0)
 
 
 def own_followup(state: dict, seat: int) -> bool:

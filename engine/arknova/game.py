@@ -6,10 +6,11 @@ from ..core import IllegalAction, Option
 from ..core import rng as _rng
 from ..core.cow import deep
 from . import breaks, deck, turn  # noqa: F401  (registers decision handlers)
-from . import abilities, interactions  # noqa: F401  (register abilities and interactions)
+from . import abilities, interactions, solo_effects  # noqa: F401  (register abilities)
 from .actions import animals, association, build, cards, sponsors  # noqa: F401  (the actions)
 from .actions.association import full_supply
 from .content import load_content
+from . import solo
 from ..core.stack import StackGame
 from .decisions import HANDLERS, REGISTRY, push, top
 from .scoring import result as _result, vp
@@ -64,9 +65,12 @@ class ArkNova(StackGame):
     def __init__(self) -> None:
         maps = sorted(load_maps())
         super().__init__(
-            name="arknova", title="Menagerie Zoo (Ark Nova-style)", min_seats=2, max_seats=4,
+            name="arknova", title="Menagerie Zoo (Ark Nova-style)", min_seats=1, max_seats=4,
             options=(Option("map", maps[0], "The zoo map every player builds on "
-                            "('mixed' gives each seat a different map)", tuple(maps) + ("mixed",)),),
+                            "('mixed' gives each seat a different map)", tuple(maps) + ("mixed",)),
+                     Option("solo_appeal", T.solo.appeal,
+                            "Solo game (1 player): the appeal the zoo starts with; less is "
+                            "harder", tuple(T.solo.appeal_choices))),
             state_format=1)
 
     #: the players' dicts are copied key by key when an action reads them, and a zoo's
@@ -76,7 +80,7 @@ class ArkNova(StackGame):
     # ------------------------------------------------------------------ setup
     def _setup(self, seats, options, seed):
         content = load_content()
-        state = {"rng": _rng.seed_to_int(seed), "seats": seats, "options": options,
+        state = {"rng": _rng.seed_to_int(seed), "seats": seats, "options": options, "solo": None,
                  "turn": 0, "active": 0, "breaks": 0, "break_pos": 0,
                  "break_len": per_players(T.break_track, seats),
                  "cp10": False, "end": None, "over": False, "current": None,
@@ -120,6 +124,7 @@ class ArkNova(StackGame):
             players.append(p)
         state["players"] = players
         state["final_deck"] = finals
+        solo.setup(state, options)  # a 1-seat game: the solo tile and the starting appeal
         state["display"] = [None] * T.display_size
         deck.refill_display(state)
         offers = {str(s): deck.draw(state, T.start.draw) for s in range(seats)}
@@ -161,11 +166,15 @@ class ArkNova(StackGame):
 
         Added since the first stored games: ``supply`` (the association board's partner zoos
         and universities: full, as the old rules offered everything) and ``blocked`` (the
-        2-player blocked project levels: none, as the old game was set up without them).
+        2-player blocked project levels: none, as the old game was set up without them);
+        ``solo`` (None: solo games came later) and the option ``solo_appeal`` (its default,
+        as a new setup of the same game fills it in, so a replay matches the stored state).
         """
         state = super().load(data)
         state.setdefault("supply", full_supply())
         state.setdefault("blocked", {})
+        state.setdefault("solo", None)
+        state["options"].setdefault("solo_appeal", T.solo.appeal)
         return state
 
     # ------------------------------------------------------------------ views
@@ -199,6 +208,7 @@ class ArkNova(StackGame):
             "bonus_tiles": state["bonus_tiles"], "donations": state["donations"],
             "supply": state["supply"], "blocked": state["blocked"],
             "cp10": state["cp10"], "end": state["end"], "over": state["over"],
+            "solo": solo.public(state),
             "decision": HANDLERS[frame["kind"]].public(state, frame) if frame else None,
             "final": state.get("final_details"),
         }

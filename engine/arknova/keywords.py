@@ -132,6 +132,32 @@ ABILITY_KEYWORDS: dict[str, Validator] = {
 #: The interactions of spec section 9: only animals carry them.
 INTERACTIONS: frozenset[str] = frozenset({"venom", "constriction", "hypnosis", "pilfering"})
 
+#: Solo effects (docs/rules/arknova.md, "Solo"): an animal with an interaction names in its
+#: ``solo`` list what it does instead in a 1-seat game. A solo effect is one of these keywords
+#: or any ability keyword that is not an interaction.
+SOLO_KEYWORDS: dict[str, Validator] = {
+    "crowd": int_in(1, 4),
+    "grip": null(),
+    "mimic": int_in(3, 3),
+    "scavenge": int_of(5, 10),
+}
+
+
+def check_solo_ability(keyword: str, value: Any) -> None:
+    """Raise ``ValueError`` unless ``keyword``/``value`` is a valid solo effect."""
+    if keyword in SOLO_KEYWORDS:
+        try:
+            SOLO_KEYWORDS[keyword](value)
+        except ValueError as exc:
+            raise ValueError(f"value for {keyword!r} {exc}") from None
+        return
+    if keyword in INTERACTIONS:
+        raise ValueError(f"interaction keyword {keyword!r} cannot be a solo effect")
+    if keyword not in ABILITY_KEYWORDS:
+        raise ValueError(f"unknown solo effect keyword {keyword!r}")
+    check_ability(keyword, value)
+
+
 #: Keywords a sponsor's immediate effects may use.
 SPONSOR_KEYWORDS: tuple[str, ...] = tuple(k for k in ABILITY_KEYWORDS if k not in INTERACTIONS)
 
@@ -225,14 +251,24 @@ _TEXTS: dict[str, Callable[[Any], str]] = {
     "university": lambda v: "Take a university for free.",
 }
 
+_SOLO_TEXTS: dict[str, Callable[[Any], str]] = {
+    "crowd": lambda v: f"Solo: gain {v} appeal.",
+    "grip": lambda v: "Solo: after the action, move one of your action cards to slot 5.",
+    "mimic": lambda v: f"Solo: after the action, carry out one of your action cards in slots 1..{v} at that slot's strength.",
+    "scavenge": lambda v: f"Solo: gain {v} money.",
+}
+
 assert set(_TEXTS) == set(ABILITY_KEYWORDS)
+assert set(_SOLO_TEXTS) == set(SOLO_KEYWORDS)
 
 
 def describe(keyword: str, value: Any) -> str:
-    """A one-line English text of an ability, for the card gallery."""
+    """A one-line English text of an ability or a solo effect, for the card gallery."""
+    if keyword in _SOLO_TEXTS:
+        return _SOLO_TEXTS[keyword](value)
     return _TEXTS[keyword](value)
 
 
 def value_form(keyword: str) -> str:
     """The form of a keyword's value, e.g. ``"int 1..5"`` or ``"null"``."""
-    return getattr(ABILITY_KEYWORDS[keyword], "form", "?")
+    return getattr(ABILITY_KEYWORDS.get(keyword) or SOLO_KEYWORDS[keyword], "form", "?")

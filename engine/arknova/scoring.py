@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..core import event
-from . import deck
+from . import deck, solo
 from .decisions import Decision, decision, push
 from .tables import victory_points
 from .zoo import icons, zoo_map
@@ -181,6 +181,8 @@ def result(state: dict) -> dict | None:
         if i == 0 or key[s] != key[ranking[i - 1]]:
             place = i + 1
         places[s] = place
-    return {"scores": {s: d["vp"] for s, d in enumerate(details)}, "ranking": ranking,
-            "details": {"places": places,
-                        "zoos": {s: d for s, d in enumerate(details)}}}
+    out = {"scores": {s: d["vp"] for s, d in enumerate(details)}, "ranking": ranking,
+           "details": {"places": places, "zoos": {s: d for s, d in enumerate(details)}}}
+    if solo.is_solo(state):
+        out["details"]["solo"] = solo.details(state, details[0]["vp"])
+    return out

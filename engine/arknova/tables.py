@@ -124,12 +124,24 @@ class Scoring(_Strict):
     base: int
 
 
+class Solo(_Strict):
+    """The 1-seat game (docs/rules/arknova.md, "Solo"): the starting appeal (a game option with
+    these choices) and the shortest row of the solo tile (the game ends after its break).
+    The solo tile's first row holds ``break_track["1"]`` tokens."""
+
+    appeal: int
+    appeal_choices: list[int]
+    last_row: int
+
+
 class Tables(_Strict):
     start: Start
+    #: by player count; for 1 player: the tokens in the solo tile's first row
     break_track: dict[str, int]
     #: the stall guard: after this break the game finishes as if the end had been triggered
     #: (no real game gets near it; the end normally comes only from the markers meeting)
     stall_breaks: int
+    solo: Solo
     display_size: int
     max_x: int
     base_projects: dict[str, int]
@@ -155,6 +167,10 @@ class Tables(_Strict):
                 raise ValueError(f"blocked_base_levels[{n}] needs one level per base project")
             if any(not 0 <= i < 3 for i in blocked):
                 raise ValueError(f"blocked_base_levels[{n}]: a level index is 0, 1 or 2")
+        if self.solo.appeal not in self.solo.appeal_choices:
+            raise ValueError("solo.appeal must be one of solo.appeal_choices")
+        if not 1 <= self.solo.last_row <= self.break_track["1"]:
+            raise ValueError("solo.last_row must be 1 .. break_track[1] (the solo tile's rows)")
         for n, k in self.association.donations_covered.items():
             if not 0 <= k <= len(self.association.donations):
                 raise ValueError(f"donations_covered[{n}] is more than the donation spaces")

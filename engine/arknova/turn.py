@@ -12,6 +12,7 @@ from .decisions import Decision, decision, finish, push
 from .gains import gain
 from .scoring import end_triggered_by
 from .tables import T
+from . import solo
 
 
 def strength_of(player: dict, card: str, spent_x: int = 0) -> int:
@@ -97,6 +98,10 @@ class EndTurn(Decision):
         deck.refill_display(state)
         p["turns"] += 1
         state["turn"] += 1
+        if solo.is_solo(state):
+            push(state, "next_turn", seat=seat)
+            solo.end_of_turn(state, seat, ev)  # the solo tile, not the markers, ends the game
+            return
         if state["end"] is None and end_triggered_by(state):
             order = turn_order(state, seat)[1:]
             state["end"] = {"trigger": seat, "remaining": order}

@@ -29,7 +29,8 @@ def _final_value(game: Game, state: State, seat: int) -> float | None:
         return None
     scores = res["scores"]
     mine = scores[seat]
-    best_other = max((v for s, v in scores.items() if s != seat), default=mine)
+    # alone at the table (a solo game), the goal is a score of 0 or more: 0 is the bar
+    best_other = max((v for s, v in scores.items() if s != seat), default=0)
     return float(mine - best_other) + (20.0 if mine >= best_other else -20.0)
 
 
@@ -75,7 +76,8 @@ def evaluator_for(game: Game) -> "Evaluator":
 
 
 def final_value(game: Game, state: State, seat: int) -> float | None:
-    """Score difference to the best other seat (+-20 for winning / losing) once the game is over."""
+    """Score difference to the best other seat (+-20 for winning / losing) once the game is over;
+    in a 1-seat game the score itself (+-20 for reaching 0 or not)."""
     return _final_value(game, state, seat)
 
 

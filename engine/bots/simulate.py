@@ -135,7 +135,7 @@ def summarize(records: list[dict], game: str, players: int, bots: list[str],
             "vp_mean": _mean(xs),
             "vp_stdev": round(statistics.stdev(xs), 3) if len(xs) > 1 else 0.0,
         }
-    return {
+    out = {
         "game": game, "games": len(records), "finished": len(ok), "players": players,
         "bots": labels, "seed": seed,
         "wins": {lab: per_bot[lab]["wins"] for lab in labels},
@@ -147,6 +147,30 @@ def summarize(records: list[dict], game: str, players: int, bots: list[str],
         "errors": {"count": len(errors), "first": errors[:5]},
         "seconds": round(seconds, 2),
     }
+    if players == 1:  # a solo game: the score is the result, the goal 0 or more
+        out["solo"] = {lab: score_distribution(vps[lab]) for lab in labels}
+    return out
+
+
+def _quantile(xs: list, q: float) -> float:
+    """The ``q`` quantile of sorted ``xs`` (linear between the closest ranks)."""
+    pos = q * (len(xs) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return round(xs[lo] + (xs[hi] - xs[lo]) * (pos - lo), 3)
+
+
+def score_distribution(scores: list, goal: float = 0) -> dict:
+    """Mean, stdev, quantiles (min, 10 %, 25 %, median, 75 %, 90 %, max) of solo scores, and
+    the share of games that reached ``goal`` (a score of 0 or more)."""
+    xs = sorted(x for x in scores if x is not None)
+    if not xs:
+        return {"games": 0, "mean": None, "stdev": None, "quantiles": None, "reached": None}
+    qs = {"min": 0.0, "p10": 0.1, "p25": 0.25, "median": 0.5, "p75": 0.75, "p90": 0.9, "max": 1.0}
+    return {"games": len(xs), "mean": round(statistics.fmean(xs), 3),
+            "stdev": round(statistics.stdev(xs), 3) if len(xs) > 1 else 0.0,
+            "quantiles": {k: _quantile(xs, q) for k, q in qs.items()},
+            "reached": round(sum(1 for x in xs if x >= goal) / len(xs), 4)}
 
 
 def simulate(game: str, games: int, players: int, bots: list[str] | str, seed: int | str = 0,
@@ -158,7 +182,8 @@ def simulate(game: str, games: int, players: int, bots: list[str] | str, seed: i
 
     Returns a dict with the keys ``game, games, finished, players, bots, seed`` (the inputs;
     ``bots`` as one label per seat slot), ``wins`` (label -> wins, ties split evenly),
-    ``per_bot`` (label -> ``wins, win_rate, vp_mean, vp_stdev``), ``length``
+    ``per_bot`` (label -> ``wins, win_rate, vp_mean, vp_stdev``), with one player ``solo``
+    (label -> :func:`score_distribution` of the solo scores), ``length``
     (``turns_mean, breaks_mean, decisions_mean``; turns and breaks when the game's state counts
     them), ``first_seat_win_rate`` (ties split), ``errors`` (``count`` and the ``first``
     messages) and ``seconds`` (wall time). ``records`` (a list) receives every game's record;

@@ -79,7 +79,9 @@ class Game:
         out = {}
         for name, opt in known.items():
             value = options.get(name, opt.default)
-            if opt.choices is not None and value not in opt.choices:
+            # the same JSON value: 20.0 is not 20 and true is not 1
+            if opt.choices is not None and not any(
+                    type(value) is type(c) and value == c for c in opt.choices):
                 raise BadSetup("bad_options", f"Option {name!r} must be one of {list(opt.choices)}.")
             out[name] = value
         return out

@@ -135,3 +135,30 @@ async def test_lists_and_your_turn(api):
     assert r.status_code == 401
     r = await api.client.get("/api/games?limit=1")
     assert len(r.json()) == 1
+
+
+async def test_arknova_takes_one_seat_for_the_solo_game(api):
+    """The zoo builder alone declares 1 seat; the creator starts a solo game at once."""
+    r = await api.client.get("/api/catalog")
+    ark = next(g for g in r.json() if g["name"] == "arknova")
+    assert ark["seats"] == {"min": 1, "max": 4}
+    solo = next(o for o in ark["options"] if o["name"] == "solo_appeal")
+    assert solo["default"] == 20 and 20 in solo["choices"]
+    zoc = next(g for g in r.json() if g["name"] == "zoocracy")
+    assert zoc["seats"]["min"] > 1
+    ada = await api.user("ada")
+    r = await ada.post("/api/games", json={"game": "arknova", "seats": 1,
+                                           "options": {"solo_appeal": 15}})
+    assert r.status_code == 201
+    gid = r.json()["id"]
+    r = await ada.post(f"/api/games/{gid}/start")
+    assert r.status_code == 200 and r.json()["waiting_for"] == [0]
+    view = (await ada.game(gid))["view"]
+    assert view["public"]["solo"] == {"appeal": 15, "covered": 0, "turns_left": 27, "breaks": 6}
+    assert view["public"]["players"][0]["appeal"] == 15
+    legal = await ada.legal(gid)
+    r = await ada.act(gid, legal["actions"][0], version=legal["version"])
+    assert r.status_code == 200
+    r = await ada.post("/api/games", json={"game": "arknova", "seats": 1,
+                                           "options": {"solo_appeal": 17}})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_options"

@@ -300,6 +300,31 @@ def test_simulate_returns_the_documented_keys():
         simulate("arknova", 1, 5, "random", seed=1)
 
 
+@pytest.mark.parametrize("bot", ["random", "greedy", "mcts:budget=none,playouts=2,candidates=2"])
+def test_every_bot_plays_a_solo_game(bot):
+    """No opponents: the bots, their evaluation and the summary cope (a solo distribution)."""
+    from engine.bots.simulate import simulate
+
+    out = simulate("arknova", 1, 1, bot, seed=3)
+    assert out["errors"] == {"count": 0, "first": []} and out["finished"] == 1
+    assert out["length"]["turns_mean"] == 27 and out["length"]["breaks_mean"] == 6
+    solo = out["solo"][bot]
+    assert solo["games"] == 1 and solo["mean"] == out["per_bot"][bot]["vp_mean"]
+    assert solo["reached"] == (1.0 if solo["mean"] >= 0 else 0.0)
+
+
+def test_solo_score_distribution():
+    from engine.bots.simulate import score_distribution, simulate
+
+    d = score_distribution([-10, 0, 5, -20, 15])
+    assert d == {"games": 5, "mean": -2.0, "stdev": 13.509,
+                 "quantiles": {"min": -20, "p10": -16.0, "p25": -10.0, "median": 0.0,
+                               "p75": 5.0, "p90": 11.0, "max": 15},
+                 "reached": 0.6}
+    assert score_distribution([])["mean"] is None
+    assert "solo" not in simulate("arknova", 1, 2, "random", seed=2)  # only with one player
+
+
 def test_bots_option_takes_several_settings_per_entry(tmp_path):
     from app.simulate import summarize_records
     from engine.bots.simulate import parse_bots, simulate

@@ -90,6 +90,25 @@ def test_random_games_keep_the_contract(game, seed, data):
         assert game.state_hash(replayed) == game.state_hash(state)
 
 
+#: Configurations the random games above may rarely draw, checked on their own: (game, seats,
+#: options). The zoo builder's solo game (1 seat) at its default and at its hardest start.
+CONFIGURATIONS = [("arknova", 1, {}), ("arknova", 1, {"solo_appeal": 10})]
+
+
+@pytest.mark.parametrize("name,seats,options", CONFIGURATIONS,
+                         ids=[f"{n}-{s}-{'-'.join(map(str, o.values())) or 'default'}"
+                              for n, s, o in CONFIGURATIONS])
+@settings(max_examples=max(3, EXAMPLES // 3), deadline=None,
+          suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(min_value=0, max_value=2**31))
+def test_configurations_keep_the_contract(name, seats, options, seed):
+    game = engine.get_game(name)
+    state, log = play_random(game, seats, seed, options=options, check_every=3)
+    assert game.result(state) is not None
+    replayed = engine.replay(name, seats, options, seed, log)
+    assert game.state_hash(replayed) == game.state_hash(state)
+
+
 def test_toy_replay_is_exact():
     engine.register(TOY, replace=True)
     try:

@@ -11,6 +11,7 @@ from ..zoo import animal_cost, building_by_id, capacity, homes, icons, meets, to
 from . import action
 from ..sponsors_fx import trigger
 from ..abilities import resolve
+from .. import solo
 
 
 @action("animals")
@@ -98,7 +99,7 @@ def play_animal(state, seat, cid, home, folder, ev) -> None:
 
     trigger(state, seat, "animal", {"card": cid}, ev)
 
-    for ab in c.get("abilities") or ():
+    for ab in solo.abilities_of(state, c):  # solo: the card's solo effects for interactions
         resolve(state, seat, ab["keyword"], ab.get("value"), cid, ev)
 
 

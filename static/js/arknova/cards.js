@@ -295,6 +295,8 @@ export function renderCard(c, opts = {}) {
         building: tOr(`building.${c.special.enclosure}`, cap(c.special.enclosure)), count: c.special.spaces })));
     }
     body.push(...abilityLines(c.abilities, c.texts, mini));
+    // what an interaction does in a solo game instead (engine: card data "solo")
+    body.push(...abilityLines(c.solo, c.solo_texts, mini).map((p) => { p.classList.add("solo"); return p; }));
   } else if (c.type === "sponsor") {
     reqRow.push(...reqIcons(c.requires, sizes));
     body.push(...abilityLines(c.effects, c.texts, mini));
@@ -379,6 +381,7 @@ export function cardTitle(c) {
     const r = requirementText(c.requires);
     if (r) bits.push(t("card.title_needs", { what: r }));
     if ((c.abilities || []).length) bits.push(lines(c.abilities));
+    if ((c.solo || []).length) bits.push((c.solo || []).map((ab, i) => abilityText(ab, (c.solo_texts || [])[i] || "")).join(" "));
   } else if (c.type === "sponsor") {
     bits.push(t("card.title_level", { n: c.level }));
     if ((c.effects || []).length) bits.push(lines(c.effects));
@@ -394,7 +397,7 @@ export function searchText(c) {
   if (c.continent) words.push(c.continent, iconLabel(c.continent));
   for (const i of c.classes || []) words.push(i, iconLabel(i));
   for (const i of c.icons || []) words.push(i, iconLabel(i));
-  for (const a of [...(c.abilities || []), ...(c.effects || [])]) words.push(a.keyword, abilityName(a.keyword), abilityText(a));
+  for (const a of [...(c.abilities || []), ...(c.effects || []), ...(c.solo || [])]) words.push(a.keyword, abilityName(a.keyword), abilityText(a));
   for (const line of c.texts || []) words.push(line);
   if (c.requires) {
     words.push(requirementText(c.requires));

@@ -101,6 +101,8 @@ export class DecisionBar extends TableBar {
       case "free_task": return dec.task === "partner" ? t("ask.free_partner") : t("ask.free_university");
       case "clever": return t("ask.clever");
       case "hypnosis": return t("ask.hypnosis", { name: seatName(dec.target) });
+      case "grip": return t("ask.grip");
+      case "mimic": return t("ask.mimic");
       case "pilfer": return t("ask.pilfer", { name: seatName(dec.actor) });
       case "hand_limit": return t("ask.hand_limit", { count: (dec.excess || {})[String(this.st.seat)] ?? 1 });
       case "relocate": return t("ask.relocate");

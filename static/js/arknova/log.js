@@ -124,6 +124,10 @@ export function sentence(ev, ctx) {
     }
     case "pilfered_card": return say("log.pilfered_given", ctx, d.target, d.seat, { S, T, card: n.card(d.card) });
     case "break_advanced": return me("log.break_advanced", { by: d.by, pos: d.pos });
+    case "gripped": return me("log.gripped", { action: n.action(d.card) });
+    case "mimic": return me("log.mimic", { action: n.action(d.card), strength: d.strength });
+    case "solo_covered": return t("log.solo_covered");
+    case "solo_end": return t("log.solo_end", { turns: d.turns, breaks: d.breaks });
     case "animal": {
       const extra = [from, d.enclosure === null ? t("log.no_own_enclosure") : ""].join("");
       return me("log.animal", { card: n.card(d.card), extra, cost: d.cost });

@@ -77,7 +77,9 @@ export class ArkNovaUI extends TableUI {
     const out = [];
     const br = p.break || {};
     // one break counter (the token on the break track, as on the board) and the round
-    out.push(h("span", { class: "stat break-stat", title: t("status.break_track_title", { pos: br.pos ?? 0, len: br.len ?? "?", count: br.count ?? 0 }) },
+    // a solo game: the solo tile instead of the break track (a token per turn, fixed length)
+    const soloTitle = p.solo ? t("status.solo_tile_title", { pos: br.pos ?? 0, len: br.len ?? "?", count: br.count ?? 0, breaks: p.solo.breaks, left: p.solo.turns_left }) : null;
+    out.push(h("span", { class: "stat break-stat", title: soloTitle || t("status.break_track_title", { pos: br.pos ?? 0, len: br.len ?? "?", count: br.count ?? 0 }) },
       icon("break", { size: 16 }), ` ${t("status.break_track", { pos: br.pos ?? 0, len: br.len ?? "?" })}`));
     out.push(h("span", { class: "stat rounds" }, t("status.round", { n: Math.floor((p.turn ?? 0) / Math.max(1, p.players.length)) + 1 })));
     const me = this.st.seat !== null && this.st.seat !== undefined ? p.players[this.st.seat] : null;
@@ -229,7 +231,8 @@ export class ArkNovaUI extends TableUI {
     const cells = [];
     for (let i = 1; i <= br.len; i++) cells.push(h("span", { class: ["bt-cell", i <= br.pos && "filled", i === br.len && "last"] }, i === br.len ? icon("break", { size: 14 }) : ""));
     out.push(h("section", { class: "board-block break-block" },
-      h("h3", t("board.break_track"), " ", h("span", { class: "muted num" }, `${br.pos}/${br.len}`), h("span", { class: "muted small" }, ` · ${t("board.breaks_of", { count: br.count, max: br.max })}`)),
+      h("h3", p.solo ? t("board.solo_tile") : t("board.break_track"), " ", h("span", { class: "muted num" }, `${br.pos}/${br.len}`),
+        h("span", { class: "muted small" }, ` · ${p.solo ? t("board.solo_left", { count: p.solo.turns_left, breaks: p.solo.breaks }) : t("board.breaks_of", { count: br.count, max: br.max })}`)),
       h("div", { class: "break-track", role: "img", "aria-label": t("board.break_token_at", { pos: br.pos, len: br.len }) }, cells)));
 
     // display with reputation range
