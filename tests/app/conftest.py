@@ -28,7 +28,7 @@ from app.settings import Settings
 from tests.conftest import require_postgres
 from tests.toygame import TOY
 
-TABLES = ["email_jobs", "notice_log", "notification_prefs", "push_deliveries", "push_subscriptions", "server_keys", "rate_buckets", "webhook_deliveries", "webhooks", "ratings", "chat_messages", "snapshots", "actions",
+TABLES = ["daily_attempts", "email_jobs", "notice_log", "notification_prefs", "push_deliveries", "push_subscriptions", "server_keys", "rate_buckets", "webhook_deliveries", "webhooks", "ratings", "chat_messages", "snapshots", "actions",
           "seats", "tokens", "games", "users"]
 PASSWORD = "correct horse"
 
