@@ -117,3 +117,24 @@ def test_play_todays_duel_to_the_end(server, browser, console, artifacts):
     assert wide <= PHONE["width"], "nothing on the lobby scrolls sideways on a phone"
     p.locator("#daily").screenshot(path=str(artifacts / "daily-card-390x844.png"))
     phone.close()
+
+
+def test_the_days_page_and_the_card_signed_out_on_a_phone(server, browser, console, artifacts):
+    """Signed out, the card offers the challenges (and asks to sign in); daily.html shows the
+    day's board and the past days; nothing scrolls sideways at 390 px."""
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    p = console.watch(phone.new_page(), "daily-signed-out")
+    p.set_default_timeout(WAIT)
+    try:
+        p.goto(server.url("/"))
+        p.wait_for_selector('#daily:not([hidden]) .daily-kind[data-kind="duel"] .dk-signin')
+        assert p.locator("[data-daily-start]").count() == 0
+        assert p.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        p.click("#daily-past")
+        p.wait_for_url(re.compile(r".*/daily\.html$"))
+        p.wait_for_selector("#day-board table, #day-board .empty-note")
+        p.wait_for_selector("#past-list li")
+        assert p.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        p.screenshot(path=str(artifacts / "daily-page-390x844.png"), full_page=True)
+    finally:
+        phone.close()
