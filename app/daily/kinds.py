@@ -15,10 +15,10 @@ from typing import Any
 import engine
 from engine.bots import bot_kinds
 
-#: every daily game's clock: a time bank as long as the day (nobody's seat goes to a bot
-#: while its player sleeps); what the player's bank used is the leaderboard's "time used"
-DAILY_CLOCK = {"mode": "bank", "seconds": 86400, "increment": 0, "abandon_after": 1000,
-               "bot": "greedy"}
+#: every daily game's clock: no limit (nobody's seat goes to a bot while its player sleeps, and
+#: an abandoned game costs nothing), it only counts each seat's time (app/clock.py): the
+#: player's is the leaderboard's "time used"
+DAILY_CLOCK = {"mode": "count"}
 #: the seat the player takes
 PLAYER_SEAT = 0
 
@@ -70,14 +70,17 @@ def unusable(kind: DailyKind) -> str | None:
 def outcome(result: dict | None, clock: dict | None, time_control: dict | None,
             seat: int) -> tuple[float | None, float | None]:
     """``(score, time_used)`` of ``seat`` in a finished game: its score in the engine's result,
-    and the seconds its time bank ran down (None without a bank)."""
+    and the seconds its clock counted (a counting clock's ``used``, or what a time bank ran
+    down; None without either)."""
     scores = (result or {}).get("scores") or {}
     raw = scores.get(str(seat), scores.get(seat)) if isinstance(scores, dict) else (
         scores[seat] if isinstance(scores, list) and seat < len(scores) else None)
     score = float(raw) if isinstance(raw, (int, float)) and not isinstance(raw, bool) else None
     used = None
-    entry = ((clock or {}).get("seats") or {}).get(str(seat))
-    if time_control and time_control.get("mode") == "bank" and entry and \
-            entry.get("bank") is not None:
+    entry = ((clock or {}).get("seats") or {}).get(str(seat)) or {}
+    mode = (time_control or {}).get("mode")
+    if mode == "count" and entry.get("used") is not None:
+        used = round(float(entry["used"]), 3)
+    elif mode == "bank" and entry.get("bank") is not None:
         used = round(max(0.0, float(time_control["seconds"]) - float(entry["bank"])), 3)
     return score, used

@@ -132,12 +132,34 @@ def test_streaks():
     assert streaks([d - timedelta(2)], d)["current"] == 0
 
 
-def test_outcome_reads_the_score_and_the_bank():
+def test_outcome_reads_the_score_and_the_clock():
+    counted = {"seats": {"0": {"used": 37.5, "bank": None}, "1": {"used": 0.0}}}
+    assert outcome({"scores": {"0": 7, "1": 3}}, counted, {"mode": "count"}, 0) == (7.0, 37.5)
     tc = {"mode": "bank", "seconds": 100, "increment": 0}
     clock = {"seats": {"0": {"bank": 62.5}, "1": {"bank": 100.0}}}
     assert outcome({"scores": {"0": 7, "1": 3}}, clock, tc, 0) == (7.0, 37.5)
     assert outcome({"scores": {0: 7}}, None, None, 0) == (7.0, None)
     assert outcome({"scores": {"1": 3}}, clock, tc, 0) == (None, 37.5)
+
+
+def test_a_counting_clock_counts_and_never_runs_out():
+    """The daily games' clock (app/clock.py, mode "count"): no deadline, so the scheduler
+    never plays for an absent player (and an abandoned game costs nothing); ``used`` grows
+    while the seat owes a decision."""
+    from app import clock as clock_mod
+
+    t0 = datetime(2031, 3, 10, 10, tzinfo=timezone.utc)
+    tc = {"mode": "count"}
+    c, deadline = clock_mod.start(tc, 2, [0, 1], {0}, t0)
+    assert deadline is None and c["seats"]["0"]["since"] and c["seats"]["0"]["deadline"] is None
+    c, deadline = clock_mod.advance(tc, c, 0, "move", [0, 1], [1], {0},
+                                    t0 + timedelta(seconds=42))
+    assert deadline is None and c["seats"]["0"]["used"] == 42 and c["seats"]["0"]["since"] is None
+    c, _ = clock_mod.advance(tc, c, 1, "move", [1], [0], {0}, t0 + timedelta(seconds=50))
+    assert clock_mod.expired(c, [0], {0}, t0 + timedelta(days=400)) == []
+    c, _ = clock_mod.advance(tc, c, 0, "move", [0], [1], {0}, t0 + timedelta(seconds=58))
+    assert c["seats"]["0"]["used"] == 50 and c["seats"]["1"]["used"] == 0
+    assert clock_mod.public(tc, c)["seats"]["0"]["used"] == 50
 
 
 def test_daily_games_are_never_rated():
@@ -173,7 +195,7 @@ async def test_the_duel_against_mcts(api, clock):
     assert g["status"] == "running" and g["source"] == "daily" and g["game"] == "arknova"
     assert g["your_seat"] == 0
     assert g["seats"][1]["bot"] == "mcts" and g["seats"][0]["user"]["id"] == ada.id
-    assert g["time_control"]["mode"] == "bank"
+    assert g["time_control"] == {"mode": "count"} and g["turn_deadline"] is None
     assert g["sealed_until"] == "2031-03-11T00:00:00Z"
     again = await start(ada, "duel", 200)
     assert again["game"]["id"] == g["id"] and again["created"] is False
@@ -401,10 +423,11 @@ async def test_results_time_used_and_streak(api, clock):
         assert attempt["rank"] == 1
         final = await ada.game(gid)
         assert attempt["score"] == final["result"]["scores"]["0"]
-        # the time the player's bank ran down: the 7 s thought before each answer (and
+        # the time the player's clock counted: the 7 s thought before each answer (and
         # before an answer that came too late: the bot had moved meanwhile)
         assert thought >= 7 * 3
         assert attempt["time_used"] == pytest.approx(thought)
+        assert final["clock"]["seats"]["0"]["used"] == pytest.approx(thought)
         assert not (await api.services.games.store.game_row(gid, state=False)).rated
     assert mine["streak"] == {"current": 1, "best": 3, "today": True}
     # the next day, not played yet: the streak is still alive
