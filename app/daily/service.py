@@ -40,9 +40,9 @@ from .store import Attempt, DailyStore
 log = logging.getLogger("menagerie.daily")
 
 
-def _attempt(a: Attempt, rank: int | None, *, game: bool) -> dict:
-    """An attempt as the API shows it (``game``: whether its game id may be shown)."""
-    return {"kind": a.kind, "day": a.day.isoformat(), "game_id": a.game_id if game else None,
+def _attempt(a: Attempt, rank: int | None) -> dict:
+    """The caller's own attempt as the API shows it (their own game id included)."""
+    return {"kind": a.kind, "day": a.day.isoformat(), "game_id": a.game_id,
             "status": a.status, "started_at": iso(a.started_at),
             "finished_at": iso(a.finished_at), "score": a.score, "time_used": a.time_used,
             "in_time": a.in_time, "rank": rank}
@@ -117,7 +117,7 @@ class DailyService:
         for kind in self.offered():
             a = mine.get(kind.name)
             kinds.append({**kind.public(), "title": _title(kind.game),
-                          "attempt": _attempt(a, await self.store.rank(a), game=True)
+                          "attempt": _attempt(a, await self.store.rank(a))
                           if a is not None else None})
         return {"day": day.isoformat(), "now": iso(now), "ends_at": iso(end),
                 "seconds_left": max(0, int((end - now).total_seconds())), "kinds": kinds,
@@ -179,7 +179,7 @@ class DailyService:
         if user is not None:
             a = await self.store.attempt(user.id, kind.name, day)
             if a is not None:
-                you = _attempt(a, await self.store.rank(a), game=True)
+                you = _attempt(a, await self.store.rank(a))
         return {"day": day.isoformat(), "kind": kind.name, "over": over,
                 "ends_at": iso(day_end(day)), "players": players, "total": total,
                 "offset": offset, "entries": entries, "you": you}
@@ -207,7 +207,7 @@ class DailyService:
                     "winner": {"user": {"id": won.user_id, "username": won.username},
                                "score": won.score, "time_used": won.time_used,
                                "game_id": won.game_id} if won is not None else None,
-                    "you": _attempt(own, await self.store.rank(own), game=True)
+                    "you": _attempt(own, await self.store.rank(own))
                     if own is not None else None})
             out.append({"day": day.isoformat(), "kinds": kinds})
         streak = (streaks(await self.store.days_played(user.id), today)
