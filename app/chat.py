@@ -27,7 +27,7 @@ from typing import Any
 import engine
 from sqlalchemy import select
 
-from . import jsonutil
+from . import jsonutil, redaction
 from .auth import UserInfo
 from .errors import ApiError, not_found
 from .models import ChatMessage, Game, OutboxEvent, Seat, User, utcnow
@@ -102,15 +102,19 @@ class ChatService:
 
     # ---------------------------------------------------------------- reading
     async def _standing(self, session, game_id: int, user: UserInfo | None) -> tuple[str, bool]:
-        """(game status, whether ``user`` sits in the game); 404 for no such game."""
-        status = await session.scalar(select(Game.status).where(Game.id == game_id))
-        if status is None:
+        """(game status, whether ``user`` sits in the game); 404 for no such game, 403
+        ``game_sealed`` for a game private to its players (app/redaction.py)."""
+        found = (await session.execute(select(Game.status, Game.sealed_until)
+                                       .where(Game.id == game_id))).first()
+        if found is None:
             raise not_found("game")
+        status = found.status
         seated = False
         if user is not None:
             seated = await session.scalar(
                 select(Seat.seat).where(Seat.game_id == game_id, Seat.user_id == user.id)
                 .limit(1)) is not None
+        redaction.check_sealed(found.sealed_until, seated)
         return status, seated
 
     async def history(self, game_id: int, user: UserInfo | None, channel: str,

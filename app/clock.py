@@ -11,6 +11,10 @@ A game may have a time control (chosen when it is created, shown to everyone):
 and ``abandon_after`` (K timeouts in a row hand the seat to the bot for good, until the player
 reclaims it) and ``bot`` (the bot that plays a timed-out decision).
 
+The server also deals games with ``{"mode": "count"}`` (the daily challenge's, app/daily/): no
+limit and no deadline, the clock only counts the time each seat spent owing a decision
+(``used``, seconds). Players cannot choose it for their own games (:class:`TimeControl`).
+
 The clock (``games.clock``, written with every move in the move's own statement) holds per
 seat: ``bank`` (seconds left; bank mode), ``since`` (when its current wait began), ``deadline``,
 ``timeouts`` (in a row) and ``auto`` (decisions the platform played for it). The game row's
@@ -57,8 +61,11 @@ def parse(value: str | None) -> datetime | None:
 
 
 def _entry(tc: dict) -> dict:
-    return {"bank": float(tc["seconds"]) if tc["mode"] == "bank" else None, "since": None,
-            "deadline": None, "timeouts": 0, "auto": 0}
+    entry = {"bank": float(tc["seconds"]) if tc["mode"] == "bank" else None, "since": None,
+             "deadline": None, "timeouts": 0, "auto": 0}
+    if tc["mode"] == "count":
+        entry["used"] = 0.0
+    return entry
 
 
 def _limit(tc: dict, entry: dict) -> float:
@@ -87,6 +94,8 @@ def advance(tc: dict, clock: dict, actor: int, kind: str, before: Iterable[int],
         since = parse(e["since"])
         if tc["mode"] == "bank" and since is not None:
             e["bank"] = max(0.0, round((e["bank"] or 0.0) - (now - since).total_seconds(), 3))
+        elif tc["mode"] == "count" and since is not None:
+            e["used"] = round((e.get("used") or 0.0) + (now - since).total_seconds(), 3)
         if kind == "auto":
             e["timeouts"] += 1
             e["auto"] += 1
@@ -114,7 +123,10 @@ def _arm(tc: dict, clock: dict, waiting: set[int], still: set[int], timed: set[i
             pass  # the same wait goes on
         else:
             e["since"] = iso(now)
-            e["deadline"] = iso(now + timedelta(seconds=_limit(tc, e)))
+            e["deadline"] = (None if tc["mode"] == "count"
+                             else iso(now + timedelta(seconds=_limit(tc, e))))
+        if e["deadline"] is None:  # counted, never limited
+            continue
         d = parse(e["deadline"])
         if deadline is None or d < deadline:
             deadline = d
@@ -151,4 +163,6 @@ def public(tc: dict | None, clock: dict | None) -> dict | None:
     for key, e in (clock or {"seats": {}})["seats"].items():
         seats[key] = {"deadline": e["deadline"], "bank": e["bank"], "since": e["since"],
                       "timeouts": e["timeouts"], "auto": e["auto"]}
+        if "used" in e:
+            seats[key]["used"] = e["used"]
     return {"control": tc, "seats": seats}

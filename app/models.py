@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -11,6 +11,7 @@ from sqlalchemy import (
     Boolean,
     Float,
     CheckConstraint,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -101,8 +102,12 @@ class Game(Base):
     seats_rev: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     #: the game this one is a rematch of (one rematch per game)
     rematch_of: Mapped[int | None] = mapped_column(Id, nullable=True)
-    #: "play" (played here) or "import" (rebuilt from an imported record)
+    #: "play" (played here), "import" (rebuilt from an imported record) or "daily" (a daily
+    #: challenge's game, dealt by the server: app/daily/)
     source: Mapped[str] = mapped_column(String(16), default="play", server_default="play")
+    #: until then only the game's seated players see it (a daily challenge's game, until its
+    #: day is over: app/redaction.py); None: public as every game
+    sealed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     #: ratings were updated from this game's result
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
@@ -363,3 +368,32 @@ class OutboxEvent(Base):
     next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class DailyAttempt(Base):
+    """One player's attempt at one daily challenge (``app/daily/``): one per user, kind and UTC
+    day (the unique constraint makes two simultaneous starts one game, in any process). The
+    result columns are filled once the game is over (``settled``)."""
+
+    __tablename__ = "daily_attempts"
+    __table_args__ = (
+        UniqueConstraint("user_id", "kind", "day", name="uq_daily_attempts_user_kind_day"),
+        UniqueConstraint("game_id", name="uq_daily_attempts_game"),
+        Index("ix_daily_attempts_day_kind", "day", "kind", "in_time", "score"),
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"))
+    #: the challenge kind ("duel", "solo": app/daily/kinds.py)
+    kind: Mapped[str] = mapped_column(String(32))
+    #: the UTC day of the challenge
+    day: Mapped[date] = mapped_column(Date)
+    game_id: Mapped[int] = mapped_column(Id, ForeignKey("games.id", ondelete="CASCADE"))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: when the game ended (None while it runs)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: the player's score (the engine's result) and the time their clock used, in seconds
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    time_used: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: finished before the day was over: only these count (leaderboard, streak)
+    in_time: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")

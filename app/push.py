@@ -46,11 +46,11 @@ from pywebpush import WebPushException, webpush_async
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
-from . import i18n, jsonutil
+from . import i18n, jsonutil, serverkeys
 from .auth import UserInfo
 from .errors import ApiError, not_found
 from .jobqueue import JobWorker, stepped_backoff
-from .models import PushDelivery, PushSubscription, ServerKey, utcnow
+from .models import PushDelivery, PushSubscription, utcnow
 
 log = logging.getLogger("menagerie.push")
 
@@ -148,22 +148,14 @@ class PushService:
             own = own.strip()
             return Vapid.from_pem(own.encode()) if own.startswith("-----") else \
                 Vapid.from_raw(own.encode())
-        async with self.db.read() as s:
-            pem = await s.scalar(select(ServerKey.value).where(ServerKey.name == "vapid"))
-        if pem is None:
+
+        def make() -> str:
             fresh = Vapid()
             fresh.generate_keys()
-            try:
-                async with self.db.write() as s:
-                    s.add(ServerKey(name="vapid", value=fresh.private_pem().decode(),
-                                    created_at=utcnow()))
-                    await s.commit()
-                log.info("made the Web Push (VAPID) key")
-                return fresh
-            except IntegrityError:  # another process stored one first
-                async with self.db.read() as s:
-                    pem = await s.scalar(select(ServerKey.value)
-                                         .where(ServerKey.name == "vapid"))
+            log.info("made the Web Push (VAPID) key")
+            return fresh.private_pem().decode()
+
+        pem = await serverkeys.load_or_make(self.db, "vapid", make)
         return Vapid.from_pem(pem.encode())
 
     async def public_key(self) -> str:

@@ -18,6 +18,8 @@ How Menagerie uses it:
   Zoocracy), else from equal scores in the ranking;
 * players who did not play are not touched (no RD growth for idle periods: ratings here are a
   leaderboard, not a matchmaking prior);
+* **daily challenge** games (``games.source = "daily"``) are never rated: they have their own
+  per-day leaderboard (docs/daily.md);
 * only games between at least two **human accounts**, played here, with no bot seat and no
   decision the platform took for someone (``result["bot_played"]``) are rated; each game once
   (``games.rated``, set in the same transaction as the new ratings).
@@ -186,8 +188,12 @@ def why_unrated(game: Game, seats: list[Seat]) -> str | None:
     """Why a finished game is not rated (None: it is)."""
     if game.status != "finished" or not game.result:
         return "not finished"
-    if game.source != "play":
+    if game.source == "import":
         return "imported"
+    if game.source == "daily":
+        return "daily challenge"  # its own leaderboard (app/daily/), see docs/daily.md
+    if game.source != "play":
+        return f"source {game.source}"
     if any(s.bot is not None for s in seats):
         return "bot seat"
     if (game.result or {}).get("bot_played"):

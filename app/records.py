@@ -206,6 +206,7 @@ class RecordService:
         row = await self.store.game_row(game_id, state=False)
         if row is None:
             raise not_found("game")
+        redaction.check_sealed(row.sealed_until, False)  # the seed: nobody's yet
         if row.status != "finished":
             raise ApiError(409, "not_finished",
                            "A game's record is available once the game is over.")
@@ -254,6 +255,9 @@ class RecordService:
         row = await self.store.game_row(game_id, state=False)
         if row is None:
             raise not_found("game")
+        if redaction.sealed(row.sealed_until):
+            seat = await self.store.seat_of(game_id, user.id) if user is not None else None
+            redaction.check_sealed(row.sealed_until, seat is not None)
         if row.status == "open":
             raise ApiError(409, "not_started", "The game has not started yet.")
         last = row.version

@@ -19,13 +19,23 @@ The rules, in one list:
   be secret (a kept card, a vote), so the log gives others the events, not the answer.
 - **Finished games.** Once a game is over nothing is hidden any more: every seat's private
   part, every event and every answer are open to everybody (history and records).
+- **Sealed games.** A game with ``sealed_until`` in the future (a daily challenge's game until
+  its UTC day is over: everyone plays the same deal that day) is seen only by its seated
+  players: its detail, log, history, chat and socket answer anyone else 403 ``game_sealed``,
+  and the public lists leave it out. Its record (which holds the seed) is refused to everybody,
+  its players included, until then (:func:`check_sealed`). After that it is an ordinary game.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Iterable
 
 from engine.core import Game, events_for
+
+from .errors import ApiError
+from . import times
+from .times import aware, iso
 
 Viewer = int | None  # a seat, or None for a spectator
 
@@ -92,3 +102,17 @@ def history(game: Game, state: Any, evs: list[dict], action: Any, *,
 def public_events(evs: Iterable[dict]) -> list[dict]:
     """The events everybody may see (for public summaries such as "jump to break")."""
     return events_for(evs, None)
+
+
+def sealed(until: datetime | None, now: datetime | None = None) -> bool:
+    """Whether a game is still private to its seated players (see the module docstring)."""
+    return until is not None and aware(until) > (now or times.utcnow())
+
+
+def check_sealed(until: datetime | None, seated: bool) -> None:
+    """Refuse a viewer without a seat in a sealed game (403 ``game_sealed``); ``seated``
+    False also for what nobody may have yet (the record with its seed)."""
+    if not seated and sealed(until):
+        raise ApiError(403, "game_sealed",
+                       "This game stays private to its player until its day is over.",
+                       until=iso(until))

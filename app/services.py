@@ -79,6 +79,11 @@ class Services:
         # Web Push is a channel of the dispatcher: the same choices apply to it as to email
         self.push = PushService(self.db, settings)
         self.notify.add_channel(PushChannel(self.push))
+        # the daily challenge (issue #18): its attempts are settled when their game ends
+        from .daily import DailyService
+
+        self.daily = DailyService(self.db, settings, self.games)
+        self.signals.on_finished(self.daily.on_finished)
 
     def _revoked(self, payload: str) -> None:
         """A login was revoked (see app/sessions.py): forget it, close its sockets."""

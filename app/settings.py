@@ -170,6 +170,10 @@ class Settings(BaseSettings):
     push_backoff_base: float = Field(5.0, gt=0)
     #: how often the push worker looks for due messages (retries, other processes')
     push_poll_seconds: float = Field(2.0, gt=0)
+    #: the daily challenge's secret: each day's deals are HMAC(this, kind|day). Unset, the
+    #: server makes one once and keeps it in the database (table server_keys), shared by every
+    #: process. Changing it changes today's deals: set it before anyone plays, or never
+    daily_secret: str | None = None
     #: when set, GET /metrics needs "Authorization: Bearer <this>"; unset, /metrics answers
     #: only to the peers in metrics_allow
     metrics_token: str | None = None

@@ -143,7 +143,7 @@ def test_no_key_is_unused(cats, families):
 #: the fallback of its icon.* keys)
 TABLE_CODE = ("js/zoocracy/*.js", "js/arknova/*.js", "js/decisionbar.js", "js/table.js", "js/lobby.js",
               "js/asyncplay.js", "js/chat.js", "js/replay.js", "js/leaderboard.js",
-              "js/game.js", "js/seats.js", "js/generic.js")
+              "js/game.js", "js/seats.js", "js/generic.js", "js/daily.js", "js/dailypage.js")
 _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`')
 #: English prose: "Goal track", "Your move", "food markers per enclosure", "seats of the coalition"
 _PROSE = re.compile(r"\b[A-Z][a-z]+(?: [a-z]+)+\b|\b[a-z]{2,} (?:the|a|of|to|in|for|is|are|has|your|you|seats?|food|round)\b")
@@ -190,6 +190,8 @@ def test_dynamic_families_follow_the_game_data(cats, families):
     from engine.arknova.tables import T
     from engine.bots import bot_kinds
 
+    from app.daily.kinds import KINDS
+
     missing = sorted(k for k in expand(families) if k not in cats["en"])
     assert not missing, f"declared keys missing from en.json: {missing}"
     icons = re.findall(r"^  ([a-z]+): \{ label:", (STATIC / "js" / "icons.js").read_text(), re.M)
@@ -212,6 +214,8 @@ def test_dynamic_families_follow_the_game_data(cats, families):
         "assoc.task.{}": set(T.association.tasks),
         "map.{}.name": {p.stem for p in (data / "maps").glob("*.json")},
         "log.building.{}": {b["id"] for b in buildings if b["kind"] != "enclosure"},
+        "daily.kind.{}": {k.name for k in KINDS},
+        "daily.kind.{}.help": {k.name for k in KINDS},
     }
     for pattern, values in expect.items():
         assert set(families[pattern]) == values, f"dynamic.json {pattern}: {sorted(set(families[pattern]) ^ values)}"

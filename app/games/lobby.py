@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import logging
 import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Callable
 
 from sqlalchemy.exc import IntegrityError
 
@@ -31,13 +34,28 @@ from .reads import Reads
 log = logging.getLogger("menagerie.games")
 
 
+@dataclass(frozen=True)
+class Deal:
+    """A game the server deals itself (the daily challenge, ``app/daily/``): its ``seed`` is the
+    server's, not a random one; it stays private to its seated players until ``sealed_until``
+    (``app/redaction.py``); ``source`` says what made it (never rated: ``app/ratings.py``);
+    ``also(game_id)`` gives rows stored in the game's own transaction (a constraint on them
+    refuses the game too: ``IntegrityError``). No quota applies: the caller bounds these."""
+
+    seed: str
+    source: str
+    sealed_until: datetime | None = None
+    also: Callable[[int], list[Any]] | None = None
+
+
 class Lobby:
     def __init__(self, ctx: GameContext, reads: Reads) -> None:
         self.ctx = ctx
         self.reads = reads
 
     async def create(self, user: UserInfo, name: str, seats: int, options: dict,
-                     bots: list[int], bot_kind: str, time_control: dict | None = None) -> dict:
+                     bots: list[int], bot_kind: str, time_control: dict | None = None,
+                     deal: Deal | None = None) -> dict:
         try:
             game = engine.get_game(name)
         except KeyError:
@@ -47,7 +65,7 @@ class Lobby:
         if bot_kind not in bot_kinds():
             raise ApiError(422, "unknown_bot",
                            f"There is no bot {bot_kind!r}; choose one of {bot_kinds()}.")
-        seed = secrets.token_hex(16)
+        seed = deal.seed if deal is not None else secrets.token_hex(16)
         try:
             game.setup(seats, options, seed)  # validates seats and options (BadSetup)
             normalized = game.normalize_options(options)
@@ -57,7 +75,7 @@ class Lobby:
             log.warning("setup of %s refused options %r", name, options, exc_info=True)
             raise ApiError(422, "bad_options",
                            "The game cannot be set up with these options.") from None
-        if time_control is not None and time_control.get("bot") not in bot_kinds():
+        if time_control is not None and time_control.get("bot", "greedy") not in bot_kinds():
             raise ApiError(422, "unknown_bot",
                            f"There is no bot {time_control.get('bot')!r}; choose one of "
                            f"{bot_kinds()}.")
@@ -66,14 +84,20 @@ class Lobby:
                            f"Bots take distinct seats from 1 to {seats - 1} "
                            "(the creator sits in 0).")
         now = times.utcnow()
-        game_id = await self.ctx.store.insert_game(
-            dict(game=name, options=normalized, seed=seed, seat_count=seats, status="open",
-                 version=0, state=None, waiting_for=[], created_by=user.id, created_at=now,
-                 updated_at=now, time_control=time_control),
-            [dict(seat=seat, user_id=user.id if seat == 0 else None,
-                  bot=bot_kind if seat in bots else None) for seat in range(seats)],
-            quota=lambda active, bot_seats: quotas.check_new_game(
-                self.ctx.settings, active, bot_seats, bots, bot_kind, time_control))
+        fields = dict(game=name, options=normalized, seed=seed, seat_count=seats, status="open",
+                      version=0, state=None, waiting_for=[], created_by=user.id,
+                      created_at=now, updated_at=now, time_control=time_control)
+        seat_rows = [dict(seat=seat, user_id=user.id if seat == 0 else None,
+                          bot=bot_kind if seat in bots else None) for seat in range(seats)]
+        if deal is not None:
+            game_id = await self.ctx.store.insert_game(
+                {**fields, "source": deal.source, "sealed_until": deal.sealed_until},
+                seat_rows, also=deal.also)
+        else:
+            game_id = await self.ctx.store.insert_game(
+                fields, seat_rows,
+                quota=lambda active, bot_seats: quotas.check_new_game(
+                    self.ctx.settings, active, bot_seats, bots, bot_kind, time_control))
         return await self.reads.summary(game_id, user)
 
     async def join(self, user: UserInfo, game_id: int, seat: int | None) -> tuple[int, dict]:

@@ -64,6 +64,10 @@ def summary_of(row: Game, seats: list[dict], user: UserInfo | None,
         "your_seat": your_seat,
         "your_turn": your_seat is not None and row.status == "running" and your_seat in waiting,
         "result": row.result if row.status == "finished" else None,
+        #: "play", "import" or "daily" (a daily challenge's game)
+        "source": row.source,
+        #: until then only the game's players see it (app/redaction.py)
+        "sealed_until": iso(row.sealed_until),
     }
 
 
@@ -131,6 +135,7 @@ class Reads:
             raise not_found("game")
         seats, names = await self.ctx.store.summaries([row])
         out = summary_of(row, seats[game_id], user, names.get(row.created_by))
+        redaction.check_sealed(row.sealed_until, out["your_seat"] is not None)
         if row.state is None:
             out["view"] = None
             out["result"] = None
@@ -154,10 +159,12 @@ class Reads:
 
     async def log_after(self, game_id: int, user: UserInfo | None, after: int,
                         limit: int) -> dict:
-        version, records = await self.ctx.store.log_rows(game_id, after, limit + 1)
+        version, sealed_until, records = await self.ctx.store.log_rows(game_id, after,
+                                                                       limit + 1)
         if version is None:
             raise not_found("game")
         seat = await self.seat_of(game_id, user)
+        redaction.check_sealed(sealed_until, seat is not None)
         more = len(records) > limit
         entries = []
         for r in records[:limit]:
@@ -189,4 +196,6 @@ class Reads:
     async def socket_info(self, game_id: int, user: UserInfo | None) -> dict:
         c = await self.current(game_id)
         seat = c.seat_of(user.id) if user is not None else None
+        if seat is None:  # a spectator: not of a sealed game
+            redaction.check_sealed(await self.ctx.store.sealed_until(game_id), False)
         return {"version": c.version, "status": c.status, "seat": seat}

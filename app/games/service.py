@@ -16,7 +16,8 @@ Where is what (``app/games/``):
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Any, Callable
 
 from ..auth import UserInfo
 from ..db import Database
@@ -28,7 +29,7 @@ from .bots import BotTurns
 from .cache import Accepted, Cached, GameCache, GameLocks
 from .context import GameContext
 from .frames import Frames
-from .lobby import Lobby
+from .lobby import Deal, Lobby
 from .moves import Moves
 from .reads import Reads
 from .store import GameStore, SqlGameStore
@@ -64,6 +65,14 @@ class GameService:
     async def create(self, user: UserInfo, name: str, seats: int, options: dict,
                      bots: list[int], bot_kind: str, time_control: dict | None = None) -> dict:
         return await self.lobby.create(user, name, seats, options, bots, bot_kind, time_control)
+
+    async def create_dealt(self, user: UserInfo, name: str, seats: int, options: dict,
+                           bots: list[int], bot_kind: str, time_control: dict | None, *,
+                           seed: str, source: str, sealed_until: datetime | None = None,
+                           also: Callable[[int], list] | None = None) -> dict:
+        """An open game the server deals itself (see :class:`.lobby.Deal`): the summary."""
+        return await self.lobby.create(user, name, seats, options, bots, bot_kind, time_control,
+                                       Deal(seed, source, sealed_until, also))
 
     async def join(self, user: UserInfo, game_id: int, seat: int | None) -> tuple[int, dict]:
         return await self.lobby.join(user, game_id, seat)

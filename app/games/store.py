@@ -25,6 +25,7 @@ from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
+from .. import times
 from ..db import Database
 from ..errors import not_found
 from ..history import undo_snapshots
@@ -100,7 +101,8 @@ class GameStore(Protocol):
     """Everything the game service stores or reads of games (see the module docstring)."""
 
     async def insert_game(self, fields: dict, seats: list[dict],
-                          quota: Callable[[int, Counter], None] | None = None) -> int: ...
+                          quota: Callable[[int, Counter], None] | None = None,
+                          also: Callable[[int], list] | None = None) -> int: ...
     def lobby(self, game_id: int) -> contextlib.AbstractAsyncContextManager["LobbyTx"]: ...
     async def write_move(self, game_id: int, version: int, seats_rev: int, move: Move) -> bool: ...
     async def seats_changed(self, game_id: int, session=None) -> None: ...
@@ -117,7 +119,9 @@ class GameStore(Protocol):
     async def list_rows(self, status: str | None, user_id: int | None, limit: int,
                         offset: int) -> list[Game]: ...
     async def seat_of(self, game_id: int, user_id: int) -> int | None: ...
-    async def log_rows(self, game_id: int, after: int, limit: int) -> tuple[int | None, list]: ...
+    async def log_rows(self, game_id: int, after: int,
+                       limit: int) -> tuple[int | None, Any, list]: ...
+    async def sealed_until(self, game_id: int): ...
     async def version_status(self, game_id: int) -> tuple[int, str] | None: ...
     async def events_at(self, game_id: int, version: int) -> list: ...
     async def all_actions(self, game_id: int) -> list: ...
@@ -210,16 +214,20 @@ class SqlGameStore(RecordRows):
 
     # ----------------------------------------------------------------- lobby
     async def insert_game(self, fields: dict, seats: list[dict],
-                          quota: Callable[[int, Counter], None] | None = None) -> int:
+                          quota: Callable[[int, Counter], None] | None = None,
+                          also: Callable[[int], list] | None = None) -> int:
         """Store a new open game and its seats. ``quota(active, bot_seats)`` is called first
-        with the creator's unfinished games and their bot seats by kind, counted in the same
+        with the creator's unfinished games and their bot seats by kind (games dealt by the
+        server, such as the daily challenge's, do not count), counted in the same
         transaction with the creator's row locked (two creations by one user queue; SQLite
-        has one writer at a time anyway); it raises to refuse."""
+        has one writer at a time anyway); it raises to refuse. ``also(game_id)``: more rows
+        stored in the same transaction (an ``IntegrityError`` on them stores nothing)."""
         async with self.db.write() as s:
             if quota is not None:
                 creator = fields["created_by"]
                 await s.execute(select(User.id).where(User.id == creator).with_for_update())
-                unfinished = (Game.created_by == creator) & (Game.status != "finished")
+                unfinished = ((Game.created_by == creator) & (Game.status != "finished")
+                              & (Game.source == "play"))
                 active = await s.scalar(select(func.count()).select_from(Game)
                                         .where(unfinished))
                 rows = (await s.execute(
@@ -231,6 +239,8 @@ class SqlGameStore(RecordRows):
             await s.flush()
             for seat in seats:
                 s.add(Seat(game_id=row.id, **seat))
+            if also is not None:
+                s.add_all(also(row.id))
             await s.commit()
             return row.id
 
@@ -375,13 +385,16 @@ class SqlGameStore(RecordRows):
     async def list_rows(self, status: str | None, user_id: int | None, limit: int,
                         offset: int) -> list[Game]:
         """Games newest first; ``user_id``: only that user's games (all of them, up to
-        ``limit``, for the caller to order)."""
+        ``limit``, for the caller to order); else every game but the sealed ones (private to
+        their players: app/redaction.py)."""
         async with self.db.read() as s:
             q = select(Game).options(defer(Game.state))
             if status:
                 q = q.where(Game.status == status)
             if user_id is not None:
                 q = q.join(Seat, Seat.game_id == Game.id).where(Seat.user_id == user_id)
+            else:
+                q = q.where(Game.sealed_until.is_(None) | (Game.sealed_until <= times.utcnow()))
             q = q.order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit).offset(offset)
             return list((await s.execute(q)).scalars().all())
 
@@ -390,19 +403,27 @@ class SqlGameStore(RecordRows):
             return await s.scalar(select(Seat.seat).where(Seat.game_id == game_id,
                                                           Seat.user_id == user_id))
 
-    async def log_rows(self, game_id: int, after: int, limit: int) -> tuple[int | None, list]:
-        """The game's version (None: no such game) and up to ``limit`` log rows after
-        ``after``."""
+    async def log_rows(self, game_id: int, after: int,
+                       limit: int) -> tuple[int | None, Any, list]:
+        """The game's version (None: no such game), its ``sealed_until`` and up to ``limit``
+        log rows after ``after``."""
         async with self.db.read() as s:
-            version = await s.scalar(select(Game.version).where(Game.id == game_id))
-            if version is None:
-                return None, []
+            found = (await s.execute(select(Game.version, Game.sealed_until)
+                                     .where(Game.id == game_id))).first()
+            if found is None:
+                return None, None, []
+            version, sealed_until = found
             records = (await s.execute(
                 select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
                        ActionRecord.events, ActionRecord.created_at)
                 .where(ActionRecord.game_id == game_id, ActionRecord.version > after)
                 .order_by(ActionRecord.version).limit(limit))).all()
-        return version, list(records)
+        return version, sealed_until, list(records)
+
+    async def sealed_until(self, game_id: int):
+        """Until when the game is private to its players (None: not sealed, or no such game)."""
+        async with self.db.read() as s:
+            return await s.scalar(select(Game.sealed_until).where(Game.id == game_id))
 
     async def version_status(self, game_id: int) -> tuple[int, str] | None:
         async with self.db.read() as s:

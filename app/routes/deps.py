@@ -18,13 +18,15 @@ or the first message of ``?auth=message``, needs an open socket).
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Annotated
 
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from ..auth import UserInfo, require_user, viewer
-from ..errors import not_found
+from ..daily.calendar import parse_day
+from ..errors import ApiError, not_found
 from ..services import Services
 
 _ID = re.compile(r"^[1-9][0-9]{0,17}$")
@@ -54,6 +56,24 @@ async def webhook_id_from_path(webhook_id: str) -> int:
     return parse_id(webhook_id, "webhook")
 
 
+async def daily_day_from_path(day: str) -> date:
+    """A ``YYYY-MM-DD`` day of the path (404 ``not_found`` for anything else)."""
+    found = parse_day(day)
+    if found is None:
+        raise not_found("daily challenge day")
+    return found
+
+
+_KIND = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+
+
+async def daily_kind_from_path(kind: str) -> str:
+    """A daily challenge kind's name (404 ``unknown_challenge`` for what cannot be one)."""
+    if not _KIND.match(kind):
+        raise ApiError(404, "unknown_challenge", "There is no such daily challenge.")
+    return kind
+
+
 async def socket_game_id(game_id: str) -> int | None:
     """The ``{game_id}`` of a socket's path, None when it is not a positive integer (the socket
     handler refuses it after the accept: 4404)."""
@@ -70,5 +90,9 @@ Viewer = Annotated[UserInfo | None, Depends(viewer)]
 GameId = Annotated[int, Depends(game_id_from_path)]
 #: the ``{webhook_id}`` of the path as an int (404 for anything but a positive integer)
 WebhookId = Annotated[int, Depends(webhook_id_from_path)]
+#: the ``{day}`` of a daily challenge's path (404 for anything but ``YYYY-MM-DD``)
+DailyDay = Annotated[date, Depends(daily_day_from_path)]
+#: the ``{kind}`` of a daily challenge's path (404 ``unknown_challenge`` for a malformed one)
+DailyKindName = Annotated[str, Depends(daily_kind_from_path)]
 #: the ``{game_id}`` of a socket's path as an int, or None (never raises: see above)
 SocketGameId = Annotated[int | None, Depends(socket_game_id)]

@@ -219,7 +219,8 @@ async def _game_socket(ws: WebSocket, services: Services, game_id: int | None,
     except WebSocketDisconnect:
         return
     except ApiError as exc:
-        await refuse(ws, exc.code, exc.message, lang, 4404 if exc.status == 404 else 4400)
+        await refuse(ws, exc.code, exc.message, lang,
+                     {404: 4404, 403: 4403}.get(exc.status, 4400))
         return
     except Exception as exc:
         if not database_unavailable(exc):

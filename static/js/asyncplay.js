@@ -86,6 +86,7 @@ export function timeControlFieldset() {
 /** "1 d per decision", "bank 10 min + 20 s". */
 export function describeControl(tc) {
   if (!tc) return t("time.untimed");
+  if (tc.mode === "count") return t("time.describe.count");
   if (tc.mode === "bank") return t("time.describe.bank", { bank: span(tc.seconds), inc: span(tc.increment || 0) });
   return t("time.describe.move", { limit: span(tc.seconds) });
 }
@@ -99,6 +100,12 @@ export function span(total) {
   if (hh) return t("time.span.hours", { h: hh, m: mm });
   if (mm >= 10) return t("time.span.minutes", { m: mm });
   return `${mm}:${String(ss).padStart(2, "0")}`;
+}
+
+/** Seconds a counting clock (the daily challenge's games) has used for a seat up to now. */
+function secondsUsed(entry) {
+  const used = (entry && entry.used) || 0;
+  return entry && entry.since ? used + (Date.now() - Date.parse(entry.since)) / 1000 : used;
 }
 
 /** Seconds left for a seat now (its deadline while it owes a decision, else its bank). */
@@ -120,6 +127,14 @@ export function clockChips(summary, clock) {
     const seat = Number(key);
     const info = seats.find((x) => x && x.seat === seat) || {};
     if (info.bot) continue;
+    if (tc.mode === "count") {
+      // no limit: the time the seat has used, counting up while it owes a decision
+      chips.push(h("span", {
+        class: `clock-chip${e && e.since ? " running counting" : ""}`, title: t("time.used_title"),
+        dataset: { seat: key, since: (e && e.since) || "", used: String((e && e.used) || 0) },
+      }, seatTag(seat, { small: true }), " ", h("span", { class: "clock-left" }, span(secondsUsed(e)))));
+      continue;
+    }
     const left = secondsLeft(e);
     const running = !!(e && e.deadline);
     const chip = h("span", {
@@ -136,7 +151,11 @@ export function clockChips(summary, clock) {
 
 // the running chips count down every second
 setInterval(() => {
-  for (const chip of document.querySelectorAll(".clock-chip.running")) {
+  for (const chip of document.querySelectorAll(".clock-chip.counting")) {
+    const out = chip.querySelector(".clock-left");
+    if (out) out.textContent = span(secondsUsed({ used: Number(chip.dataset.used), since: chip.dataset.since }));
+  }
+  for (const chip of document.querySelectorAll(".clock-chip.running:not(.counting)")) {
     const left = (Date.parse(chip.dataset.deadline) - Date.now()) / 1000;
     const out = chip.querySelector(".clock-left");
     if (out) out.textContent = left <= 0 ? t("clock.time_is_up") : span(left);

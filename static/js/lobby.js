@@ -5,6 +5,7 @@ import { injectSprite } from "./icons.js";
 import { seatColour, botLabel } from "./seats.js";
 import { t, tOr, setupPage } from "./i18n.js";
 import { renderPreferences } from "./notifyprefs.js";
+import { renderDailyCard } from "./daily.js";
 import { describeControl, glyph, notificationButton, setBadge, showNotification, timeControlFieldset,
   titleWithCount, TurnFeed } from "./asyncplay.js";
 
@@ -167,6 +168,7 @@ function gameItem(g, kind) {
   return h("li", { class: ["game-item", kind === "turn" && "your-turn"], dataset: { game: g.id } },
     h("a", { class: "gi-title", href }, `${titleOf(g.game)} #${g.id}`),
     kind === "turn" ? h("span", { class: "badge turn" }, t("lobby.your_turn")) : null,
+    g.source === "daily" ? h("span", { class: "badge daily" }, t("daily.badge")) : null,
     h("span", { class: "gi-seats" }, seats.map((e) => h("span", { class: "seat-tag" },
       seatBadge(e.seat),
       h("span", { class: e.name ? "" : "muted" }, e.name || t("lobby.free"))))),
@@ -451,8 +453,12 @@ async function init() {
     state.bots = Array.isArray(bots) ? bots.map((b) => (typeof b === "string" ? b : b.name)).filter(Boolean) : [];
   } catch { state.bots = []; }
   refresh();
+  const daily = () => renderDailyCard($("#daily"), { toast });
+  daily();
   setInterval(() => { if (!document.hidden) refresh(); }, 8000);
   window.addEventListener("focus", refresh);
+  window.addEventListener("focus", daily);
+  window.addEventListener("menagerie:auth", daily);
   window.addEventListener("menagerie:auth", renderAuth);
   window.addEventListener("menagerie:auth", () => { if (!$("#new-game").hidden) toggleNew(true); });
   window.addEventListener("menagerie:auth", () => renderNotifications());

@@ -131,6 +131,16 @@ MATRIX = {
                                                              own_seat=403, spectator=403),
     ("GET", "/api/rematch/invitations", None): dict(anonymous=401, other_player=200,
                                                     own_seat=200, spectator=200),
+    # the daily challenge (a toy kind here): today and past days are public, a start is the
+    # caller's own attempt (each role's first: 201)
+    ("GET", "/api/daily", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                      spectator=200),
+    ("POST", "/api/daily/{kind}/start", None): dict(anonymous=401, other_player=201,
+                                                    own_seat=201, spectator=201),
+    ("GET", "/api/daily/{day}/{kind}/leaderboard", None): dict(
+        anonymous=200, other_player=200, own_seat=200, spectator=200),
+    ("GET", "/api/daily/history", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                              spectator=200),
     ("GET", "/healthz", None): dict(anonymous=200, other_player=200, own_seat=200,
                                     spectator=200),
     ("GET", "/metrics", None): dict(anonymous=200, other_player=200, own_seat=200,
@@ -183,6 +193,11 @@ CHANGES = {"/api/auth/logout", "/api/auth/logout-everywhere", "/api/auth/passwor
 
 
 async def test_authorization_matrix(api):
+    from app.daily.calendar import day_of
+    from app.daily.kinds import DailyKind
+    from app.times import utcnow
+
+    api.services.daily.kinds = (DailyKind("toy", "toy", 2, bots=(1,), bot="random"),)
     shared = await _scene(api)
     for (method, template, body_kind), expected in MATRIX.items():
         # the role that changes the scene comes last
@@ -192,7 +207,8 @@ async def test_authorization_matrix(api):
             headers = player.headers if player else {}
             path = template.format(gid=scene["gid"], open=scene["open"], game="toy",
                                    name=scene["own_seat"].name,
-                                   webhook_id=999999)
+                                   webhook_id=999999, kind="toy",
+                                   day=day_of(utcnow()).isoformat())
             body = None
             if body_kind == "new_user":
                 body = {"username": f"n{random.randrange(10**9)}", "password": PASSWORD}

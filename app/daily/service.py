@@ -1,0 +1,223 @@
+"""The daily challenge (issue #18): each UTC day one deal per kind, the same for everyone.
+
+- **The deal.** The seed of a kind's game on a day is ``HMAC(secret, kind|day)``
+  (:mod:`.calendar`); the secret is the server's (``MENAGERIE_DAILY_SECRET``, else made once and
+  kept in ``server_keys``). A game is dealt only on its own day, so nobody sees a deal early.
+- **One attempt.** ``start`` creates the player's game the first time and returns the same game
+  after that (resume, never a new deal). The attempt row goes in the game's own transaction
+  under the unique constraint ``(user, kind, day)``: two starts at once, in any processes, make
+  one game (the other gets the same one).
+- **Privacy.** A daily game is sealed until its day is over (``games.sealed_until``,
+  :mod:`app.redaction`): only its player sees it, nobody can spectate or fetch its record (the
+  seed) during the day; afterwards every game of that day is open, replays included.
+- **Scores.** Finished attempts are ranked by the player's score, then by the time their clock
+  used (the daily time bank: :data:`.kinds.DAILY_CLOCK`); only games finished before the day
+  ended count. The streak counts consecutive UTC days with a finished attempt of any kind.
+- **Ratings.** Daily games (``games.source = "daily"``) are never rated (app/ratings.py).
+
+Time comes from :func:`app.times.utcnow` (tests move it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from datetime import date
+
+from sqlalchemy.exc import IntegrityError
+
+import engine
+
+from .. import serverkeys, times
+from ..auth import UserInfo
+from ..errors import ApiError, not_found
+from ..times import iso
+from .calendar import day_end, day_of, seed_of, streaks
+from .kinds import KINDS, PLAYER_SEAT, DailyKind, unusable
+from .store import Attempt, DailyStore
+
+log = logging.getLogger("menagerie.daily")
+
+
+def _attempt(a: Attempt, rank: int | None) -> dict:
+    """The caller's own attempt as the API shows it (their own game id included)."""
+    return {"kind": a.kind, "day": a.day.isoformat(), "game_id": a.game_id,
+            "status": a.status, "started_at": iso(a.started_at),
+            "finished_at": iso(a.finished_at), "score": a.score, "time_used": a.time_used,
+            "in_time": a.in_time, "rank": rank}
+
+
+def _title(game: str) -> str:
+    try:
+        return engine.get_game(game).title
+    except KeyError:
+        return game
+
+
+class DailyService:
+    def __init__(self, db, settings, games, kinds: tuple[DailyKind, ...] = KINDS) -> None:
+        self.db = db
+        self.settings = settings
+        self.games = games  # app.games.GameService
+        self.store = DailyStore(db)
+        #: the kinds defined (tests replace them); those the engine cannot deal are not offered
+        self.kinds = kinds
+        self._why: dict[str, str | None] = {}
+        self._secret: str | None = None
+        self._lock = asyncio.Lock()
+
+    # ------------------------------------------------------------------ kinds, seeds
+    def offered(self) -> list[DailyKind]:
+        """The kinds the engine can deal now, in their order."""
+        out = []
+        for kind in self.kinds:
+            key = repr(kind)
+            if key not in self._why:
+                self._why[key] = unusable(kind)
+                if self._why[key]:
+                    log.warning("daily kind %s is not offered: %s", kind.name, self._why[key])
+            if self._why[key] is None:
+                out.append(kind)
+        return out
+
+    def kind(self, name: str, *, offered: bool = True) -> DailyKind:
+        for kind in (self.offered() if offered else self.kinds):
+            if kind.name == name:
+                return kind
+        raise ApiError(404, "unknown_challenge", "There is no such daily challenge.")
+
+    async def secret(self) -> str:
+        if self.settings.daily_secret:
+            return self.settings.daily_secret
+        if self._secret is None:
+            async with self._lock:
+                if self._secret is None:
+                    self._secret = await serverkeys.load_or_make(
+                        self.db, "daily", lambda: secrets.token_hex(32))
+        return self._secret
+
+    async def seed(self, kind: str, day: date) -> str:
+        """The seed of a kind's deal on a day (server side only: never sent to anybody)."""
+        return seed_of(await self.secret(), kind, day)
+
+    # ------------------------------------------------------------------ today
+    async def overview(self, user: UserInfo | None) -> dict:
+        """Today's kinds with the caller's attempt at each, the streak, the time left."""
+        now = times.utcnow()
+        day = day_of(now)
+        end = day_end(day)
+        mine: dict[str, Attempt] = {}
+        streak = None
+        if user is not None:
+            await self.store.settle(user_id=user.id)
+            mine = await self.store.attempts_of(user.id, day)
+            streak = streaks(await self.store.days_played(user.id), day)
+        kinds = []
+        for kind in self.offered():
+            a = mine.get(kind.name)
+            kinds.append({**kind.public(), "title": _title(kind.game),
+                          "attempt": _attempt(a, await self.store.rank(a))
+                          if a is not None else None})
+        return {"day": day.isoformat(), "now": iso(now), "ends_at": iso(end),
+                "seconds_left": max(0, int((end - now).total_seconds())), "kinds": kinds,
+                "streak": streak}
+
+    async def start(self, user: UserInfo, name: str) -> tuple[dict, bool]:
+        """The caller's game of today's ``name`` challenge: created and dealt the first time
+        (True), the same game after that (False)."""
+        kind = self.kind(name)
+        now = times.utcnow()
+        day = day_of(now)
+        created = False
+        found = await self.store.attempt(user.id, kind.name, day)
+        if found is None:
+            try:
+                made = await self.games.create_dealt(
+                    user, kind.game, kind.seats, kind.options, list(kind.bots), kind.bot,
+                    kind.time_control, seed=await self.seed(kind.name, day), source="daily",
+                    sealed_until=day_end(day),
+                    also=self.store.new_attempt(user.id, kind.name, day, now))
+                game_id, created = made["id"], True
+                log.info("daily %s %s: game %s for %s", kind.name, day, game_id, user.username)
+            except IntegrityError:  # the same attempt started a moment earlier
+                found = await self.store.attempt(user.id, kind.name, day)
+                if found is None:  # pragma: no cover - the constraint says otherwise
+                    raise
+        if found is not None:
+            game_id = found.game_id
+        summary = await self.games.summary(game_id, user)
+        if summary["status"] == "open":
+            # dealt now (or at last, after a crash between storing and dealing)
+            try:
+                summary = await self.games.start(user, game_id)
+            except ApiError as exc:
+                if exc.code != "not_open":  # a concurrent start dealt it
+                    raise
+                summary = await self.games.summary(game_id, user)
+        return {"kind": kind.name, "day": day.isoformat(), "seat": PLAYER_SEAT,
+                "created": created, "game": summary}, created
+
+    # ------------------------------------------------------------------ any day
+    async def leaderboard(self, day: date, name: str, user: UserInfo | None, limit: int,
+                          offset: int) -> dict:
+        """A day's finished attempts at a kind, best first, and the caller's own. While the
+        day runs the games stay hidden (ids only of the caller's own)."""
+        kind = self.kind(name, offered=False)
+        now = times.utcnow()
+        if day > day_of(now):
+            raise ApiError(404, "day_not_started", "That day's challenge has not begun yet.")
+        over = now >= day_end(day)
+        await self.store.settle(days=[day], kind=kind.name)
+        players, total, rows = await self.store.leaderboard(day, kind.name, limit, offset)
+        entries = [{"rank": rank, "user": {"id": a.user_id, "username": a.username},
+                    "score": a.score, "time_used": a.time_used,
+                    "finished_at": iso(a.finished_at),
+                    "game_id": a.game_id if over or (user is not None and a.user_id == user.id)
+                    else None} for a, rank in rows]
+        you = None
+        if user is not None:
+            a = await self.store.attempt(user.id, kind.name, day)
+            if a is not None:
+                you = _attempt(a, await self.store.rank(a))
+        return {"day": day.isoformat(), "kind": kind.name, "over": over,
+                "ends_at": iso(day_end(day)), "players": players, "total": total,
+                "offset": offset, "entries": entries, "you": you}
+
+    async def history(self, user: UserInfo | None, before: date | None, limit: int) -> dict:
+        """The past days (before today, or before ``before``), newest first: per kind how many
+        played and finished, the winner, and the caller's own attempt; plus the streak."""
+        today = day_of(times.utcnow())
+        upto = min(before, today) if before is not None else today
+        days = await self.store.past_days(upto, limit)
+        await self.store.settle(days=days)
+        counts, best = await self.store.day_summaries(days)
+        mine = await self.store.mine_on(user.id, days) if user is not None else {}
+        order = {k.name: i for i, k in enumerate(self.kinds)}
+        out = []
+        for day in days:
+            kinds = []
+            for name in sorted({k for d, k in counts if d == day},
+                               key=lambda k: (order.get(k, len(order)), k)):
+                players, finished = counts[(day, name)]
+                won = best.get((day, name))
+                own = mine.get((day, name))
+                kinds.append({
+                    "kind": name, "players": players, "finished": finished,
+                    "winner": {"user": {"id": won.user_id, "username": won.username},
+                               "score": won.score, "time_used": won.time_used,
+                               "game_id": won.game_id} if won is not None else None,
+                    "you": _attempt(own, await self.store.rank(own))
+                    if own is not None else None})
+            out.append({"day": day.isoformat(), "kinds": kinds})
+        streak = (streaks(await self.store.days_played(user.id), today)
+                  if user is not None else None)
+        return {"days": out, "streak": streak,
+                "next_before": days[-1].isoformat() if len(days) == limit else None}
+
+    # ------------------------------------------------------------------ signals
+    async def on_finished(self, s, game_ids: list[int]) -> None:
+        """Listener of ``signals.finished`` (the outbox's transaction ``s``): a daily game's
+        result goes to its attempt."""
+        await self.store.settle_games(s, game_ids)
+        return None

@@ -1,0 +1,237 @@
+"""All SQL of the daily challenge: attempts, their results, leaderboards, streaks, past days.
+
+An attempt row is stored in the same transaction as its game (``GameService.create_dealt``
+with :meth:`DailyStore.new_attempt` as the ``also`` rows), and the unique constraint
+``(user_id, kind, day)`` makes a second start of the same attempt, in any process, fail with
+``IntegrityError`` before anything is stored. Nothing here depends on the database: the same
+statements run on SQLite and PostgreSQL.
+
+The result columns (``finished_at``, ``score``, ``time_used``, ``in_time``) are copied from the
+finished game by :meth:`DailyStore.settle`: when the game ends (the ``finished`` signal) and,
+for any attempt that signal missed (a crash right after the move), before every read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import and_, case, func, or_, select, update
+
+from ..db import Database
+from ..models import DailyAttempt, Game, Seat, User
+from ..times import aware
+from .calendar import day_end
+from .kinds import outcome
+
+#: a time used that sorts after every real one (attempts without a bank)
+NO_TIME = 1e12
+
+
+@dataclass
+class Attempt:
+    id: int
+    user_id: int
+    kind: str
+    day: date
+    game_id: int
+    status: str            #: the game's status
+    started_at: datetime
+    finished_at: datetime | None
+    score: float | None
+    time_used: float | None
+    in_time: bool
+    username: str | None = None
+
+
+_COLUMNS = (DailyAttempt.id, DailyAttempt.user_id, DailyAttempt.kind, DailyAttempt.day,
+            DailyAttempt.game_id, Game.status, DailyAttempt.started_at,
+            DailyAttempt.finished_at, DailyAttempt.score, DailyAttempt.time_used,
+            DailyAttempt.in_time)
+
+
+def _attempt(row, username: str | None = None) -> Attempt:
+    return Attempt(*row[:11], username=username)
+
+
+def _time():
+    return func.coalesce(DailyAttempt.time_used, NO_TIME)
+
+
+class DailyStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @staticmethod
+    def new_attempt(user_id: int, kind: str, day: date, now: datetime):
+        """The rows to store with a new daily game (``also`` of the game's transaction)."""
+        return lambda game_id: [DailyAttempt(user_id=user_id, kind=kind, day=day,
+                                             game_id=game_id, started_at=now, in_time=False)]
+
+    # ------------------------------------------------------------------ attempts
+    async def attempt(self, user_id: int, kind: str, day: date) -> Attempt | None:
+        async with self.db.read() as s:
+            row = (await s.execute(select(*_COLUMNS).join(Game, Game.id == DailyAttempt.game_id)
+                                   .where(DailyAttempt.user_id == user_id,
+                                          DailyAttempt.kind == kind,
+                                          DailyAttempt.day == day))).first()
+        return _attempt(row) if row is not None else None
+
+    async def attempts_of(self, user_id: int, day: date) -> dict[str, Attempt]:
+        """The user's attempts of a day, by kind."""
+        async with self.db.read() as s:
+            rows = (await s.execute(select(*_COLUMNS).join(Game, Game.id == DailyAttempt.game_id)
+                                    .where(DailyAttempt.user_id == user_id,
+                                           DailyAttempt.day == day))).all()
+        return {r.kind: _attempt(r) for r in rows}
+
+    async def settle(self, *, game_id: int | None = None, user_id: int | None = None,
+                     days: list[date] | None = None, kind: str | None = None) -> int:
+        """Copy the results of finished games to their attempts not settled yet (those of one
+        game, one user, or some days); returns how many were settled."""
+        conds = [DailyAttempt.finished_at.is_(None), Game.status == "finished"]
+        if game_id is not None:
+            conds.append(DailyAttempt.game_id == game_id)
+        if user_id is not None:
+            conds.append(DailyAttempt.user_id == user_id)
+        if days is not None:
+            conds.append(DailyAttempt.day.in_(days))
+        if kind is not None:
+            conds.append(DailyAttempt.kind == kind)
+        async with self.db.read() as s:  # most calls find nothing: no write transaction then
+            due = await s.scalar(select(DailyAttempt.id).join(
+                Game, Game.id == DailyAttempt.game_id).where(*conds).limit(1))
+        if due is None:
+            return 0
+        async with self.db.write() as s:
+            done = await self.settle_in(s, conds)
+            await s.commit()
+        return done
+
+    async def settle_in(self, s, conds: list) -> int:
+        """:meth:`settle` in the session ``s`` (not committed): ``conds`` as built there."""
+        rows = (await s.execute(
+            select(DailyAttempt.id, DailyAttempt.day, Game.result, Game.clock,
+                   Game.time_control, Game.updated_at, Seat.seat)
+            .join(Game, Game.id == DailyAttempt.game_id)
+            .outerjoin(Seat, and_(Seat.game_id == DailyAttempt.game_id,
+                                  Seat.user_id == DailyAttempt.user_id))
+            .where(*conds))).all()
+        for r in rows:
+            score, used = outcome(r.result, r.clock, r.time_control,
+                                  r.seat if r.seat is not None else 0)
+            finished = aware(r.updated_at)
+            await s.execute(update(DailyAttempt).where(
+                DailyAttempt.id == r.id, DailyAttempt.finished_at.is_(None)).values(
+                finished_at=finished, score=score, time_used=used,
+                in_time=score is not None and finished < day_end(r.day)))
+        return len(rows)
+
+    async def settle_games(self, s, game_ids: list[int]) -> int:
+        """Settle the attempts of these just finished games in ``s`` (the outbox's
+        transaction)."""
+        return await self.settle_in(s, [DailyAttempt.finished_at.is_(None),
+                                        Game.status == "finished",
+                                        DailyAttempt.game_id.in_(game_ids)])
+
+    # ------------------------------------------------------------------ leaderboards
+    @staticmethod
+    def _ranked(day: date, kind: str):
+        return (DailyAttempt.day == day, DailyAttempt.kind == kind,
+                DailyAttempt.in_time.is_(True))
+
+    async def leaderboard(self, day: date, kind: str, limit: int,
+                          offset: int) -> tuple[int, int, list[tuple[Attempt, int]]]:
+        """``(players, total, [(attempt, rank)])``: how many started, how many finished in
+        time, and a page of those, best first (score, then time used; equal both: equal rank).
+        """
+        async with self.db.read() as s:
+            players = await s.scalar(select(func.count()).select_from(DailyAttempt).where(
+                DailyAttempt.day == day, DailyAttempt.kind == kind))
+            total = await s.scalar(select(func.count()).select_from(DailyAttempt)
+                                   .where(*self._ranked(day, kind)))
+            rows = (await s.execute(
+                select(*_COLUMNS, User.username).join(Game, Game.id == DailyAttempt.game_id)
+                .join(User, User.id == DailyAttempt.user_id)
+                .where(*self._ranked(day, kind))
+                .order_by(DailyAttempt.score.desc(), _time(), DailyAttempt.finished_at,
+                          DailyAttempt.user_id)
+                .limit(limit).offset(offset))).all()
+            out: list[tuple[Attempt, int]] = []
+            previous: tuple[Any, Any] | None = None
+            rank = 0
+            for i, r in enumerate(rows):
+                key = (r.score, r.time_used)
+                if key != previous:
+                    rank = (offset + i + 1 if i else
+                            1 + await self._better(s, day, kind, r.score, r.time_used))
+                previous = key
+                out.append((_attempt(r, r.username), rank))
+        return players or 0, total or 0, out
+
+    async def rank(self, attempt: Attempt) -> int | None:
+        """The attempt's place on its day's leaderboard (None: not on it)."""
+        if not attempt.in_time:
+            return None
+        async with self.db.read() as s:
+            return 1 + await self._better(s, attempt.day, attempt.kind, attempt.score,
+                                          attempt.time_used)
+
+    async def _better(self, s, day: date, kind: str, score, used) -> int:
+        used = NO_TIME if used is None else used
+        return await s.scalar(select(func.count()).select_from(DailyAttempt).where(
+            *self._ranked(day, kind),
+            or_(DailyAttempt.score > score,
+                and_(DailyAttempt.score == score, _time() < used)))) or 0
+
+    # ------------------------------------------------------------------ streaks, past days
+    async def days_played(self, user_id: int) -> list[date]:
+        """The days the user finished an attempt (of any kind) in time."""
+        async with self.db.read() as s:
+            return list((await s.execute(
+                select(DailyAttempt.day).where(DailyAttempt.user_id == user_id,
+                                               DailyAttempt.in_time.is_(True))
+                .distinct())).scalars().all())
+
+    async def past_days(self, before: date, limit: int) -> list[date]:
+        """The days before ``before`` that anyone played, newest first."""
+        async with self.db.read() as s:
+            return list((await s.execute(
+                select(DailyAttempt.day).where(DailyAttempt.day < before).distinct()
+                .order_by(DailyAttempt.day.desc()).limit(limit))).scalars().all())
+
+    async def day_summaries(self, days: list[date]) -> tuple[dict, dict]:
+        """For each (day, kind) of ``days``: ``(players, finished)`` counts, and the winner
+        (the best attempt, with its username)."""
+        if not days:
+            return {}, {}
+        async with self.db.read() as s:
+            counts = {(r.day, r.kind): (r.players, r.finished or 0) for r in (await s.execute(
+                select(DailyAttempt.day, DailyAttempt.kind,
+                       func.count().label("players"),
+                       func.sum(case((DailyAttempt.in_time.is_(True), 1), else_=0))
+                       .label("finished"))
+                .where(DailyAttempt.day.in_(days))
+                .group_by(DailyAttempt.day, DailyAttempt.kind))).all()}
+            place = func.row_number().over(
+                partition_by=(DailyAttempt.day, DailyAttempt.kind),
+                order_by=(DailyAttempt.score.desc(), _time(), DailyAttempt.finished_at,
+                          DailyAttempt.user_id)).label("place")
+            ranked = (select(*_COLUMNS, User.username.label("username"), place)
+                      .join(Game, Game.id == DailyAttempt.game_id)
+                      .join(User, User.id == DailyAttempt.user_id)
+                      .where(DailyAttempt.day.in_(days), DailyAttempt.in_time.is_(True))
+                      .subquery())
+            best = {(r.day, r.kind): _attempt(r, r.username) for r in (await s.execute(
+                select(ranked).where(ranked.c.place == 1))).all()}
+        return counts, best
+
+    async def mine_on(self, user_id: int, days: list[date]) -> dict[tuple[date, str], Attempt]:
+        if not days:
+            return {}
+        async with self.db.read() as s:
+            rows = (await s.execute(select(*_COLUMNS).join(Game, Game.id == DailyAttempt.game_id)
+                                    .where(DailyAttempt.user_id == user_id,
+                                           DailyAttempt.day.in_(days)))).all()
+        return {(r.day, r.kind): _attempt(r) for r in rows}
