@@ -140,8 +140,7 @@ class JobWorker:
         async with self.db.write() as s:
             q = (select(m.id).where(m.status == "pending", m.next_attempt_at <= now)
                  .order_by(m.next_attempt_at, m.id).limit(self.batch))
-            if self.db.is_postgres:
-                q = q.with_for_update(skip_locked=True)
+            q = q.with_for_update(skip_locked=True)  # SQLite renders no lock: one process
             ids = list((await s.execute(q)).scalars().all())
             if not ids:
                 await s.rollback()

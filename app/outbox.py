@@ -134,8 +134,9 @@ class Outbox:
             q = (q.where(OutboxEvent.id == only) if only is not None else
                  q.where(OutboxEvent.next_attempt_at <= now)
                  .order_by(OutboxEvent.id).limit(self.batch))
-            if self.db.is_postgres:
-                q = q.with_for_update(skip_locked=True)
+            # PostgreSQL: rows another process is running are skipped (SQLite renders no lock:
+            # one process, one batch at a time)
+            q = q.with_for_update(skip_locked=True)
             rows = list((await s.execute(q)).scalars().all())
             if not rows:
                 await s.rollback()

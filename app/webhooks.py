@@ -153,8 +153,8 @@ class WebhookService:
         url = check_url(url, self.settings.webhook_allow_private)
         secret = "whsec_" + secrets.token_urlsafe(32)
         async with self.db.write() as s:
-            if self.db.is_postgres:  # one registration of this user at a time (the limit)
-                await s.execute(select(User.id).where(User.id == user.id).with_for_update())
+            # one registration of this user at a time (the limit); SQLite has one writer
+            await s.execute(select(User.id).where(User.id == user.id).with_for_update())
             count = await s.scalar(select(func.count()).select_from(Webhook)
                                    .where(Webhook.user_id == user.id))
             if await s.scalar(select(Webhook.id).where(Webhook.user_id == user.id,

@@ -518,3 +518,21 @@ async def test_a_rematch_offer_mails_the_invited_players(api, inbox):
     [mail] = inbox.to("again@example.org", "invitation")
     assert mail["Subject"] == f"{a.name} bietet eine Revanche für Hidden high card (test game) an"
     assert f"https://menagerie.test/game.html?id={new}" in body(mail)
+
+
+async def test_a_process_dying_after_the_move_loses_no_mail_and_sends_none_twice(db_url, inbox):
+    """The move's outbox row outlives the process that stored the move: the next process
+    queues the mail once (app/outbox.py; tests/app/test_outbox.py has the webhook side)."""
+    settings = make_settings(db_url, smtp_host="127.0.0.1", smtp_port=inbox.port, **FAST)
+    async with running_app(settings) as one:
+        a, b, gid = await _game(one)
+        await with_email(one, inbox, b, "later@example.org")
+        one.services.outbox.abandon()  # dies right after each commit
+        await b_turn_by_a(one, a, b, gid)
+        assert [j for j in await _jobs(one) if j.kind == "your_turn"] == []
+    async with running_app(settings) as two:
+        await settle(two)
+        assert len(inbox.to("later@example.org", "notice")) == 1
+        assert await two.services.outbox.run_once() == 0
+        await settle(two)
+    assert len(inbox.to("later@example.org", "notice")) == 1
