@@ -3,8 +3,8 @@
 A kind is a game, its seat count, the seats bots play (and which bot), the options and the
 time control; the player always sits in seat 0. A kind the engine cannot set up (a seat count
 outside the game's range, an unknown game or bot, options it refuses) is left out of the day's
-offer (:func:`unusable`), so a kind can be listed before its engine supports it: ``solo`` needs
-a 1-seat Ark Nova, which the engine on this branch does not have yet.
+offer (:func:`unusable`), so a kind can be listed before its engine supports it. ``solo`` is
+Ark Nova's 1-seat solo mode.
 """
 
 from __future__ import annotations
