@@ -318,6 +318,8 @@ class NotificationPrefs(Base):
                                                                nullable=True)
     #: the local date (YYYY-MM-DD) of the last daily digest queued
     digest_on: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    #: the UTC date (YYYY-MM-DD) of the last "today's challenge is open" notice queued
+    daily_on: Mapped[str | None] = mapped_column(String(10), nullable=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

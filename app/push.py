@@ -244,11 +244,14 @@ class PushService:
         words = {**TEXTS, **i18n.catalogue("en"), **i18n.catalogue(lang)}
         params = {"title": title, "id": game_id, "by": by, "excerpt": excerpt}
         tag = {"chat_mention": "chat", "invitation": "rematch"}.get(kind, "turn")
-        return {"type": kind, "game": game_id, "version": version,
-                "title": i18n.fill(words[f"push.{kind}_title"], params),
-                "body": i18n.fill(words[f"push.{kind}_body"], params),
-                "url": f"game.html?id={game_id}", "tag": f"menagerie-{tag}-{game_id}",
-                "deadline": deadline}
+        out = {"type": kind, "game": game_id, "version": version,
+               "title": i18n.fill(words[f"push.{kind}_title"], params),
+               "body": i18n.fill(words[f"push.{kind}_body"], params),
+               "url": f"game.html?id={game_id}", "tag": f"menagerie-{tag}-{game_id}",
+               "deadline": deadline}
+        if kind == "daily_challenge":  # about no game: the lobby, where its card is
+            out.update(game=None, url="./", tag="menagerie-daily")
+        return out
 
     def wake(self) -> None:
         self.worker.wake()

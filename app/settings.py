@@ -140,6 +140,8 @@ class Settings(BaseSettings):
     email_poll_seconds: float = Field(5.0, gt=0)
     #: the local hour (the user's time zone) from which the daily digest is sent
     digest_hour: int = Field(8, ge=0, le=23)
+    #: the local hour from which players of recent daily challenges hear that today's is open
+    daily_notice_hour: int = Field(9, ge=0, le=23)
     #: seconds between two looks for digests to send
     digest_check_seconds: float = Field(600.0, gt=0)
     #: a reminder goes out this many minutes before a decision's deadline (0: none)

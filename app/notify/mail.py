@@ -69,6 +69,9 @@ class Links:
     def game(self, game_id: int) -> str:
         return f"{self.base}/game.html?id={game_id}"
 
+    def lobby(self) -> str:
+        return f"{self.base}/"
+
     def verify(self, token: str) -> str:
         return f"{self.base}/api/email/verify?token={token}"
 
@@ -108,6 +111,10 @@ def render(payload: dict[str, Any], links: Links, to_addr: str, sender: str) -> 
         subject = text(lang, "digest.subject", n=len(games))
         paragraphs.append(text(lang, "digest.body"))
         buttons += [(g["title"], links.game(g["id"])) for g in games]
+    elif kind == "daily_challenge":  # today's challenge is open: a link to the lobby's card
+        subject = text(lang, "daily_challenge.subject")
+        paragraphs.append(text(lang, "daily_challenge.body"))
+        buttons.append((text(lang, "daily_challenge.button"), links.lobby()))
     else:  # a notice about one game: your_turn, reminder, game_over, chat_mention, invitation
         game = payload["game"]
         words = {"title": game["title"], "by": payload.get("by") or "?"}

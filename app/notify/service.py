@@ -31,6 +31,7 @@ from ..errors import ApiError
 from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat, utcnow
 from ..signals import Notify, YourTurn
 from ..times import aware, iso
+from . import daily as daily_notice
 from . import prefs as P
 from .channels import Channel, EmailChannel, Notice, Recipient
 
@@ -77,7 +78,7 @@ class NotifyService:
 
     def start(self) -> None:
         self.email.start()
-        if self.email.available:
+        if self.sending:  # email or push: reminders, the daily notice (digests: email only)
             self._digests = asyncio.get_running_loop().create_task(
                 self._periodic(), name="menagerie-notify-periodic")
 
@@ -102,6 +103,7 @@ class NotifyService:
                 if loop.time() >= next_digest:
                     next_digest = loop.time() + self.settings.digest_check_seconds
                     await self.run_digests()
+                    await self.run_daily_open()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -205,6 +207,7 @@ class NotifyService:
         if found is None:
             raise bad_link()
         user_id, kind = found
+        kind = SWITCH.get(kind, kind)  # a reminder's link turns off "your turn" notices
         async with self.db.write() as s:
             row = await self._row(s, user_id)
             if row is not None:
@@ -301,7 +304,7 @@ class NotifyService:
                                       P.merged(row.prefs if row else None),
                                       row.email if row and row.email_verified_at else None,
                                       row.tz if row else "UTC")
-                channels = [c for c in self._channels_for(notice, recipient, recipient.tz, now)
+                channels = [c for c in self.channels_for(notice, recipient, recipient.tz, now)
                             if user_id in reach.get(c.name, (user_id,))]
                 if channels and await self._queue(s, notice, recipient, channels, now):
                     used.extend(c for c in channels if c not in used)
@@ -309,7 +312,10 @@ class NotifyService:
             return None
         return lambda: [channel.wake() for channel in used]
 
-    def _channels_for(self, notice: Notice, r: Recipient, tz: str, now: datetime) -> list:
+    def channels_for(self, notice: Notice, r: Recipient, tz: str, now: datetime) -> list:
+        """The channels ``notice`` may go to for ``r`` now: the kind switched on, not while a
+        page is open if they chose "only when away", not in quiet hours, the channel on and
+        usable for them."""
         prefs = r.prefs
         if not prefs["kinds"].get(SWITCH.get(notice.kind, notice.kind), True):
             return []
@@ -352,6 +358,10 @@ class NotifyService:
         for channel in channels:  # (a channel's query flushes the record first)
             await channel.enqueue(s, notice, r)
         return True
+
+    async def run_daily_open(self, now: datetime | None = None) -> int:
+        """"Today's challenge is open" for the players it is due to (app/notify/daily.py)."""
+        return await daily_notice.run_daily_open(self, now)
 
     # ---------------------------------------------------------------- the daily digest
     async def run_digests(self, now: datetime | None = None) -> int:

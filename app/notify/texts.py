@@ -5,6 +5,10 @@ from __future__ import annotations
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
+        "daily_challenge.subject": "Today's challenge is open",
+        "daily_challenge.body": "Today's daily challenge is open: the same deal for every "
+                                "player, one attempt each. Keep your streak going.",
+        "daily_challenge.button": "To today's challenge",
         "chat_mention.subject": "{by} mentioned you in {title}",
         "chat_mention.body": "{by} mentioned you in the chat of {title}:",
         "invitation.subject": "{by} offers a rematch of {title}",
@@ -32,6 +36,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "footer": "You get this mail because you chose it in your Menagerie account.",
     },
     "uk": {
+        "daily_challenge.subject": "Сьогоднішній виклик уже доступний",
+        "daily_challenge.body": "Щоденний виклик на сьогодні доступний: однакова роздача для "
+                                "всіх, одна спроба. Не переривайте свою серію.",
+        "daily_challenge.button": "До сьогоднішнього виклику",
         "chat_mention.subject": "{by} згадує вас у грі {title}",
         "chat_mention.body": "{by} згадує вас у чаті гри {title}:",
         "invitation.subject": "{by} пропонує реванш у грі {title}",
@@ -59,6 +67,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "footer": "Ви отримали цей лист, бо обрали це у своєму обліковому записі Menagerie.",
     },
     "de": {
+        "daily_challenge.subject": "Die heutige Herausforderung ist da",
+        "daily_challenge.body": "Die tägliche Herausforderung für heute ist da: dieselbe "
+                                "Auslage für alle, ein Versuch. Halte deine Serie am Leben.",
+        "daily_challenge.button": "Zur heutigen Herausforderung",
         "chat_mention.subject": "{by} hat dich in {title} erwähnt",
         "chat_mention.body": "{by} hat dich im Chat von {title} erwähnt:",
         "invitation.subject": "{by} bietet eine Revanche für {title} an",

@@ -70,7 +70,7 @@ class ArkNova(StackGame):
                             "('mixed' gives each seat a different map)", tuple(maps) + ("mixed",)),
                      Option("solo_appeal", T.solo.appeal,
                             "Solo game (1 player): the appeal the zoo starts with; less is "
-                            "harder", tuple(T.solo.appeal_choices))),
+                            "harder", tuple(T.solo.appeal_choices), seats=(1,))),
             state_format=1)
 
     #: the players' dicts are copied key by key when an action reads them, and a zoo's

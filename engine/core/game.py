@@ -32,12 +32,16 @@ class Option:
     description: str
     choices: tuple | None = None
     type: str = "choice"
+    #: the seat counts it matters for (None: all); a client offers it only for those
+    seats: tuple[int, ...] | None = None
 
     def as_dict(self) -> dict:
         out = {"name": self.name, "type": self.type, "default": self.default,
                "description": self.description}
         if self.choices is not None:
             out["choices"] = list(self.choices)
+        if self.seats is not None:
+            out["seats"] = list(self.seats)
         return out
 
 

@@ -340,7 +340,9 @@ function renderNewGame() {
     const d = state.catalog.find((x) => x.name === gameSel.value) || state.catalog[0];
     const min = (d.seats && d.seats.min) || 2; const max = (d.seats && d.seats.max) || min;
     const seatsSel = h("select", { id: "ng-seats", name: "seats" });
-    for (let n = min; n <= max; n++) seatsSel.appendChild(h("option", { value: n }, t("newgame.n_players", { count: n })));
+    // two players first (a 1-seat solo game is there to choose, not the default)
+    const usual = Math.min(max, Math.max(min, 2));
+    for (let n = min; n <= max; n++) seatsSel.appendChild(h("option", { value: n, selected: n === usual }, t("newgame.n_players", { count: n })));
     const opts = (d.options || []).map((o) => {
       let input;
       if (o.type === "bool" || typeof o.default === "boolean") {
@@ -352,9 +354,16 @@ function renderNewGame() {
       } else {
         input = h("input", { name: `opt-${o.name}`, dataset: { option: o.name, kind: "text" }, value: o.default ?? "" });
       }
-      return h("label", null, tOr(`option.${d.name}.${o.name}`, cap(o.name)), input,
+      // an option for some seat counts only (the solo mode's starting appeal) shows with those
+      return h("label", { dataset: o.seats ? { seats: o.seats.join(",") } : {} }, tOr(`option.${d.name}.${o.name}`, cap(o.name)), input,
         o.description ? h("span", { class: "option-help" }, tOr(`option.${d.name}.${o.name}.help`, o.description)) : null);
     });
+    const showOptions = () => {
+      const n = String(seatsSel.value);
+      for (const label of opts) {
+        if (label.dataset.seats) label.hidden = !label.dataset.seats.split(",").includes(n);
+      }
+    };
     const bots = h("fieldset", { id: "ng-bots" }, h("legend", t("newgame.bots")));
     const drawBots = () => {
       clear(bots).append(h("legend", t("newgame.seats")));
@@ -373,7 +382,9 @@ function renderNewGame() {
       bots.appendChild(h("p", { class: "option-help" }, t("newgame.open_seats_help")));
     };
     seatsSel.addEventListener("change", drawBots);
+    seatsSel.addEventListener("change", showOptions);
     drawBots();
+    showOptions();
     timeBox = timeControlFieldset();
     clear(body).append(
       h("fieldset", null, h("legend", t("newgame.table")), h("label", null, t("newgame.players"), seatsSel), ...opts),

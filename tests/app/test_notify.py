@@ -536,3 +536,44 @@ async def test_a_process_dying_after_the_move_loses_no_mail_and_sends_none_twice
         assert await two.services.outbox.run_once() == 0
         await settle(two)
     assert len(inbox.to("later@example.org", "notice")) == 1
+
+
+async def test_todays_challenge_is_open_once_a_day_for_recent_daily_players(api, inbox):
+    """Players who took a daily challenge lately and have not started today's hear it is open
+    (once a day, from their local ``daily_notice_hour``); nobody else is asked."""
+    from datetime import date
+
+    from app.models import DailyAttempt
+
+    habit, newcomer, done = await api.user(), await api.user(), await api.user()
+    for p, addr in ((habit, "habit@example.org"), (newcomer, "new@example.org"),
+                    (done, "done@example.org")):
+        await with_email(api, inbox, p, addr, lang="de" if p is habit else "en",
+                         time_zone="Asia/Tokyo" if p is habit else "UTC")
+    games = [await api.toy_game(habit, others=[done]) for _ in range(3)]  # one per attempt
+    today = date(2031, 5, 20)
+    async with api.services.db.write() as s:
+        s.add(DailyAttempt(user_id=habit.id, kind="solo", day=today - timedelta(days=2),
+                           game_id=games[0]))
+        s.add(DailyAttempt(user_id=done.id, kind="solo", day=today - timedelta(days=1),
+                           game_id=games[1]))
+        s.add(DailyAttempt(user_id=done.id, kind="duel", day=today,  # started today's
+                           game_id=games[2]))
+        await s.commit()
+    notify = api.services.notify
+    early = datetime(2031, 5, 19, 23, 0, tzinfo=timezone.utc)  # 08:00 in Tokyo, the 20th
+    assert await notify.run_daily_open(early) == 0  # before 09:00 local
+    morning = datetime(2031, 5, 20, 0, 30, tzinfo=timezone.utc)  # 09:30 in Tokyo
+    assert await notify.run_daily_open(morning) == 1
+    assert await notify.run_daily_open(morning + timedelta(hours=3)) == 0  # once a day
+    await settle(api)
+    [mail] = inbox.to("habit@example.org", "daily_challenge")
+    assert mail["Subject"] == "Die heutige Herausforderung ist da"
+    assert "https://menagerie.test/" in body(mail)
+    assert inbox.to("new@example.org", "daily_challenge") == []  # never played one
+    assert inbox.to("done@example.org", "daily_challenge") == []  # already started today
+    # the kind's switch (and its unsubscribe link) stops it
+    r = await api.client.put("/api/me/notifications", headers=habit.headers,
+                             json={"kinds": {"daily_challenge": False}})
+    assert r.status_code == 200
+    assert await notify.run_daily_open(morning + timedelta(days=1)) == 0
