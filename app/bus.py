@@ -46,6 +46,10 @@ def move_payload(game_id: int, version: int, seat: int, action_json: str) -> str
 # this process at once).
 
 
+#: a session's announcements waiting for its commit (LocalBus)
+_PENDING = "menagerie_bus_pending"
+
+
 class LocalBus:
     """SQLite: announcements stay in this process (the service calls the hub directly)."""
 
@@ -63,6 +67,24 @@ class LocalBus:
                 callback(payload)
             except Exception:  # pragma: no cover - a listener bug must not fail the caller
                 log.exception("listener of %s failed", channel)
+
+    async def publish_in(self, session, channel: str, payload: str) -> None:
+        """Deliver once ``session``'s transaction commits (never for a rolled back one)."""
+        from sqlalchemy import event
+
+        pending = session.info.setdefault(_PENDING, [])
+        if not pending:
+            event.listen(session.sync_session, "after_commit", self._deliver_pending,
+                         once=True)
+        pending.append((channel, payload))
+
+    def _deliver_pending(self, sync_session) -> None:
+        for channel, payload in sync_session.info.pop(_PENDING, []):
+            for callback in self.extra.get(channel, []):
+                try:
+                    callback(payload)
+                except Exception:  # pragma: no cover - a listener bug must not fail the caller
+                    log.exception("listener of %s failed", channel)
 
     async def before_commit(self, session, game_id: int, version: int) -> None:
         return None
@@ -128,6 +150,10 @@ class PgBus:
                 except Exception:
                     log.exception("listener of %s failed", channel)
         return on_payload
+
+    async def publish_in(self, session, channel: str, payload: str) -> None:
+        """NOTIFY in ``session``'s transaction: delivered to every process on commit."""
+        await self.publish(channel, payload, session)
 
     async def before_commit(self, session, game_id: int, version: int) -> None:
         from sqlalchemy import text

@@ -173,11 +173,8 @@ class ChatService:
             message = message_dict(row)
             payload = jsonutil.dumps_str({"message": message,
                                           "finished": status == "finished"})
-            if self.db.is_postgres:
-                await self.bus.publish(CHANNEL, payload, s)  # NOTIFY: delivered on commit
+            await self.bus.publish_in(s, CHANNEL, payload)  # goes out with the commit
             await s.commit()
-        if not self.db.is_postgres:
-            await self.bus.publish(CHANNEL, payload, None)  # in process, once stored
         if told and self.signals is not None:
             self.signals.wake_outbox()
         return message
