@@ -53,7 +53,10 @@ export function renderFinal(ui, onClose) {
   });
   const winner = ordered.filter((r) => r.place === 1);
   const you = st.seat;
-  const headline = winner.length > 1 ? t("final.shared_win", { names: listing(winner.map((r) => seatName(r.seat))) })
+  // a solo game is won by reaching the goal (a score of 0 or more), not by being first of one
+  const solo = result && result.details && result.details.solo;
+  const headline = solo ? (solo.reached ? t("final.solo_reached", { score: solo.score }) : t("final.solo_missed", { score: solo.score, goal: solo.goal }))
+    : winner.length > 1 ? t("final.shared_win", { names: listing(winner.map((r) => seatName(r.seat))) })
     : winner.length ? (winner[0].seat === you ? t("final.you_win") : t("final.wins", { name: seatName(winner[0].seat) })) : t("status.game_over");
 
   const table = h("table", { class: "final-table" },
