@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.arknova import keywords as K  # noqa: E402
-from engine.arknova.content import Animal, Content, load_content  # noqa: E402
+from engine.arknova.cardmodels import Animal  # noqa: E402
+from engine.arknova.content import Content, load_content  # noqa: E402
 
 #: A non-pet animal whose cost is further than this from the fitted cost is an outlier.
 RESIDUAL_LIMIT = 3.5
