@@ -20,7 +20,6 @@ import contextlib
 import logging
 from datetime import datetime, timedelta
 from typing import Callable
-from zoneinfo import ZoneInfo
 
 import engine
 from sqlalchemy import delete, select, update
@@ -32,6 +31,7 @@ from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat, utc
 from ..signals import Notify, YourTurn
 from ..times import aware, iso
 from . import daily as daily_notice
+from . import digest
 from . import prefs as P
 from .channels import Channel, EmailChannel, Notice, Recipient
 
@@ -365,60 +365,5 @@ class NotifyService:
 
     # ---------------------------------------------------------------- the daily digest
     async def run_digests(self, now: datetime | None = None) -> int:
-        """Queue today's digest for every user who wants one, whose local time is past
-        ``digest_hour`` and who has games waiting; returns how many were queued. Safe on
-        several processes: the day is claimed by a conditional update."""
-        if not self.email.available:
-            return 0
-        now = now or utcnow()
-        async with self.db.read() as s:
-            rows = (await s.execute(select(NotificationPrefs).where(
-                NotificationPrefs.email_verified_at.is_not(None)))).scalars().all()
-        queued = 0
-        for row in rows:
-            prefs = P.merged(row.prefs)
-            if not prefs["digest"] or not prefs["channels"]["email"]:
-                continue
-            try:
-                local = now.astimezone(ZoneInfo(row.tz))
-            except Exception:
-                local = now
-            day = local.date().isoformat()
-            if local.hour < self.settings.digest_hour or row.digest_on == day:
-                continue
-            games = await self.waiting_games(row.user_id)
-            async with self.db.write() as s:
-                claimed = await s.execute(
-                    update(NotificationPrefs)
-                    .where(NotificationPrefs.user_id == row.user_id,
-                           (NotificationPrefs.digest_on.is_(None))
-                           | (NotificationPrefs.digest_on != day))
-                    .values(digest_on=day))
-                if not claimed.rowcount:
-                    await s.rollback()
-                    continue
-                if games:
-                    self.email.add_job(s, row.user_id, row.email, {
-                        "kind": "digest", "lang": row.lang, "games": games, "day": day,
-                        "unsubscribe": self.email.links.unsubscribe_token(row.user_id,
-                                                                          "digest")})
-                    queued += 1
-                await s.commit()
-        if queued:
-            self.email.wake()
-        return queued
-
-    async def waiting_games(self, user_id: int) -> list[dict]:
-        """The running games where ``user_id`` owes a decision: [{"id", "title", "since"}]."""
-        async with self.db.read() as s:
-            rows = (await s.execute(
-                select(Game.id, Game.game, Game.waiting_for, Game.updated_at, Seat.seat)
-                .join(Seat, Seat.game_id == Game.id)
-                .where(Seat.user_id == user_id, Game.status == "running")
-                .order_by(Game.updated_at))).all()
-        out = []
-        for r in rows:
-            if r.seat in (r.waiting_for or []):
-                out.append({"id": r.id, "title": engine.title_of(r.game),
-                            "since": iso(r.updated_at)})
-        return out
+        """Today's digest for every user who wants one (app/notify/digest.py)."""
+        return await digest.run_digests(self, now)

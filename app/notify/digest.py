@@ -1,0 +1,78 @@
+"""The daily digest (issue #21): one email a day listing every game waiting for the player.
+
+Sent once their local time is past ``digest_hour``, to players who chose it and have a
+verified address; the day is claimed in their preferences row (``digest_on``) by a conditional
+update, so several processes send it once.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import engine
+from sqlalchemy import select, update
+
+from ..models import Game, NotificationPrefs, Seat, utcnow
+from ..times import iso
+from . import prefs as P
+
+
+async def run_digests(service, now: datetime | None = None) -> int:
+    """Queue today's digest for every user who wants one, whose local time is past
+    ``digest_hour`` and who has games waiting; returns how many were queued. Safe on
+    several processes: the day is claimed by a conditional update."""
+    if not service.email.available:
+        return 0
+    now = now or utcnow()
+    async with service.db.read() as s:
+        rows = (await s.execute(select(NotificationPrefs).where(
+            NotificationPrefs.email_verified_at.is_not(None)))).scalars().all()
+    queued = 0
+    for row in rows:
+        prefs = P.merged(row.prefs)
+        if not prefs["digest"] or not prefs["channels"]["email"]:
+            continue
+        try:
+            local = now.astimezone(ZoneInfo(row.tz))
+        except Exception:
+            local = now
+        day = local.date().isoformat()
+        if local.hour < service.settings.digest_hour or row.digest_on == day:
+            continue
+        games = await waiting_games(service.db, row.user_id)
+        async with service.db.write() as s:
+            claimed = await s.execute(
+                update(NotificationPrefs)
+                .where(NotificationPrefs.user_id == row.user_id,
+                       (NotificationPrefs.digest_on.is_(None))
+                       | (NotificationPrefs.digest_on != day))
+                .values(digest_on=day))
+            if not claimed.rowcount:
+                await s.rollback()
+                continue
+            if games:
+                service.email.add_job(s, row.user_id, row.email, {
+                    "kind": "digest", "lang": row.lang, "games": games, "day": day,
+                    "unsubscribe": service.email.links.unsubscribe_token(row.user_id, "digest")})
+                queued += 1
+            await s.commit()
+    if queued:
+        service.email.wake()
+    return queued
+
+
+async def waiting_games(db, user_id: int) -> list[dict]:
+    """The running games where ``user_id`` owes a decision: [{"id", "title", "since"}]."""
+    async with db.read() as s:
+        rows = (await s.execute(
+            select(Game.id, Game.game, Game.waiting_for, Game.updated_at, Seat.seat)
+            .join(Seat, Seat.game_id == Game.id)
+            .where(Seat.user_id == user_id, Game.status == "running")
+            .order_by(Game.updated_at))).all()
+    out = []
+    for r in rows:
+        if r.seat in (r.waiting_for or []):
+            out.append({"id": r.id, "title": engine.title_of(r.game),
+                        "since": iso(r.updated_at)})
+    return out
