@@ -15,9 +15,9 @@ process picks up what a dead one left.
 - ``bot_turn``: the id of a game where a bot seat may owe a decision now (the bot driver); its
   listeners are plain functions called at once (they only schedule work, nothing is stored).
 
-A listener of ``your_turn`` or ``finished`` is ``async (session, items) -> wake | None``: it
-reads and writes through ``session`` only (never commits), and may return a function to call
-once the transaction committed (waking its job worker).
+A listener of ``your_turn``, ``finished`` or ``notice`` is ``async (session, items) -> wake or
+None``: it reads and writes through ``session`` only (never commits), and may return a function
+to call once the transaction committed (waking its job worker).
 """
 
 from __future__ import annotations

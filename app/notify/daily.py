@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -26,13 +25,6 @@ log = logging.getLogger("menagerie.notify")
 
 #: who is told: players with a daily attempt in this many days before today
 DAILY_RECENT_DAYS = 7
-
-
-def local_now(now: datetime, tz: str) -> datetime:
-    try:
-        return now.astimezone(ZoneInfo(tz))
-    except Exception:
-        return now
 
 
 async def run_daily_open(service, now: datetime | None = None) -> int:
@@ -57,7 +49,7 @@ async def run_daily_open(service, now: datetime | None = None) -> int:
     for user_id in sorted(recent - started):
         row = rows.get(user_id)
         tz = row.tz if row else "UTC"
-        if local_now(now, tz).hour < hour:
+        if P.local_time(now, tz).hour < hour:
             continue
         if row is not None and row.daily_on == today.isoformat():
             continue
@@ -101,6 +93,7 @@ async def _claim(s, user_id: int, day: str, lang: str) -> bool:
                             .where(NotificationPrefs.user_id == user_id))
     if exists is not None:
         return False
-    s.add(NotificationPrefs(user_id=user_id, prefs=P.defaults(), lang=lang, daily_on=day))
+    # no stored choices: the defaults apply (prefs.merged), as for anyone without a row
+    s.add(NotificationPrefs(user_id=user_id, prefs={}, lang=lang, daily_on=day))
     await s.flush()
     return True

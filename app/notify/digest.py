@@ -8,7 +8,6 @@ update, so several processes send it once.
 from __future__ import annotations
 
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
 import engine
 from sqlalchemy import select, update
@@ -33,10 +32,7 @@ async def run_digests(service, now: datetime | None = None) -> int:
         prefs = P.merged(row.prefs)
         if not prefs["digest"] or not prefs["channels"]["email"]:
             continue
-        try:
-            local = now.astimezone(ZoneInfo(row.tz))
-        except Exception:
-            local = now
+        local = P.local_time(now, row.tz)
         day = local.date().isoformat()
         if local.hour < service.settings.digest_hour or row.digest_on == day:
             continue

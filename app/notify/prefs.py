@@ -92,15 +92,20 @@ def _hhmm(text: str) -> time:
     return time(int(h), int(m))
 
 
+def local_time(now: datetime, tz: str) -> datetime:
+    """``now`` (aware) in the user's time zone (as it is, for a zone that is not known)."""
+    try:
+        return now.astimezone(ZoneInfo(tz))
+    except (ZoneInfoNotFoundError, ValueError, TypeError):
+        return now
+
+
 def in_quiet_hours(prefs: dict, tz: str, now: datetime) -> bool:
     """Whether ``now`` (aware) falls in the user's quiet hours, read in their time zone."""
     window = prefs.get("quiet_hours")
     if not window:
         return False
-    try:
-        local = now.astimezone(ZoneInfo(tz)).time().replace(second=0, microsecond=0)
-    except (ZoneInfoNotFoundError, ValueError):
-        local = now.time()
+    local = local_time(now, tz).time().replace(second=0, microsecond=0)
     start, end = _hhmm(window["start"]), _hhmm(window["end"])
     if start == end:
         return False
