@@ -16,7 +16,7 @@ from .decisions import HANDLERS, REGISTRY, push, top
 from .scoring import result as _result, vp
 from .tables import T, per_players
 from .validate import accepts
-from .zoo import icons
+from .zoo import icons, reading, start_reading, stop_reading
 from .zoomap import load_buildings, load_maps
 
 #: One-time map abilities, applied at setup: keyword -> fn(player, value).
@@ -227,7 +227,15 @@ class ArkNova(StackGame):
 
     def _hints(self, state, seat):
         from .hints import hints
-        return hints(state, seat)
+        with reading():
+            return hints(state, seat)
+
+    def _legal_actions(self, state, seat):
+        opened = start_reading()
+        try:
+            return super()._legal_actions(state, seat)
+        finally:
+            stop_reading(opened)
 
     def determinize(self, state, seat, rng):
         from .determinize import determinize

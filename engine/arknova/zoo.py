@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
+from contextlib import contextmanager
+from typing import Iterator
 
 from . import placement
 from .deck import card
@@ -42,12 +45,72 @@ def sponsor_building(btype: str):
     return _SPONSOR_BUILDINGS[btype]
 
 
+# --------------------------------------------------------------------------- read-only memo
+_READING = threading.local()
+
+
+@contextmanager
+def reading() -> Iterator[None]:
+    """Within this block nobody changes the state being asked about, so :func:`icons`,
+    :func:`homes` and the zoo's occupied cells (for :func:`placements`) are computed once per
+    player (by identity) and then remembered until the block ends.
+
+    Listing the legal answers and the hints ask the same zoo the same questions many times
+    (every building type's placements, every hand card's homes, the icons for each card);
+    ``legal_actions`` and ``hints`` run inside this block. It nests (the outermost block owns
+    the memo), is per thread, and must never wrap code that changes a state: ``apply``'s
+    handlers run outside it. The answers are shared: callers never change them.
+    (:func:`start_reading` and :func:`stop_reading` are the same without a generator, for the
+    hot paths.)
+    """
+    opened = start_reading()
+    try:
+        yield
+    finally:
+        stop_reading(opened)
+
+
+def start_reading() -> bool:
+    """Open a :func:`reading` block; True when this call opened it (pass it to
+    :func:`stop_reading`)."""
+    if getattr(_READING, "memo", None) is not None:
+        return False
+    _READING.memo = {}
+    return True
+
+
+def stop_reading(opened: bool) -> None:
+    if opened:
+        _READING.memo = None
+
+
+def _memo() -> dict | None:
+    return getattr(_READING, "memo", None)
+
+
+def in_reading() -> bool:
+    """True inside a :func:`reading` block (of this thread)."""
+    return _memo() is not None
+
+
 def icons(player: dict) -> Counter:
     """Every icon the zoo shows: animals, sponsors and universities (science).
 
     Partner zoos are not continent icons (seed 003 lists "animals of the given continent" and
     "a partnership with a zoo of that continent" as different requirements); they count only
-    for partner-zoo requirements and the animal discount."""
+    for partner-zoo requirements and the animal discount. Do not change the result."""
+    memo = _memo()
+    if memo is None:
+        return _icons(player)
+    key = ("icons", id(player))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _icons(player)
+        memo[("keep", id(player))] = player  # the id stays this player's while remembered
+    return found
+
+
+def _icons(player: dict) -> Counter:
     out: Counter = Counter()
     for a in player["animals"]:
         c = card(a["card"])
@@ -83,9 +146,7 @@ _PLACEMENTS_MAX = 50_000
 
 def placements(player: dict, btype: str, build_upgraded: bool) -> list:
     """Every legal position of ``btype`` in the zoo (sorted cell tuples; do not mutate)."""
-    occupied = frozenset(tuple(c) for b in player["buildings"] for c in b["cells"])
-    kiosks = frozenset(tuple(c) for b in player["buildings"] if b["kind"] == "kiosk"
-                       for c in b["cells"])
+    occupied, kiosks = _cells_of(player["buildings"])
     key = (player["map"], btype, bool(build_upgraded), occupied, kiosks)
     found = _PLACEMENTS.get(key)
     if found is None:
@@ -94,6 +155,20 @@ def placements(player: dict, btype: str, build_upgraded: bool) -> list:
         found = _PLACEMENTS[key] = placement.legal_placements(
             zoo_map(player), building_spec(btype), occupied, kiosks, build_upgraded)
     return found
+
+
+def _cells_of(buildings: list) -> tuple[frozenset, frozenset]:
+    """The zoo's occupied cells and its kiosks' cells (remembered inside :func:`reading`)."""
+    memo = _memo()
+    if memo is not None:
+        found = memo.get(("cells", id(buildings)))
+        if found is not None:
+            return found[0], found[1]
+    occupied = frozenset(tuple(c) for b in buildings for c in b["cells"])
+    kiosks = frozenset(tuple(c) for b in buildings if b["kind"] == "kiosk" for c in b["cells"])
+    if memo is not None:
+        memo[("cells", id(buildings))] = (occupied, kiosks, buildings)
+    return occupied, kiosks
 
 
 def touching(player: dict, building: dict, terrain: str) -> int:
@@ -113,7 +188,21 @@ def capacity(building: dict) -> int:
 
 
 def homes(player: dict, c: dict) -> list:
-    """Where animal card ``c`` could live now: building ids, or None for a flock animal."""
+    """Where animal card ``c`` could live now: building ids, or None for a flock animal (do
+    not change the list)."""
+    memo = _memo()
+    if memo is None:
+        return _homes(player, c)
+    key = ("homes", id(player), id(c))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _homes(player, c)
+        memo[("keep", id(player))] = player
+        memo[("keep", id(c))] = c
+    return found
+
+
+def _homes(player: dict, c: dict) -> list:
     req = c.get("requires") or {}
     water, rock = req.get("water") or 0, req.get("rock") or 0
     special = c.get("special")
