@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gc
-import secrets
 import logging
+import secrets
+
+import engine
 
 from .auth import AuthService
 from .chat import ChatService
@@ -126,6 +128,8 @@ class Services:
         from . import metrics
 
         metrics.attach(self)
+        for name in engine.game_names():  # the games' lasting caches, before the first move
+            engine.get_game(name).prepare()
         # everything loaded so far (modules, the games' card data) lives as long as the
         # process: keep it out of the collector's full passes, which then stay short
         gc.collect()

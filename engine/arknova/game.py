@@ -225,6 +225,17 @@ class ArkNova(StackGame):
     def _result(self, state):
         return _result(state)
 
+    def prepare(self):
+        """Every building's footprints on every map (about 50 ms; otherwise the first
+        placement question about a map pays for all of that map's buildings)."""
+        from . import placement
+        from .zoo import building_spec, sponsor_buildings
+
+        kinds = list(load_buildings()) + list(sponsor_buildings())
+        for zmap in load_maps().values():
+            for kind in kinds:
+                placement.footprints(zmap, building_spec(kind))
+
     def _hints(self, state, seat):
         from .hints import hints
         with reading():

@@ -30,7 +30,18 @@ def building_spec(btype: str):
 _SPONSOR_BUILDINGS: dict = {}
 
 
+def sponsor_buildings() -> list[str]:
+    """The ids of the sponsors' unique buildings."""
+    _load_sponsor_buildings()
+    return sorted(_SPONSOR_BUILDINGS)
+
+
 def sponsor_building(btype: str):
+    _load_sponsor_buildings()
+    return _SPONSOR_BUILDINGS[btype]
+
+
+def _load_sponsor_buildings() -> None:
     if not _SPONSOR_BUILDINGS:
         from .deck import all_cards
         from .zoomap import Building
@@ -42,7 +53,6 @@ def sponsor_building(btype: str):
                 _SPONSOR_BUILDINGS[b["id"]] = Building(
                     id=b["id"], name=b["name"], kind="sponsor", size=len(shape), shape=shape,
                     appeal=b.get("appeal", 0), needs_upgrade=False, unique=True, capacity=None)
-    return _SPONSOR_BUILDINGS[btype]
 
 
 # --------------------------------------------------------------------------- read-only memo

@@ -72,6 +72,10 @@ class Game:
     def catalog(self) -> dict:
         return {}
 
+    def prepare(self) -> None:
+        """Fill the game's lasting caches now (a server calls it at start), so that no player's
+        first move in a process pays for them. Pure: changes no state, returns nothing."""
+
     # ----------------------------------------------------------------- setup
     def normalize_options(self, options: dict | None) -> dict:
         """Fill defaults and refuse unknown or invalid options (``bad_options``)."""

@@ -37,6 +37,17 @@ def test_describe_is_complete(game):
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_prepare_changes_no_state(game):
+    state = game.setup(game.min_seats, {}, 4)
+    before = game.state_hash(state)
+    assert game.prepare() is None
+    game.prepare()  # twice is fine
+    assert game.state_hash(state) == before
+    seat = min(game.waiting_for(state))
+    assert game.legal_actions(state, seat)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_setup_is_deterministic_and_validated(game):
     lo = game.min_seats
     assert game.state_hash(game.setup(lo, {}, 5)) == game.state_hash(game.setup(lo, {}, 5))
