@@ -21,10 +21,13 @@ from typing import Callable
 from ..core.state import canonical_json
 from . import deck
 from .actions.animals import animal_options
+from .actions.association import (TASKS as ASSOCIATION_TASKS, donation_cost, partner_options,
+                                   university_options, workers_needed)
+from .actions.projects import support_options
 from .actions.build import can_build
 from .actions.sponsors import sponsor_options
 from .tables import T
-from .zoo import placements
+from .zoo import active_workers, placements
 from .zoomap import load_buildings
 
 Checker = Callable[[dict, dict, int, dict], bool]
@@ -204,3 +207,32 @@ def _pick_card(state, frame, seat, action):
         return bool(state["deck"] or state["discard"])
     return (type(src) is int and src in deck.reachable_folders(state["players"][seat])
             and bool(state["display"][src - 1]))
+
+
+# --------------------------------------------------------------------------- association
+@checker("association")
+def _association(state, frame, seat, action):
+    t = action["type"]
+    if t == "done":
+        return _only(action, 1)
+    p = state["players"][seat]
+    if t == "donate":
+        return (_only(action, 1) and frame["side"] == 2 and bool(frame["done"])
+                and not frame["donated"] and p["money"] >= donation_cost(state))
+    task = "project" if t == "support" else action.get("task")
+    if t not in ("task", "support") or type(task) is not str or task not in ASSOCIATION_TASKS \
+            or ASSOCIATION_TASKS[task] > frame["left"] or task in frame["done"]:
+        return False
+    need = workers_needed(p, task)
+    if need is None or need > active_workers(p):
+        return False
+    if task == "reputation":
+        return _only(action, 2)
+    if task == "partner":
+        c = action.get("continent")
+        return _only(action, 3) and type(c) is str and \
+            c in partner_options(state, p, frame["side"])
+    if task == "university":
+        u = action.get("university")
+        return _only(action, 3) and type(u) is str and u in university_options(state, p)
+    return _among(action, support_options(state, seat, frame["side"]))

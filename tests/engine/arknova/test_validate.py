@@ -18,7 +18,8 @@ from engine.core.stack import top
 
 GAME = engine.get_game("arknova")
 #: the decisions that must be checked without listing (the common and expensive ones)
-DIRECT = {"turn", "build", "place", "animals", "sponsors", "cards", "hand_limit", "keep"}
+DIRECT = {"turn", "build", "place", "animals", "sponsors", "cards", "hand_limit", "keep",
+          "association"}
 
 
 def outcome(fn, state, seat, action):
