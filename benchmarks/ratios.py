@@ -11,9 +11,11 @@ weighs less than in wall time, and every figure that is a ratio comes from the s
   both measurements). *Full contract* per game = ``legal_actions`` + ``apply`` (which checks the
   answer and leaves its input unchanged) for every decision; *rule-work floor* = the same
   ``legal_actions`` + the game's handlers applied in place on one private copy (no check, no
-  copy, no undo marks). Each game is timed twice both ways, interleaved, keeping the faster.
-  Prints the median per-game times, the median of the per-game ratios full / floor, and the
-  median per-decision times.
+  copy, no undo marks). Each game is timed three times each way, interleaved, keeping the fastest.
+  *Owned* = the full contract for a caller that owns its state (``apply_in_place``: the same
+  check and undo marks, the rules applied to the caller's own copy; what bots and analysis use
+  on their private worlds). Prints the median per-game times, the median of the per-game
+  ratios full / floor and owned / floor, and the median per-decision times.
 - **bots**: greedy against greedy on ``--bot-seeds`` (the first ``--greedy-decisions``
   decisions of each game): greedy milliseconds per decision, and the hash of the decisions;
   mcts (``budget=None``, 12 playouts: reproducible) on the turn-starting positions of those
@@ -81,6 +83,21 @@ def time_full(game, seed: int, answers: list) -> list[float]:
     return times
 
 
+def time_owned(game, seed: int, answers: list) -> list[float] | None:
+    """The full contract for a caller that owns its state (``apply_in_place``: the check, the
+    rules in place, the undo marks); None on commits without it."""
+    if not hasattr(game, "apply_in_place"):
+        return None
+    state = clone(game.setup(2, {}, seed))
+    times = []
+    for seat, action in answers:
+        t = cpu()
+        game.legal_actions(state, seat)
+        game.apply_in_place(state, seat, action)
+        times.append(cpu() - t)
+    return times
+
+
 def time_floor(game, seed: int, answers: list) -> list[float]:
     state = clone(game.setup(2, {}, seed))
     actions = clone([a for _, a in answers])  # the handlers may keep parts of an answer
@@ -95,21 +112,31 @@ def time_floor(game, seed: int, answers: list) -> list[float]:
 
 def bench_engine(games: int) -> dict:
     game = engine.get_game("arknova")
-    full_games, floor_games, ratios, full_dec, floor_dec = [], [], [], [], []
+    if hasattr(game, "prepare"):
+        game.prepare()
+    full_games, floor_games, owned_games, ratios, owned_ratios = [], [], [], [], []
+    full_dec, floor_dec, owned_dec = [], [], []
     for seed in range(games):
         answers = random_answers(game, seed)
-        full = floor = None
-        for _ in range(2):
+        full = floor = owned = None
+        for _ in range(3):  # interleaved; the fastest of three runs of each
             f = time_full(game, seed, answers)
             r = time_floor(game, seed, answers)
+            o = time_owned(game, seed, answers)
             full = f if full is None or sum(f) < sum(full) else full
             floor = r if floor is None or sum(r) < sum(floor) else floor
+            if o is not None:
+                owned = o if owned is None or sum(o) < sum(owned) else owned
         full_games.append(sum(full))
         floor_games.append(sum(floor))
         ratios.append(sum(full) / sum(floor))
         full_dec += full
         floor_dec += floor
-    return {
+        if owned is not None:
+            owned_games.append(sum(owned))
+            owned_ratios.append(sum(owned) / sum(floor))
+            owned_dec += owned
+    out = {
         "games": games,
         "decisions_per_game": round(len(full_dec) / games, 1),
         "full_ms_per_game": round(statistics.median(full_games) * 1e3, 2),
@@ -118,6 +145,13 @@ def bench_engine(games: int) -> dict:
         "full_us_per_decision_median": round(statistics.median(full_dec) * 1e6, 1),
         "floor_us_per_decision_median": round(statistics.median(floor_dec) * 1e6, 1),
     }
+    if owned_games:
+        out.update({
+            "owned_ms_per_game": round(statistics.median(owned_games) * 1e3, 2),
+            "owned_over_floor": round(statistics.median(owned_ratios), 3),
+            "owned_us_per_decision_median": round(statistics.median(owned_dec) * 1e6, 1),
+        })
+    return out
 
 
 # --------------------------------------------------------------------------- bots

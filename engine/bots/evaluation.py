@@ -99,13 +99,23 @@ def step(game: Game, state: State, seat: int, action: Action) -> State:
     copied whole either: the rules change a copy-on-access view of it (:mod:`engine.core.cow`),
     so the new state shares every part the move did not touch with ``state``.
     """
-    view = cow.begin(state, game.lazy_lists)
-    game._apply(view, seat, cow.deep(action))
-    return cow.finish(view)
+    return game.apply_checked(state, seat, action)[0]
 
 
-def step_in_place(game: Game, state: State, seat: int, action: Action) -> State:
-    """:func:`step` for a state the caller no longer needs (kept for callers; since
-    :func:`step` copies only what a move touches, it is :func:`step` itself: a state returned
-    by :func:`step` shares parts with its input and must not be changed in place)."""
-    return step(game, state, seat, action)
+def own(game: Game, state: State) -> State:
+    """A private copy of ``state`` that :func:`step_owned` may change (the evaluator's
+    ``clone`` when it has one, else :func:`fast_clone`)."""
+    ev = evaluator_for(game)
+    return ev.clone(state) if ev.clone is not None else fast_clone(state)
+
+
+def step_owned(game: Game, state: State, seat: int, action: Action) -> State:
+    """:func:`step` for a state the caller owns (from :func:`own`, or a state that only the
+    caller's owned states share parts with, see below): the rules change ``state`` itself
+    (:meth:`Game.apply_in_place`), which is returned. Nothing is copied.
+
+    Ownership passes on: the result of :func:`step` from an owned state, once the owned state
+    itself is dropped (and every other result from it too), is owned; a result of :func:`step`
+    from a state the caller does not own never is (it shares parts with that state)."""
+    game.apply_in_place(state, seat, action, checked=True)
+    return state

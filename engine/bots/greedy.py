@@ -10,7 +10,7 @@ first answer in ``legal`` order, so the choice is reproducible for the same ``rn
 from __future__ import annotations
 
 from .base import Bot, RandomBot
-from .evaluation import Evaluator, evaluator_for, step, step_in_place
+from .evaluation import Evaluator, evaluator_for, step, step_owned
 
 
 def own_followup(game, ev: Evaluator, state, seat) -> bool:
@@ -25,18 +25,14 @@ def candidates(ev: Evaluator, state, seat, legal: list, width: int) -> list:
     return legal if len(legal) <= width else legal[:width]
 
 
-def finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int):
-    """Answer ``seat``'s own follow-up decisions greedily (one-step look), at most ``depth``."""
-    return finish_chain(game, ev, state, seat, depth, width)[0]
-
-
 def finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int,
-                  owned: bool = False):
-    """:func:`finish_chain`, and the value of the state it ends in when it is already known
-    (the last step was a choice whose value was computed), else None.
+                 owned: bool = False):
+    """Answer ``seat``'s own follow-up decisions greedily (one-step look), at most ``depth``;
+    returns the state it ends in and its value when already known (the last step was a
+    choice whose value was computed), else None.
 
-    ``owned``: ``state`` is the caller's own copy, which may be changed in place (a forced
-    answer, or the last candidate of a choice, is then applied without copying the state)."""
+    ``owned``: the caller owns ``state`` (see :func:`~engine.bots.evaluation.step_owned`):
+    forced answers are then applied to it in place, and the state returned is owned too."""
     known = None
     for _ in range(depth):
         if not own_followup(game, ev, state, seat):
@@ -45,19 +41,16 @@ def finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int,
         if not legal:
             break
         if len(legal) == 1:
-            state = (step_in_place if owned else step)(game, state, seat, legal[0])
-            owned, known = True, None
+            state = (step_owned if owned else step)(game, state, seat, legal[0])
+            known = None
             continue
         best, best_v = None, None
-        tried = candidates(ev, state, seat, legal, width)
-        last = len(tried) - 1
-        for i, a in enumerate(tried):
-            # the chain's state is not needed after its last candidate: no copy for that one
-            nxt = (step_in_place if owned and i == last else step)(game, state, seat, a)
+        for a in candidates(ev, state, seat, legal, width):
+            nxt = step(game, state, seat, a)  # each from the same state: never in place
             v = ev.value(nxt, seat)
             if best_v is None or v > best_v:
                 best, best_v = nxt, v
-        state, known, owned = best, best_v, True
+        state, known = best, best_v  # owned exactly when the state it came from was
     return state, known
 
 
@@ -66,8 +59,7 @@ def score_answers(game, ev: Evaluator, state, seat, legal: list, *, depth: int,
     """The value of each answer after the seat's greedy follow-ups (same order as ``legal``)."""
     out = []
     for a in legal:
-        nxt, v = finish_chain(game, ev, step(game, state, seat, a), seat, depth, width,
-                               owned=True)
+        nxt, v = finish_chain(game, ev, step(game, state, seat, a), seat, depth, width)
         out.append(ev.value(nxt, seat) if v is None else v)
     return out
 

@@ -29,7 +29,7 @@ import math
 import time
 
 from .base import Bot, RandomBot
-from .evaluation import evaluator_for, step, step_in_place
+from .evaluation import evaluator_for, own, step, step_owned
 from .greedy import GreedyBot, finish_chain, candidates as _shortlist, own_followup, ranked
 
 
@@ -121,7 +121,8 @@ class MctsBot(Bot):
 
     # ------------------------------------------------------------------ one playout
     def playout(self, game, ev, world, seat, action, rng) -> float:
-        state = step(game, world, seat, action)  # the playout's own copy from here on
+        # the playout's own copy from here on: forced answers are applied to it in place
+        state = step_owned(game, own(game, world), seat, action)
         g = self.greedy
         state = finish_chain(game, ev, state, seat, g.depth, g.width, owned=True)[0]
         moves = 0
@@ -137,7 +138,7 @@ class MctsBot(Bot):
                 moves += 1
             legal = game.legal_actions(state, who)
             if len(legal) == 1:
-                state = step_in_place(game, state, who, legal[0])
+                state = step_owned(game, state, who, legal[0])
             else:
                 state = self._rollout_move(game, ev, state, who, legal)
             steps += 1
@@ -148,8 +149,8 @@ class MctsBot(Bot):
         tried = _shortlist(ev, state, who, legal, r.top_width)
         best, best_v = None, None
         for a in tried:
-            nxt, v = finish_chain(game, ev, step(game, state, who, a), who, r.depth, r.width,
-                                   owned=True)
+            # each candidate from the same state: its chain may not change that state
+            nxt, v = finish_chain(game, ev, step(game, state, who, a), who, r.depth, r.width)
             if v is None:
                 v = ev.value(nxt, who)
             if best_v is None or v > best_v:

@@ -164,12 +164,32 @@ class Game:
     def apply_checked(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         """:meth:`apply` for an ``action`` known to be legal (one of ``legal_actions``): the
         same result, without the check. ``state`` is never mutated."""
-        marks = self.information_marks(state)
+        before = self._before(state)
         view = cow.begin(state, self.lazy_lists)
         events = self._apply(view, seat, cow.deep(action))
         new = cow.finish(view)
-        self._mark_undo(state, new, seat, events, marks)
+        self._mark_undo(before, new, seat, events)
         return new, events
+
+    def apply_in_place(self, state: State, seat: int, action: Action, *,
+                       checked: bool = False) -> list[Event]:
+        """:meth:`apply` for a caller that owns ``state``: the rules change ``state`` itself
+        (nothing is copied) and the events are returned. The result is the state ``apply``
+        would return (same hash, same undo marks).
+
+        *Owns* means nothing else holds ``state`` or any part of it: a state returned by
+        :meth:`apply` shares parts with its input, so ``clone`` one (or take it from
+        ``load``/``setup``/``determinize``) before changing it here. The action is copied (the
+        rules may keep parts of it). ``checked=True`` skips the check, for an answer taken from
+        :meth:`legal_actions`. If the check refuses, ``state`` is unchanged; if the rules
+        themselves raise (a bug), ``state`` is half changed and must be thrown away.
+        """
+        if not checked:
+            self.check(state, seat, action)
+        before = self._before(state)
+        events = self._apply(state, seat, cow.deep(action))
+        self._mark_undo(before, state, seat, events)
+        return events
 
     # ----------------------------------------------------------------- take-backs
     def information_marks(self, state: State) -> Any:
@@ -181,22 +201,27 @@ class Game:
         """
         return state.get("rng")
 
-    def _mark_undo(self, before: State, after: State, seat: int, events: list,
-                   marks: Any) -> None:
-        """Record in ``after`` how many of ``seat``'s own last decisions could be taken back.
+    def _before(self, state: State) -> tuple:
+        """What :meth:`_mark_undo` needs of the state before a decision: its undo mark, whether
+        several seats owed a decision at once, and its :meth:`information_marks`."""
+        return state.get("undo"), len(self._waiting_for(state)) > 1, \
+            self.information_marks(state)
+
+    def _mark_undo(self, before: tuple, after: State, seat: int, events: list) -> None:
+        """Record in ``after`` how many of ``seat``'s own last decisions could be taken back
+        (``before`` is :meth:`_before` of the state the decision was taken in).
 
         A decision is an information barrier (nothing before it can be taken back) when it
         drew or revealed anything hidden (:meth:`information_marks` changed), produced an event
         only some seats may see, or answered a decision several seats owed at once (secret
         answers). A decision by another seat ends the previous seat's take-backs.
         """
-        barrier = (any("only" in e for e in events)
-                   or len(self._waiting_for(before)) > 1
+        prev, several, marks = before
+        barrier = (several or any("only" in e for e in events)
                    or self.information_marks(after) != marks)
         if barrier:
             after["undo"] = None
             return
-        prev = before.get("undo")
         depth = prev["n"] + 1 if prev and prev["seat"] == seat else 1
         after["undo"] = {"seat": seat, "n": depth}
 

@@ -80,6 +80,10 @@ def play_random(game, seats, seed, *, options=None, check_every=1, max_steps=200
         new, events = game.apply(state, seat, clone(action))
         assert game.state_hash(state) == before and state == snapshot, "apply mutated its input"
         assert isinstance(events, list)
+        # the owner's path: the same answer applied in place to a private copy gives the same
+        # state and the same events
+        in_place_events = game.apply_in_place(snapshot, seat, clone(action))
+        assert snapshot == new and in_place_events == events, "apply_in_place differs from apply"
         for ev in events:
             assert isinstance(ev.get("kind"), str) and isinstance(ev.get("data"), dict)
             json.dumps(ev)

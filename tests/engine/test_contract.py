@@ -158,3 +158,22 @@ def test_actions_must_equal_a_legal_answer_exactly(game):
     with pytest.raises(IllegalAction) as err:
         game.apply(state, True, legal[0])
     assert err.value.code == "not_your_turn"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_apply_in_place_refuses_without_changing_the_state(game):
+    from engine.core.state import clone
+
+    state = game.setup(game.min_seats, {}, 8)
+    seat = min(game.waiting_for(state))
+    owned = clone(state)
+    for bad in ({"type": "no-such-move"}, {"type": 5}, None):
+        with pytest.raises(IllegalAction):
+            game.apply_in_place(owned, seat, bad)
+        assert owned == state
+    action = game.legal_actions(state, seat)[0]
+    expected, events = game.apply(state, seat, action)
+    kept = clone(action)
+    assert game.apply_in_place(owned, seat, action) == events
+    assert owned == expected and action == kept  # the answer itself is never changed
+    assert game.state_hash(owned) == game.state_hash(expected)
