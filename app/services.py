@@ -134,6 +134,7 @@ class Services:
         # process: keep it out of the collector's full passes, which then stay short
         gc.collect()
         gc.freeze()
+        gc.set_threshold(*self.settings.gc_thresholds)
         await self.bus.start()
         self.webhooks.start()
         self.notify.start()

@@ -73,6 +73,13 @@ class Settings(BaseSettings):
     #: ping each pooled connection before use (one more round trip per request); off: a dead
     #: connection is noticed on its first statement and the whole pool is refreshed
     pool_pre_ping: bool = False
+    #: the garbage collector's thresholds (``gc.set_threshold``) once the server has started.
+    #: Python's defaults (700, 10, 10) run a full collection every few seconds under load; one
+    #: walks every live object (the cached games, the sockets' coroutines) and stops the
+    #: process for 40-80 ms, which is most of a loaded server's p99 (docs/benchmarks.md).
+    #: Fewer, later passes: the data the server keeps has no reference cycles, so the
+    #: garbage that waits longer is small.
+    gc_thresholds: tuple[int, int, int] = (20_000, 20, 20)
     #: games whose current state is kept in memory (per process), so a move or a legal-moves
     #: request reads no state from the database
     game_cache: int = Field(2000, ge=1)

@@ -100,3 +100,19 @@ async def test_one_encoding_per_version_for_every_spectator(db_url):
             assert len({s.raw[-1] for s in sockets}) == 1  # the very same bytes
             for s in sockets + seats:
                 await s.close()
+
+
+async def test_the_server_sets_the_collectors_thresholds(db_url):
+    """A full collection stops the process for tens of ms under load: the server makes them
+    rarer (settings.gc_thresholds) once it has started."""
+    import gc
+
+    from .conftest import make_settings, running_app
+
+    before = gc.get_threshold()
+    try:
+        settings = make_settings(db_url, gc_thresholds=(12_345, 17, 19))
+        async with running_app(settings):
+            assert gc.get_threshold() == (12_345, 17, 19)
+    finally:
+        gc.set_threshold(*before)
