@@ -13,7 +13,6 @@ from typing import Callable
 
 import orjson
 
-from ..core import cow
 from ..core.game import Action, Game, State
 from ..core.state import clone
 
@@ -97,9 +96,10 @@ def step(game: Game, state: State, seat: int, action: Action) -> State:
     Bots simulate thousands of moves on their own sampled states; re-listing the legal answers
     for every simulated move would double the cost. The input state is not mutated, and not
     copied whole either: the rules change a copy-on-access view of it (:mod:`engine.core.cow`),
-    so the new state shares every part the move did not touch with ``state``.
+    so the new state shares every part the move did not touch with ``state``. No take-back
+    marks either (:meth:`Game.simulate`).
     """
-    return game.apply_checked(state, seat, action)[0]
+    return game.simulate(state, seat, action)
 
 
 def own(game: Game, state: State) -> State:
@@ -112,10 +112,9 @@ def own(game: Game, state: State) -> State:
 def step_owned(game: Game, state: State, seat: int, action: Action) -> State:
     """:func:`step` for a state the caller owns (from :func:`own`, or a state that only the
     caller's owned states share parts with, see below): the rules change ``state`` itself
-    (:meth:`Game.apply_in_place`), which is returned. Nothing is copied.
+    (:meth:`Game.simulate` in place), which is returned. Nothing is copied.
 
     Ownership passes on: the result of :func:`step` from an owned state, once the owned state
     itself is dropped (and every other result from it too), is owned; a result of :func:`step`
     from a state the caller does not own never is (it shares parts with that state)."""
-    game.apply_in_place(state, seat, action, checked=True)
-    return state
+    return game.simulate(state, seat, action, in_place=True)

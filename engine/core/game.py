@@ -191,6 +191,21 @@ class Game:
         self._mark_undo(before, state, seat, events)
         return events
 
+    def simulate(self, state: State, seat: int, action: Action, *,
+                 in_place: bool = False) -> State:
+        """The rules alone, for searches (bots, analysis): ``action`` (one of
+        :meth:`legal_actions`) is not checked and no take-back marks are written, so the
+        result is for evaluating and searching on, never for play (its ``undo`` mark is
+        stale). Returns the new state: a copy-on-access result that shares untouched parts
+        with ``state`` (``state`` unchanged), or with ``in_place=True`` ``state`` itself,
+        changed (the caller owns it, as for :meth:`apply_in_place`)."""
+        if in_place:
+            self._apply(state, seat, cow.deep(action))
+            return state
+        view = cow.begin(state, self.lazy_lists)
+        self._apply(view, seat, cow.deep(action))
+        return cow.finish(view)
+
     # ----------------------------------------------------------------- take-backs
     def information_marks(self, state: State) -> Any:
         """Something that changes whenever a move draws or reveals hidden information.

@@ -84,6 +84,12 @@ def play_random(game, seats, seed, *, options=None, check_every=1, max_steps=200
         # state and the same events
         in_place_events = game.apply_in_place(snapshot, seat, clone(action))
         assert snapshot == new and in_place_events == events, "apply_in_place differs from apply"
+        # the searches' path: the same rules without the check and the take-back marks
+        simulated = game.simulate(state, seat, clone(action))
+        assert game.state_hash(state) == before, "simulate mutated its input"
+        assert {k: v for k, v in simulated.items() if k != "undo"} == \
+            {k: v for k, v in new.items() if k != "undo"}, "simulate differs from apply"
+        assert game.simulate(clone(state), seat, clone(action), in_place=True) == simulated
         for ev in events:
             assert isinstance(ev.get("kind"), str) and isinstance(ev.get("data"), dict)
             json.dumps(ev)
