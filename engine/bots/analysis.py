@@ -196,12 +196,14 @@ def _pick(idx: list, vals: list) -> int:
 
 def analyse_point(game, state, seat, chosen, settings, index) -> dict:
     """The entry of one decision: ``{"index", "version", "seat", "chosen", "best",
-    "value_chosen", "value_best", "loss", "legal", "chained", "best_line"}``.
+    "value_chosen", "value_best", "loss", "legal", "chained", "compared", "playouts",
+    "best_line"}``.
 
     ``value_*`` are in the game's evaluation units from ``seat``'s point of view, ``loss`` is
     ``max(0, value_best - value_chosen)``, ``legal`` the number of legal answers, ``chained``
     whether the decision was inside the seat's own chained move (analysed by greedy's one-ply
-    look), ``best_line`` greedy's own follow-ups after the best answer on one sampled world, up
+    look), ``compared`` the number of answers valued, ``playouts`` the sampled worlds each was
+    played out in (0: greedy's look only), ``best_line`` greedy's own follow-ups after the best answer on one sampled world, up
     to the first hidden draw (empty when the best answer is the chosen one). Uses only
     ``seat``'s information (every world from ``game.determinize``); deterministic in
     ``(settings.seed, index)``."""
@@ -218,7 +220,9 @@ def analyse_point(game, state, seat, chosen, settings, index) -> dict:
     vb, vc = round(vals[b], 3), round(vals[c], 3)
     return {"index": index, "version": index, "seat": seat, "chosen": chosen, "best": best,
             "value_chosen": vc, "value_best": vb, "loss": round(max(0.0, vb - vc), 3),
-            "legal": len(legal), "chained": chained, "best_line": line}
+            "legal": len(legal), "chained": chained, "compared": len(idx),
+            "playouts": settings.playouts if len(idx) > 1 and not chained else 0,
+            "best_line": line}
 
 
 # ---------------------------------------------------------------------------- the whole game

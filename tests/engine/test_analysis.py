@@ -1,0 +1,245 @@
+"""Post-game analysis and hints (engine/bots/analysis.py), with fast settings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import engine
+from engine.bots import decide, get_bot
+from engine.bots.analysis import (Settings, accuracy, analyse, analyse_point, hint, points,
+                                  summarize)
+from engine.bots.evaluation import evaluator_for
+from engine.bots.greedy import ranked
+from engine.bots.labels import describe, generic
+from engine.core import rng as _rng
+from tests.toygame import TOY
+
+from .hidden import PERTURBERS
+
+ARK = engine.get_game("arknova")
+FAST = Settings(playouts=3, candidates=1)
+
+#: seed "p3": at action 18 (seat 0 starts a move) greedy plays the sponsors action (playing
+#: sponsor S055 next); its worst answer by greedy's own value is 15 VP-like units lower
+SEED, MOVE_AT, CHAIN_AT, LENGTH = "p3", 18, 19, 60
+
+
+def greedy_log(game, seed, length, plant: int | None = None, seats: int = 2) -> list[dict]:
+    """A greedy game's first ``length`` actions; at ``plant`` the worst answer by greedy's
+    value (looking at the real state: this is the scripted blunder, not the analysis)."""
+    state = game.setup(seats, {}, seed)
+    rng = {"rng": _rng.seed_to_int(f"{seed}:bots")}
+    log = []
+    for i in range(length):
+        waiting = game.waiting_for(state)
+        if not waiting:
+            break
+        seat = min(waiting)
+        if i == plant:
+            legal = game.legal_actions(state, seat)
+            order = ranked(game, evaluator_for(game), state, seat, legal, top_width=len(legal))
+            action = legal[order[-1][1]]
+        else:
+            action = decide(get_bot("greedy"), game, state, seat, rng)
+        log.append({"seat": seat, "action": action})
+        state, _ = game.apply(state, seat, action)
+    return log
+
+
+def state_at(game, log, index, seed=SEED, seats=2):
+    state = game.setup(seats, {}, seed)
+    for item in log[:index]:
+        state, _ = game.apply(state, item["seat"], item["action"])
+    return state
+
+
+@pytest.fixture(scope="module")
+def clean_log():
+    return greedy_log(ARK, SEED, LENGTH)
+
+
+@pytest.fixture(scope="module")
+def clean_report(clean_log):
+    return analyse(ARK, 2, {}, SEED, clean_log, FAST)
+
+
+# ------------------------------------------------------------------ the planted blunder
+@pytest.mark.parametrize("plant", [MOVE_AT, CHAIN_AT], ids=["move-start", "chained"])
+def test_a_planted_blunder_is_among_the_biggest_mistakes(plant, clean_log):
+    log = greedy_log(ARK, SEED, LENGTH, plant=plant)
+    assert log[plant] != clean_log[plant]  # the blunder is not greedy's answer
+    report = analyse(ARK, 2, {}, SEED, log, FAST)
+    top = [m["index"] for m in report["mistakes"][:3]]
+    assert plant in top, report["mistakes"][:3]
+    m = next(m for m in report["mistakes"] if m["index"] == plant)
+    assert m["chosen"] == log[plant]["action"] and m["best"] != m["chosen"]
+    assert m["loss"] > 5 and m["value_best"] - m["value_chosen"] == pytest.approx(m["loss"])
+    assert m["chained"] is (plant == CHAIN_AT)
+    # labels: structured and in words
+    assert m["text"]["chosen"]["key"] and m["text"]["chosen"]["text"]
+    assert m["text"]["best"]["text"] and m["text"]["best"]["text"] != m["text"]["chosen"]["text"]
+    # the blunderer's accuracy drops below the clean game's
+    seat = log[plant]["seat"]
+    clean = analyse(ARK, 2, {}, SEED, clean_log, FAST)
+    assert report["seats"][seat]["accuracy"] < clean["seats"][seat]["accuracy"]
+    assert report["seats"][seat]["mistakes"] >= 1
+
+
+# ------------------------------------------------------------------ the report's shape
+def test_points_leave_out_forced_decisions(clean_log):
+    pts = points(ARK, 2, {}, SEED, clean_log)
+    assert pts and all(p["index"] == p["version"] for p in pts)
+    indexes = {p["index"] for p in pts}
+    state = ARK.setup(2, {}, SEED)
+    for i, item in enumerate(clean_log):
+        assert (i in indexes) == (len(ARK.legal_actions(state, item["seat"])) > 1)
+        if i in indexes:
+            assert next(p for p in pts if p["index"] == i)["action"] == item["action"]
+        state, _ = ARK.apply(state, item["seat"], item["action"])
+
+
+def test_report_shape(clean_report, clean_log):
+    r = clean_report
+    assert r["complete"] is True and r["total"] == len(points(ARK, 2, {}, SEED, clean_log))
+    assert [e["index"] for e in r["entries"]] == sorted(e["index"] for e in r["entries"])
+    assert len(r["entries"]) == r["total"] and len(r["series"]) == len(r["seats"]) == 2
+    for e in r["entries"]:
+        assert e["loss"] == pytest.approx(max(0.0, e["value_best"] - e["value_chosen"]))
+        assert e["legal"] > 1 and e["chosen"] == clean_log[e["index"]]["action"]
+    for s in r["seats"]:
+        mine = [e for e in r["entries"] if e["seat"] == s["seat"]]
+        assert s["decisions"] == len(mine)
+        assert s["accuracy"] == accuracy(sum(e["loss"] for e in mine) / len(mine))
+        assert 0 <= s["accuracy"] <= 100
+        assert [p["version"] for p in r["series"][s["seat"]]] == [e["version"] for e in mine]
+    json.dumps(r)  # plain JSON
+    assert accuracy(0) == 100.0 and accuracy(2.0) == pytest.approx(36.8)
+
+
+def test_deterministic(clean_log, clean_report):
+    again = analyse(ARK, 2, {}, SEED, clean_log, FAST)
+    assert again == clean_report
+    other = analyse(ARK, 2, {}, SEED, clean_log, Settings(playouts=3, candidates=1, seed="x"))
+    assert other["total"] == clean_report["total"]
+
+
+def test_resume_gives_the_same_report(clean_log, clean_report):
+    half = clean_report["entries"][: len(clean_report["entries"]) // 2]
+    seen = []
+    resumed = analyse(ARK, 2, {}, SEED, clean_log, FAST, done=[dict(e) for e in half],
+                      progress=lambda d, t: seen.append((d, t)))
+    assert resumed == clean_report
+    total = clean_report["total"]
+    # the progress starts at the entries already done and counts up to the total
+    assert seen[0] == (len(half), total) and seen[-1] == (total, total)
+    assert [d for d, _ in seen] == list(range(len(half), total + 1))
+
+
+def test_should_stop_gives_a_partial_report(clean_log):
+    calls = []
+
+    def stop():
+        calls.append(1)
+        return len(calls) > 4
+
+    report = analyse(ARK, 2, {}, SEED, clean_log, FAST, should_stop=stop)
+    assert report["complete"] is False and len(report["entries"]) == 4
+    assert report["total"] > 4
+
+
+def test_settings_round_trip():
+    s = Settings(playouts=5, candidates=3, seed="z")
+    assert Settings.from_dict(s.as_dict()) == s
+    assert Settings.from_dict(None) == Settings()
+    assert Settings.from_dict({"playouts": 2, "unknown": 1}) == Settings(playouts=2)
+    with pytest.raises(ValueError):
+        Settings.from_dict({"playouts": 0})
+
+
+# ------------------------------------------------------------------ hidden information
+def _perturbed_positions(log):
+    """(seat, real state, the state with everything hidden from seat changed)."""
+    for index in (MOVE_AT, CHAIN_AT, 30, 41):
+        state = state_at(ARK, log, index)
+        seat = log[index]["seat"]
+        changed = PERTURBERS["arknova"](state, 1 - seat)
+        assert changed != state
+        assert ARK.view(changed, seat) == ARK.view(state, seat)
+        yield index, seat, state, changed
+
+
+def test_analysis_and_hints_never_read_the_hidden_parts(clean_log):
+    wide = Settings(playouts=2, candidates=3)  # several answers played out
+    played = 0
+    for index, seat, state, changed in _perturbed_positions(clean_log):
+        chosen = clean_log[index]["action"]
+        entry = analyse_point(ARK, state, seat, chosen, wide, index)
+        assert analyse_point(ARK, changed, seat, chosen, wide, index) == entry
+        played += entry["playouts"] > 0
+        h = hint(ARK, state, seat, wide)
+        assert hint(ARK, changed, seat, wide) == h
+        played += len(h["alternatives"]) > 0 and not entry["chained"]
+    assert played >= 2  # the playouts ran (not only greedy's look)
+
+
+def test_hint_answers_a_legal_action(clean_log):
+    for index in (MOVE_AT, CHAIN_AT, 30):
+        state = state_at(ARK, clean_log, index)
+        seat = clean_log[index]["seat"]
+        h = hint(ARK, state, seat, FAST)
+        assert h["action"] in ARK.legal_actions(state, seat)
+        assert h["reason"]["key"].startswith("analysis.reason.")
+        assert h["label"]["text"] and isinstance(h["value"], float)
+        assert all(a["value"] <= h["value"] for a in h["alternatives"])
+    with pytest.raises(ValueError):
+        hint(ARK, state, 1 - seat, FAST)  # that seat owes no decision
+
+
+def test_hint_on_a_forced_decision():
+    state = ARK.setup(2, {}, SEED)
+    log = greedy_log(ARK, SEED, LENGTH)
+    for item in log:
+        if len(ARK.legal_actions(state, item["seat"])) == 1:
+            h = hint(ARK, state, item["seat"], FAST)
+            assert h["action"] == ARK.legal_actions(state, item["seat"])[0]
+            assert h["reason"]["key"] == "analysis.reason.forced"
+            return
+        state, _ = ARK.apply(state, item["seat"], item["action"])
+    pytest.fail("no forced decision in the game's first actions")
+
+
+# ------------------------------------------------------------------ other games, labels
+def test_toy_and_zoocracy_are_analysed():
+    log = greedy_log(TOY, "toy-a", 100, seats=2)
+    report = analyse(TOY, 2, {}, "toy-a", log, FAST)
+    assert report["complete"] and report["total"] >= 1
+    for m in report["mistakes"]:
+        assert m["text"]["chosen"]["key"] == "analysis.label.generic"
+        assert m["text"]["chosen"]["text"].startswith("Play: card ")
+    zoo = engine.get_game("zoocracy")
+    zlog = greedy_log(zoo, "z1", 40, seats=3)
+    zrep = analyse(zoo, 3, {}, "z1", zlog, FAST)
+    assert zrep["complete"] and len(zrep["seats"]) == 3
+
+
+def test_labels():
+    assert describe(ARK, None, 0, {"type": "action", "card": "build", "x": 0})["text"] == \
+        "Build action"
+    lab = describe(ARK, None, 0, {"type": "animal", "card": "A054", "enclosure": 1})
+    assert lab["key"] == "analysis.label.animal" and lab["params"]["card"] == "A054"
+    assert lab["text"] == "Play Koala"
+    line = [{"type": "building", "building": "enclosure_2"}, {"type": "done"}]
+    lab = describe(ARK, None, 0, {"type": "action", "card": "build", "x": 0}, line=line)
+    assert lab["text"] == "Build action (Build enclosure (2))"
+    assert lab["params"]["then"][0]["key"] == "analysis.label.building"
+    g = generic({"type": "play", "card": 7})
+    assert g == {"key": "analysis.label.generic", "params": {"type": "play", "fields": {"card": 7}},
+                 "text": "Play: card 7"}
+    assert describe(TOY, None, 0, {"type": "play", "card": 7}) == g
+
+
+def test_summarize_of_no_entries():
+    r = summarize(ARK, 2, [], 10)
+    assert r["complete"] is False and r["mistakes"] == [] and r["seats"][0]["accuracy"] is None
