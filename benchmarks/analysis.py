@@ -56,14 +56,20 @@ def main() -> None:
     over = {k: v for k, v in (("playouts", args.playouts), ("candidates", args.candidates))
             if v is not None}
     settings = dataclasses.replace(Settings(), **over)
+    ticks: list[float] = []
     started = time.process_time()
-    report = analyse(game, args.players, {}, args.seed, log, settings)
+    report = analyse(game, args.players, {}, args.seed, log, settings,
+                     progress=lambda done, total: ticks.append(time.process_time()))
     cpu = time.process_time() - started
     entries = report["entries"]
     moves = [e for e in entries if not e["chained"]]
+    # the CPU of each entry: the time between its progress call and the one before
+    each = [b - a for a, b in zip(ticks, ticks[1:])]
+    move_cpu = sum(t for t, e in zip(each, entries) if not e["chained"])
     out = {"seed": args.seed, "game": args.game, "decisions": len(log), "points": len(entries),
            "move_points": len(moves), "chained_points": len(entries) - len(moves),
            "cpu_s": round(cpu, 2), "s_per_point": round(cpu / max(1, len(entries)), 4),
+           "move_cpu_s": round(move_cpu, 2), "chained_cpu_s": round(sum(each) - move_cpu, 2),
            "settings": settings.as_dict(),
            "accuracy": [s["accuracy"] for s in report["seats"]],
            "mistakes": [s["mistakes"] for s in report["seats"]]}
@@ -72,7 +78,8 @@ def main() -> None:
         return
     print(f"seed {out['seed']}: {out['decisions']} decisions, {out['points']} points analysed "
           f"({out['move_points']} move starts, {out['chained_points']} chained); "
-          f"CPU {out['cpu_s']} s, {out['s_per_point']} s per point; "
+          f"CPU {out['cpu_s']} s ({out['move_cpu_s']} s move starts, "
+          f"{out['chained_cpu_s']} s chained), {out['s_per_point']} s per point; "
           f"accuracy {out['accuracy']}, mistakes {out['mistakes']}")
 
 

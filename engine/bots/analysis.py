@@ -234,24 +234,24 @@ def analyse(game, seats, options, seed, actions, settings=None, *, done=None,
     after each entry; ``should_stop()`` -> True stops early with ``complete`` False."""
     settings = settings or Settings()
     have = {e["index"]: e for e in (done or [])}
-    todo = []
-    for i, state, seat, action in _walk(game, seats, options, seed, actions):
-        if len(game.legal_actions(state, seat)) > 1:
-            todo.append((i, state, seat, action))
-    total = len(todo)
-    entries = [have[i] for i, *_ in todo if i in have]
+    wanted = [p["index"] for p in points(game, seats, options, seed, actions)]
+    total = len(wanted)
+    entries = [have[i] for i in wanted if i in have]
     count = len(entries)
     if progress:
         progress(count, total)
-    for i, state, seat, action in todo:
-        if i in have:
-            continue
-        if should_stop and should_stop():
-            break
-        entries.append(analyse_point(game, state, seat, action, settings, i))
-        count += 1
-        if progress:
-            progress(count, total)
+    left = set(wanted) - set(have)
+    if left:
+        for i, state, seat, action in _walk(game, seats, options, seed,
+                                            actions[:max(left) + 1]):
+            if i not in left:
+                continue
+            if should_stop and should_stop():
+                break
+            entries.append(analyse_point(game, state, seat, action, settings, i))
+            count += 1
+            if progress:
+                progress(count, total)
     entries.sort(key=lambda e: e["index"])
     return summarize(game, seats, entries, total, settings=settings, actions=actions,
                      options=options, seed=seed)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,7 @@ from engine.bots.analysis import (Settings, accuracy, analyse, analyse_point, hi
                                   summarize)
 from engine.bots.evaluation import evaluator_for
 from engine.bots.greedy import ranked
-from engine.bots.labels import describe, generic
+from engine.bots.labels import KEYS, describe, generic
 from engine.core import rng as _rng
 from tests.toygame import TOY
 
@@ -238,6 +239,33 @@ def test_labels():
     assert g == {"key": "analysis.label.generic", "params": {"type": "play", "fields": {"card": 7}},
                  "text": "Play: card 7"}
     assert describe(TOY, None, 0, {"type": "play", "card": 7}) == g
+
+
+@pytest.mark.parametrize("name,seats", [("arknova", 2), ("zoocracy", 3)])
+def test_every_label_key_is_known(name, seats):
+    """Every answer met in a game gets a label whose key is a client message or one of
+    labels.KEYS (the new ones), with an English text; the game's describer knows most types."""
+    cats = json.loads((Path(__file__).resolve().parents[2] / "static/i18n/en.json").read_text())
+    game = engine.get_game(name)
+    state = game.setup(seats, {}, "labels")
+    chooser = {"rng": 5}
+    kinds, generic_kinds = set(), set()
+    for _ in range(300):
+        waiting = sorted(game.waiting_for(state))
+        if not waiting:
+            break
+        seat = waiting[0]
+        legal = game.legal_actions(state, seat)
+        for a in legal:
+            lab = describe(game, state, seat, a)
+            assert lab["key"] in cats or lab["key"] in KEYS, (a, lab)
+            assert lab["text"] and json.dumps(lab["params"])
+            kinds.add(a["type"])
+            if lab["key"] == "analysis.label.generic":
+                generic_kinds.add(a["type"])
+        state, _ = game.apply(state, seat, legal[_rng.randbelow(chooser, len(legal))])
+    assert len(kinds) >= 8 and len(generic_kinds) <= 2, generic_kinds
+    assert all(k.startswith("analysis.") and k not in cats for k in KEYS)
 
 
 def test_summarize_of_no_entries():
