@@ -50,6 +50,8 @@ from .mcts import MctsBot
 ACCURACY_SCALE = 2.0
 #: How many of the biggest losses the report lists.
 TOP_MISTAKES = 10
+#: How many other answers a hint lists.
+MAX_ALTERNATIVES = 4
 
 
 @dataclass(frozen=True)
@@ -312,8 +314,13 @@ def _states_at(game, seats, options, seed, actions, wanted: set) -> dict:
 def hint(game, state, seat, settings=None) -> dict:
     """The bot's best answer for ``seat``'s current decision, from ``seat``'s view only (every
     world from ``game.determinize``): ``{"action", "value", "reason": {"key", "params"},
-    "label", "alternatives": [{"action", "value", "label"}, ...]}`` (alternatives: the other
-    compared answers, best first). ``ValueError`` if the seat owes no decision."""
+    "label", "line", "alternatives": [{"action", "value", "label"}, ...]}`` (``line``: greedy's
+    own follow-ups after the answer, as in an entry's ``best_line``; alternatives: at most
+    :data:`MAX_ALTERNATIVES` other compared answers, best first). Reasons: ``analysis.reason.forced`` (one legal answer),
+    ``analysis.reason.clear`` (no other answer worth comparing), ``analysis.reason.better``
+    with ``gain`` (value over the next best answer, VP-like), ``alternative`` (that answer's
+    label) and ``playouts`` (0: greedy's look inside a chained move). ``ValueError`` if the
+    seat owes no decision."""
     settings = settings or Settings()
     # seeded by the seat's view: the same position (as the seat sees it) gets the same hint
     rng = {"rng": _rng.seed_to_int(f"{settings.seed}:hint:{digest(game.view(state, seat))}")}
@@ -321,20 +328,23 @@ def hint(game, state, seat, settings=None) -> dict:
     order = sorted(range(len(idx)), key=lambda k: (-vals[k], k))
     best = legal[idx[order[0]]]
     world = seat_world(game, state, seat)
-    label = describe(game, world, seat, best)
+    line = [] if chained or len(legal) == 1 or world is None else \
+        _line(game, evaluator_for(game), world, seat, best)
+    label = describe(game, world, seat, best, line=line)
     alts = [{"action": legal[idx[k]], "value": round(vals[k], 3),
-             "label": describe(game, world, seat, legal[idx[k]])} for k in order[1:]]
+             "label": describe(game, world, seat, legal[idx[k]])}
+            for k in order[1:1 + MAX_ALTERNATIVES]]
     if len(legal) == 1:
         reason = {"key": "analysis.reason.forced", "params": {}}
     elif not alts:
-        reason = {"key": "analysis.reason.clear", "params": {"label": label["text"]}}
+        reason = {"key": "analysis.reason.clear", "params": {}}
     else:
-        gain = round(vals[order[0]] - vals[order[1]], 1)
+        # the gain over the next best answer, in the evaluation's units (VP-like)
         reason = {"key": "analysis.reason.better", "params": {
-            "gain": gain, "alternative": alts[0]["label"]["text"],
+            "gain": round(vals[order[0]] - vals[order[1]], 1), "alternative": alts[0]["label"],
             "playouts": 0 if chained else settings.playouts}}
     return {"action": best, "value": round(vals[order[0]], 3), "reason": reason,
-            "label": label, "alternatives": alts}
+            "label": label, "line": line, "alternatives": alts}
 
 
 def seat_world(game, state, seat):
