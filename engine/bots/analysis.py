@@ -205,8 +205,9 @@ def analyse_point(game, state, seat, chosen, settings, index) -> dict:
     ``max(0, value_best - value_chosen)``, ``legal`` the number of legal answers, ``chained``
     whether the decision was inside the seat's own chained move (analysed by greedy's one-ply
     look), ``compared`` the number of answers valued, ``playouts`` the sampled worlds each was
-    played out in (0: greedy's look only), ``best_line`` greedy's own follow-ups after the best answer on one sampled world, up
-    to the first hidden draw (empty when the best answer is the chosen one). Uses only
+    played out in (0: greedy's look only), ``best_line`` greedy's own follow-ups after the best
+    answer on one sampled world, up to the first hidden draw (empty when the best answer is
+    the chosen one, which it is on a tie). Uses only
     ``seat``'s information (every world from ``game.determinize``); deterministic in
     ``(settings.seed, index)``."""
     settings = settings or Settings()
@@ -214,6 +215,8 @@ def analyse_point(game, state, seat, chosen, settings, index) -> dict:
     legal, idx, vals, chained = _values(game, state, seat, chosen, settings, rng)
     b = _pick(idx, vals)
     c = idx.index(next(i for i, a in enumerate(legal) if a == chosen))
+    if vals[c] >= vals[b]:
+        b = c
     best = legal[idx[b]]
     line: list = []
     if b != c and not chained:
