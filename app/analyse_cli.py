@@ -91,8 +91,8 @@ def render(report: dict, names: list[str], title: str) -> str:
     for s, series in enumerate(report["series"]):
         vals = [p["value"] for p in series]
         if vals:
-            out.append(f"  {names[s][:20]:<20} {spark(vals)}  {min(vals):+.0f} .. {max(vals):+.0f}, "
-                       f"last {vals[-1]:+.0f}")
+            out.append(f"  {names[s][:20]:<20} {spark(vals)}  "
+                       f"{min(vals):+.0f} .. {max(vals):+.0f}, last {vals[-1]:+.0f}")
     if not report["complete"]:
         out.append("")
         out.append(f"(incomplete: {len(report['entries'])} of {report['total']} decisions)")

@@ -22,6 +22,9 @@ def _enc(eid) -> str:
         return str(eid).replace("_", " ")
 
 
+OFFICES = {"head": "Head of government", "finance": "Finance minister",
+           "defence": "Defence minister"}
+
 #: answers without fields: (key, English)
 SIMPLE = {
     "hold": ("zc.bar.keep_marker", "Keep the marker for later"),
@@ -65,11 +68,13 @@ def describe(state, seat, a) -> dict | None:
                      enclosure=a["enclosure"])
     if t in ("add", "target", "office", "goal", "negative", "assign") and "party" in a \
             and set(a) <= {"type", "party", "office", "slot", "enclosure"}:
-        what = {"add": "Add a member of", "target": "Target", "office": f"{a.get('office', '')} to",
+        office = OFFICES.get(a.get("office"), str(a.get("office", "")).replace("_", " "))
+        what = {"add": "Add a member of", "target": "Target", "office": f"{office}:",
                 "goal": "Goal for", "negative": "Negative marker for",
                 "assign": "Goal to"}[t].strip()
         where = f" in the {_enc(a['enclosure'])}" if a.get("enclosure") else ""
-        return label(f"analysis.label.zc_{t}", f"{what.capitalize()} party {a['party'] + 1}{where}",
+        text = f"{what[0].upper()}{what[1:]} party {a['party'] + 1}{where}"
+        return label(f"analysis.label.zc_{t}", text,
                      party=a["party"], office=a.get("office"), slot=a.get("slot"),
                      enclosure=a.get("enclosure"))
     return None
