@@ -319,11 +319,12 @@ def hint(game, state, seat, settings=None) -> dict:
     world from ``game.determinize``): ``{"action", "value", "reason": {"key", "params"},
     "label", "line", "alternatives": [{"action", "value", "label"}, ...]}`` (``line``: greedy's
     own follow-ups after the answer, as in an entry's ``best_line``; alternatives: at most
-    :data:`MAX_ALTERNATIVES` other compared answers, best first). Reasons:
-    ``analysis.reason.forced`` (one legal answer), ``analysis.reason.clear`` (no other answer
-    worth comparing), ``analysis.reason.better`` with ``gain`` (value over the next best answer, VP-like), ``alternative`` (that answer's
-    label) and ``playouts`` (0: greedy's look inside a chained move). ``ValueError`` if the
-    seat owes no decision."""
+    :data:`MAX_ALTERNATIVES` other compared answers, best first).
+
+    Reasons: ``analysis.reason.forced`` (one legal answer), ``analysis.reason.clear`` (no
+    other answer worth comparing), ``analysis.reason.better`` with ``gain`` (value over the
+    next best answer, VP-like), ``alternative`` (that answer's label) and ``playouts`` (0:
+    greedy's look inside a chained move). ``ValueError`` if the seat owes no decision."""
     settings = settings or Settings()
     # seeded by the seat's view: the same position (as the seat sees it) gets the same hint
     rng = {"rng": _rng.seed_to_int(f"{settings.seed}:hint:{digest(game.view(state, seat))}")}
