@@ -53,8 +53,7 @@ def describe(state, seat, a) -> dict | None:
                      building=a["building"])
     if t == "place":
         cells = [list(c[:2]) for c in a["cells"]]
-        where = " ".join(f"{c[0]},{c[1]}" for c in cells[:3]) + (" ..." if len(cells) > 3 else "")
-        return label("analysis.label.place", f"place at {where}", cells=cells)
+        return label("analysis.label.place", f"at {cells[0][0]},{cells[0][1]}", cells=cells)
     if t == "animal":
         src = f" from folder {a['folder']}" if a.get("folder") else ""
         return label("analysis.label.animal", f"Play {card_name(a['card'])}{src}",

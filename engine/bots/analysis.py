@@ -274,10 +274,12 @@ def summarize(game, seats, entries, total, *, settings=None, actions=None, optio
     ``seats``: per seat ``{"seat", "accuracy" (0..100, see the module doc), "mean_loss",
     "mistakes" (losses above ``settings.mistake``), "decisions"}``; ``series``: per seat the
     ``{"version", "value"}`` of its chosen answers; ``mistakes``: the :data:`TOP_MISTAKES`
-    biggest losses above the threshold, each an entry plus ``"text": {"chosen": label,
-    "best": label}`` (labels ``{"key", "params", "text"}`` from :mod:`engine.bots.labels`).
-    With the log (``actions``, ``options``, ``seed``) the labels see the position of the
-    decision (card names on the display, ...); without it they describe the answers alone."""
+    biggest losses above the threshold, each an entry plus ``"chosen_line"`` (the seat's own
+    follow-ups that came next in the log, up to a hidden draw) and ``"text": {"chosen": label,
+    "best": label}`` (labels ``{"key", "params", "text"}`` from :mod:`engine.bots.labels`,
+    each with its line: "Build action (Build enclosure (2))"). With the log (``actions``,
+    ``options``, ``seed``) the labels see the position of the decision (card names on the
+    display, ...) and the chosen line is known; without it they describe the answers alone."""
     settings = settings or Settings()
     entries = sorted(entries, key=lambda e: e["index"])
     per = []
@@ -291,25 +293,41 @@ def summarize(game, seats, entries, total, *, settings=None, actions=None, optio
         series.append([{"version": e["version"], "value": e["value_chosen"]} for e in mine])
     worst = sorted((e for e in entries if e["loss"] > settings.mistake),
                    key=lambda e: (-e["loss"], e["index"]))[:TOP_MISTAKES]
-    states = _states_at(game, seats, options, seed, actions, {e["index"] for e in worst})
+    at = _positions(game, seats, options, seed, actions, {e["index"] for e in worst})
     mistakes = []
     for e in worst:
-        st = states.get(e["index"])
+        st, line = at.get(e["index"], (None, []))
         st = seat_world(game, st, e["seat"]) if st is not None else None
-        mistakes.append({**e, "text": {
-            "chosen": describe(game, st, e["seat"], e["chosen"]),
+        mistakes.append({**e, "chosen_line": line, "text": {
+            "chosen": describe(game, st, e["seat"], e["chosen"], line=line),
             "best": describe(game, st, e["seat"], e["best"], line=e.get("best_line"))}})
     return {"complete": len(entries) >= total, "total": total, "entries": entries,
             "seats": per, "series": series, "mistakes": mistakes}
 
 
-def _states_at(game, seats, options, seed, actions, wanted: set) -> dict:
+def _positions(game, seats, options, seed, actions, wanted: set) -> dict:
+    """``{index: (state before actions[index], the seat's own follow-ups that came next)}``
+    for the ``wanted`` indexes; follow-ups stop where :func:`_line` stops (a hidden draw)."""
     if actions is None or seed is None or not wanted:
         return {}
-    out = {}
-    for i, state, _, _ in _walk(game, seats, options, seed, actions[:max(wanted) + 1]):
+    ev = evaluator_for(game)
+    out: dict = {}
+    lines: dict = {}
+    prev = None
+    last = max(wanted)
+    for i, state, seat, action in _walk(game, seats, options, seed, actions):
+        for k, (who, line) in list(lines.items()):
+            if who == seat and len(line) < 12 and own_followup(game, ev, state, who) and \
+                    game.information_marks(state) == game.information_marks(prev):
+                line.append(action)
+            else:
+                del lines[k]
         if i in wanted:
-            out[i] = state
+            out[i] = (state, [])
+            lines[i] = (seat, out[i][1])
+        if i > last and not lines:
+            break
+        prev = state
     return out
 
 

@@ -13,7 +13,7 @@ from engine.bots.analysis import (Settings, accuracy, analyse, analyse_point, hi
                                   summarize)
 from engine.bots.evaluation import evaluator_for
 from engine.bots.greedy import ranked
-from engine.bots.labels import KEYS, describe, generic
+from engine.bots.labels import KEYS, QUIET, describe, generic
 from engine.core import rng as _rng
 from tests.toygame import TOY
 
@@ -117,6 +117,30 @@ def test_report_shape(clean_report, clean_log):
         assert [p["version"] for p in r["series"][s["seat"]]] == [e["version"] for e in mine]
     json.dumps(r)  # plain JSON
     assert accuracy(0) == 100.0 and accuracy(2.0) == pytest.approx(36.8)
+
+
+def test_mistakes_carry_the_line_that_followed(clean_log, clean_report):
+    """A mistake's chosen answer is described with the seat's own follow-ups from the log."""
+    low = Settings(playouts=3, candidates=1, mistake=0.0)  # every loss is listed
+    r = summarize(ARK, 2, clean_report["entries"], clean_report["total"], settings=low,
+                  actions=clean_log, options={}, seed=SEED)
+    assert r["mistakes"]
+    described = 0
+    for m in r["mistakes"]:
+        i, line = m["index"], m["chosen_line"]
+        after = clean_log[i + 1:i + 1 + len(line)]
+        assert [x["action"] for x in after] == line
+        assert all(x["seat"] == m["seat"] for x in after)
+        said = [a for a in line if a["type"] not in QUIET]
+        if said:
+            described += 1
+            assert m["text"]["chosen"]["text"].endswith(")")
+            assert len(m["text"]["chosen"]["params"]["then"]) == min(3, len(said))
+    assert described
+    # without the log the labels describe the answers alone
+    bare = summarize(ARK, 2, clean_report["entries"], clean_report["total"], settings=low)
+    assert [m["index"] for m in bare["mistakes"]] == [m["index"] for m in r["mistakes"]]
+    assert all(m["chosen_line"] == [] for m in bare["mistakes"])
 
 
 def test_deterministic(clean_log, clean_report):
@@ -236,6 +260,10 @@ def test_labels():
     lab = describe(ARK, None, 0, {"type": "action", "card": "build", "x": 0}, line=line)
     assert lab["text"] == "Build action (Build enclosure (2))"
     assert lab["params"]["then"][0]["key"] == "analysis.label.building"
+    place = {"type": "place", "cells": [[3, 4], [3, 5]]}
+    lab = describe(ARK, None, 0, {"type": "building", "building": "kiosk"}, line=[place])
+    assert lab["text"] == "Build kiosk (at 3,4)" and lab["params"]["then"][0]["params"] == \
+        {"cells": [[3, 4], [3, 5]]}
     g = generic({"type": "play", "card": 7})
     assert g == {"key": "analysis.label.generic", "params": {"type": "play", "fields": {"card": 7}},
                  "text": "Play: card 7"}
