@@ -210,6 +210,28 @@ def test_analysis_and_hints_never_read_the_hidden_parts(clean_log):
     assert played >= 2  # the playouts ran (not only greedy's look)
 
 
+def test_a_secret_answer_of_the_other_seat_stays_secret():
+    """Toy game: both seats choose a card at once (seat 0 first, so seat 1 decides after seat
+    0's secret card). Another hand, deck and secret card for the other seat give the deciding
+    seat the same entry and the same hint."""
+    log = greedy_log(TOY, "toy-h", 40)
+    state = TOY.setup(2, {}, "toy-h")
+    wide = Settings(playouts=4, candidates=3)
+    secret = played = 0
+    for i, item in enumerate(log):
+        seat = item["seat"]
+        if state["phase"] == "play":
+            changed = PERTURBERS["toy"](state, 1 - seat)
+            assert TOY.view(changed, seat) == TOY.view(state, seat)
+            entry = analyse_point(TOY, state, seat, item["action"], wide, i)
+            assert analyse_point(TOY, changed, seat, item["action"], wide, i) == entry
+            assert hint(TOY, changed, seat, wide) == hint(TOY, state, seat, wide)
+            secret += changed["chosen"][1 - seat] != state["chosen"][1 - seat]
+            played += entry["playouts"] > 0
+        state, _ = TOY.apply(state, seat, item["action"])
+    assert secret >= 2 and played >= 2
+
+
 def test_hint_answers_a_legal_action(clean_log):
     for index in (MOVE_AT, CHAIN_AT, 30):
         state = state_at(ARK, clean_log, index)
