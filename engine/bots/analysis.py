@@ -67,6 +67,12 @@ class Settings:
     chain_worlds: int = 1     #: sampled worlds for a decision inside the seat's chained move
     mistake: float = 2.0      #: a loss above this is a mistake
 
+    def __post_init__(self) -> None:
+        if self.playouts < 1 or self.candidates < 0 or self.chain_worlds < 1 or \
+                self.horizon < 0:
+            raise ValueError("analysis settings out of range (playouts and chain_worlds at "
+                             "least 1, candidates and horizon at least 0)")
+
     def as_dict(self) -> dict:
         return asdict(self)
 
@@ -76,25 +82,23 @@ class Settings:
         stored older setting still loads)."""
         if not d:
             return cls()
-        known = {f.name: f.type for f in fields(cls)}
+        known = {f.name for f in fields(cls)}
         kw = {}
         for k, v in d.items():
             if k not in known or v is None:
                 continue
             kw[k] = str(v) if k == "seed" else (float(v) if k in ("margin", "mistake")
                                                 else int(v))
-        out = cls(**kw)
-        if out.playouts < 1 or out.candidates < 0 or out.chain_worlds < 1 or out.horizon < 0:
-            raise ValueError("analysis settings out of range")
-        return out
+        return cls(**kw)
 
 
 # ---------------------------------------------------------------------------- the decisions
 def _walk(game, seats, options, seed, actions):
-    """Yield ``(index, state before actions[index], seat, action)`` along the log."""
+    """Yield ``(index, state before actions[index], seat, action)`` along the log (items
+    ``{"seat", "action"}``, or ``[seat, action]`` as in a record)."""
     state = game.setup(seats, options, seed)
     for i, item in enumerate(actions):
-        seat, action = item["seat"], item["action"]
+        seat, action = (item["seat"], item["action"]) if isinstance(item, dict) else item
         yield i, state, seat, action
         state, _ = game.apply(state, seat, action)
 

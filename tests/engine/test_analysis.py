@@ -148,6 +148,9 @@ def test_deterministic(clean_log, clean_report):
     assert again == clean_report
     other = analyse(ARK, 2, {}, SEED, clean_log, Settings(playouts=3, candidates=1, seed="x"))
     assert other["total"] == clean_report["total"]
+    # a record's [seat, action] pairs are read the same way
+    pairs = [[x["seat"], x["action"]] for x in clean_log]
+    assert analyse(ARK, 2, {}, SEED, pairs, FAST) == clean_report
 
 
 def test_resume_gives_the_same_report(clean_log, clean_report):
@@ -182,6 +185,10 @@ def test_settings_round_trip():
     assert Settings.from_dict({"playouts": 2, "unknown": 1}) == Settings(playouts=2)
     with pytest.raises(ValueError):
         Settings.from_dict({"playouts": 0})
+    with pytest.raises(ValueError):
+        Settings(candidates=-1)
+    with pytest.raises(ValueError):
+        Settings.from_dict({"playouts": "many"})
 
 
 # ------------------------------------------------------------------ hidden information
