@@ -40,7 +40,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Callable
 
 from ..core import rng as _rng
-from ..core.state import digest
+from ..core.state import canonical_json, digest
 from .evaluation import evaluator_for, step
 from .greedy import GreedyBot, candidates as shortlist, own_followup, ranked, score_answers
 from .labels import describe
@@ -143,6 +143,16 @@ def _line(game, ev, state, seat, action, limit: int = 12) -> list:
     return out
 
 
+def _find(legal: list, action) -> int | None:
+    """Index of ``action`` in ``legal``: equal, or equal as JSON (a stored log's tuples are
+    lists, its dict keys strings)."""
+    for i, a in enumerate(legal):
+        if a == action:
+            return i
+    key = canonical_json(action)
+    return next((i for i, a in enumerate(legal) if canonical_json(a) == key), None)
+
+
 def _values(game, state, seat, chosen, settings: Settings, rng) -> tuple[list, list, list, bool]:
     """``(legal, compared indexes, values, chained)`` for ``seat``'s decision in ``state``
     (``chosen``: an answer that must be among the compared ones, or None)."""
@@ -154,7 +164,7 @@ def _values(game, state, seat, chosen, settings: Settings, rng) -> tuple[list, l
         raise ValueError(f"seat {seat} owes no decision here")
     must = None
     if chosen is not None:
-        must = next((i for i, a in enumerate(legal) if a == chosen), None)
+        must = _find(legal, chosen)
         if must is None:
             raise ValueError("the chosen answer is not a legal answer of this decision")
     if len(legal) == 1:
@@ -218,7 +228,7 @@ def analyse_point(game, state, seat, chosen, settings, index) -> dict:
     rng = _rng_for(settings, index)
     legal, idx, vals, chained = _values(game, state, seat, chosen, settings, rng)
     b = _pick(idx, vals)
-    c = idx.index(next(i for i, a in enumerate(legal) if a == chosen))
+    c = idx.index(_find(legal, chosen))
     if vals[c] >= vals[b]:
         b = c
     best = legal[idx[b]]
