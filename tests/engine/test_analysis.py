@@ -89,6 +89,16 @@ def test_a_planted_blunder_is_among_the_biggest_mistakes(plant, clean_log):
     assert report["seats"][seat]["mistakes"] >= 1
 
 
+def test_a_planted_blunder_in_a_whole_game():
+    """The same blunder in a game played to its end (~490 actions, ~440 analysed): still
+    among the three biggest mistakes, with the cheapest setting."""
+    log = greedy_log(ARK, SEED, 5000, plant=MOVE_AT)
+    assert ARK.result(state_at(ARK, log, len(log))) is not None  # the game is over
+    report = analyse(ARK, 2, {}, SEED, log, Settings(playouts=2, candidates=1))
+    assert report["complete"] and report["total"] > 400
+    assert MOVE_AT in [m["index"] for m in report["mistakes"][:3]]
+
+
 # ------------------------------------------------------------------ the report's shape
 def test_points_leave_out_forced_decisions(clean_log):
     pts = points(ARK, 2, {}, SEED, clean_log)
