@@ -80,7 +80,8 @@ def render(report: dict, names: list[str], title: str) -> str:
                    f"{s['mean_loss']:>9.2f} {s['mistakes']:>8} {s['decisions']:>9}")
     out.append("")
     if report["mistakes"]:
-        out.append("Biggest mistakes (expected value lost, in VP-like units):")
+        out.append(f"Biggest mistakes (expected value lost, in the game's evaluation units; "
+                   f"a mistake loses more than {report['unit']:g}):")
         for m in report["mistakes"]:
             out.append(f"  -{m['loss']:.1f} at version {m['version']}, {names[m['seat']]}: "
                        f"{m['text']['chosen']['text']}, instead of {m['text']['best']['text']}")

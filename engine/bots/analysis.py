@@ -24,9 +24,11 @@ Values are in the units of the game's evaluation (:mod:`engine.bots.evaluation`;
 builder, projected final score minus the best opponent's: "VP-like"), from the deciding seat's
 point of view. ``loss = max(0, value_best - value_chosen)``.
 
-**Accuracy** per seat: ``100 * exp(-mean_loss / ACCURACY_SCALE)`` over the seat's analysed
-decisions (``ACCURACY_SCALE`` = 2 value units: a mean loss of 0 is 100, of 1 VP per decision
-about 61, of 2 VP about 37).
+**Accuracy** per seat: ``100 * exp(-mean_loss / unit)`` over the seat's analysed decisions,
+``unit`` being the game's analysis unit (:func:`unit_of`: the evaluator's
+``extra["analysis_unit"]``, else ``ACCURACY_SCALE`` = 2 value units, the zoo builder's 2 VP):
+a mean loss of 0 is 100, of half a unit about 78, of one unit about 37. A loss above
+``settings.mistake`` (default: one unit) is a mistake.
 
 Everything is deterministic: an entry depends only on the game's log up to it, the settings
 and its index (its generator is seeded from ``f"{settings.seed}:{index}"``), never on the
@@ -46,7 +48,8 @@ from .greedy import GreedyBot, candidates as shortlist, own_followup, ranked, sc
 from .labels import describe
 from .mcts import MctsBot
 
-#: Accuracy = 100 * exp(-mean loss / ACCURACY_SCALE) (value units, VP-like).
+#: The analysis unit of a game whose evaluator names none (value units; the zoo builder's 2 VP):
+#: accuracy = 100 * exp(-mean loss / unit), a loss above one unit is a mistake.
 ACCURACY_SCALE = 2.0
 #: How many of the biggest losses the report lists.
 TOP_MISTAKES = 10
@@ -65,7 +68,7 @@ class Settings:
     margin: float = 8.0       #: greedy candidates this far below greedy's best are not played out
     horizon: int = 1          #: own moves a playout plays after the analysed one
     chain_worlds: int = 1     #: sampled worlds for a decision inside the seat's chained move
-    mistake: float = 2.0      #: a loss above this is a mistake
+    mistake: float | None = None  #: a loss above this is a mistake (None: the game's unit)
 
     def __post_init__(self) -> None:
         if self.playouts < 1 or self.candidates < 0 or self.chain_worlds < 1 or \
@@ -276,18 +279,25 @@ def analyse(game, seats, options, seed, actions, settings=None, *, done=None,
                      options=options, seed=seed)
 
 
-def accuracy(mean_loss: float) -> float:
-    """``100 * exp(-mean_loss / ACCURACY_SCALE)``, rounded to 0.1."""
-    return round(100.0 * math.exp(-max(0.0, mean_loss) / ACCURACY_SCALE), 1)
+def unit_of(game) -> float:
+    """The game's analysis unit: a loss worth calling a mistake, in its evaluation's units
+    (the evaluator's ``extra["analysis_unit"]``, else :data:`ACCURACY_SCALE`)."""
+    return float(evaluator_for(game).extra.get("analysis_unit", ACCURACY_SCALE))
+
+
+def accuracy(mean_loss: float, unit: float = ACCURACY_SCALE) -> float:
+    """``100 * exp(-mean_loss / unit)``, rounded to 0.1."""
+    return round(100.0 * math.exp(-max(0.0, mean_loss) / unit), 1)
 
 
 def summarize(game, seats, entries, total, *, settings=None, actions=None, options=None,
               seed=None) -> dict:
-    """The report: ``{"complete", "total", "entries", "seats", "series", "mistakes"}``.
+    """The report: ``{"complete", "total", "unit", "entries", "seats", "series", "mistakes"}``
+    (``unit``: the game's analysis unit, :func:`unit_of`).
 
     ``seats``: per seat ``{"seat", "accuracy" (0..100, see the module doc), "mean_loss",
-    "mistakes" (losses above ``settings.mistake``), "decisions"}``; ``series``: per seat the
-    ``{"version", "value"}`` of its chosen answers; ``mistakes``: the :data:`TOP_MISTAKES`
+    "mistakes" (losses above ``settings.mistake``, default one unit), "decisions"}``;
+    ``series``: per seat the ``{"version", "value"}`` of its chosen answers; ``mistakes``: the :data:`TOP_MISTAKES`
     biggest losses above the threshold, each an entry plus ``"chosen_line"`` (the seat's own
     follow-ups that came next in the log, up to a hidden draw) and ``"text": {"chosen": label,
     "best": label}`` (labels ``{"key", "params", "text"}`` from :mod:`engine.bots.labels`,
@@ -295,17 +305,19 @@ def summarize(game, seats, entries, total, *, settings=None, actions=None, optio
     ``options``, ``seed``) the labels see the position of the decision (card names on the
     display, ...) and the chosen line is known; without it they describe the answers alone."""
     settings = settings or Settings()
+    unit = unit_of(game)
+    bar = unit if settings.mistake is None else settings.mistake
     entries = sorted(entries, key=lambda e: e["index"])
     per = []
     series = []
     for s in range(seats):
         mine = [e for e in entries if e["seat"] == s]
         mean = sum(e["loss"] for e in mine) / len(mine) if mine else 0.0
-        per.append({"seat": s, "accuracy": accuracy(mean) if mine else None,
+        per.append({"seat": s, "accuracy": accuracy(mean, unit) if mine else None,
                     "mean_loss": round(mean, 3), "decisions": len(mine),
-                    "mistakes": sum(1 for e in mine if e["loss"] > settings.mistake)})
+                    "mistakes": sum(1 for e in mine if e["loss"] > bar)})
         series.append([{"version": e["version"], "value": e["value_chosen"]} for e in mine])
-    worst = sorted((e for e in entries if e["loss"] > settings.mistake),
+    worst = sorted((e for e in entries if e["loss"] > bar),
                    key=lambda e: (-e["loss"], e["index"]))[:TOP_MISTAKES]
     at = _positions(game, seats, options, seed, actions, {e["index"] for e in worst})
     mistakes = []
@@ -315,7 +327,7 @@ def summarize(game, seats, entries, total, *, settings=None, actions=None, optio
         mistakes.append({**e, "chosen_line": line, "text": {
             "chosen": describe(game, st, e["seat"], e["chosen"], line=line),
             "best": describe(game, st, e["seat"], e["best"], line=e.get("best_line"))}})
-    return {"complete": len(entries) >= total, "total": total, "entries": entries,
+    return {"complete": len(entries) >= total, "total": total, "unit": unit, "entries": entries,
             "seats": per, "series": series, "mistakes": mistakes}
 
 
@@ -393,4 +405,4 @@ def seat_world(game, state, seat):
 
 
 __all__ = ["ACCURACY_SCALE", "Settings", "accuracy", "analyse", "analyse_point", "hint",
-           "points", "summarize"]
+           "points", "summarize", "unit_of"]

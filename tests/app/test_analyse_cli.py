@@ -44,7 +44,9 @@ def test_analyse_a_record_file(tmp_path):
     assert "bot greedy" in next(x for x in lines if x.startswith("1 "))
     assert float(ada.split()[2]) < 100
     # the planted blunder is the first mistake, in words
-    first = lines[lines.index("Biggest mistakes (expected value lost, in VP-like units):") + 1]
+    head = "Biggest mistakes (expected value lost, in the game's evaluation units; " \
+        "a mistake loses more than 2):"
+    first = lines[lines.index(head) + 1]
     assert f"at version {MOVE_AT}, ada: Animals action with 1 X token, instead of " in first
     assert "Value over the game" in out
     assert sum(1 for x in lines if x.startswith("  ada ") or x.startswith("  bot greedy ")) == 2

@@ -11,7 +11,7 @@ import pytest
 import engine
 from engine.bots import decide, get_bot
 from engine.bots.analysis import (Settings, accuracy, analyse, analyse_point, hint, points,
-                                  summarize)
+                                  summarize, unit_of)
 from engine.bots.evaluation import evaluator_for
 from engine.bots.greedy import ranked
 from engine.bots.labels import KEYS, QUIET, describe, generic
@@ -123,11 +123,14 @@ def test_report_shape(clean_report, clean_log):
     for s in r["seats"]:
         mine = [e for e in r["entries"] if e["seat"] == s["seat"]]
         assert s["decisions"] == len(mine)
-        assert s["accuracy"] == accuracy(sum(e["loss"] for e in mine) / len(mine))
+        assert s["accuracy"] == accuracy(sum(e["loss"] for e in mine) / len(mine), 2.0)
+        assert s["mistakes"] == sum(1 for e in mine if e["loss"] > 2.0)
         assert 0 <= s["accuracy"] <= 100
         assert [p["version"] for p in r["series"][s["seat"]]] == [e["version"] for e in mine]
     json.dumps(r)  # plain JSON
+    assert r["unit"] == unit_of(ARK) == 2.0
     assert accuracy(0) == 100.0 and accuracy(2.0) == pytest.approx(36.8)
+    assert accuracy(0.25, 0.25) == pytest.approx(36.8)
 
 
 def test_mistakes_carry_the_line_that_followed(clean_log, clean_report):
@@ -288,6 +291,12 @@ def test_toy_and_zoocracy_are_analysed():
     zlog = greedy_log(zoo, "z1", 40, seats=3)
     zrep = analyse(zoo, 3, {}, "z1", zlog, FAST)
     assert zrep["complete"] and len(zrep["seats"]) == 3
+    # its own unit (goal steps, not VP): accuracy and mistakes are measured in it
+    assert zrep["unit"] == unit_of(zoo) == 0.25
+    for s in zrep["seats"]:
+        losses = [e["loss"] for e in zrep["entries"] if e["seat"] == s["seat"]]
+        assert s["accuracy"] == accuracy(sum(losses) / len(losses), 0.25)
+        assert s["mistakes"] == sum(1 for x in losses if x > 0.25)
 
 
 def test_labels():
