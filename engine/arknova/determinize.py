@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import MutableMapping
 
 from ..core import rng as _rng
-from ..core.state import clone
+from ..core import cow
 from .content import load_content
 
 
@@ -72,8 +72,11 @@ def _deal(holder: MutableMapping, piles: list[list], pool: list[str]) -> None:
         i += n
 
 
-def determinize(state: dict, seat: int, rng: MutableMapping) -> dict:
-    s = clone(state)
+def determinize(state: dict, seat: int, rng: MutableMapping, lazy: dict | None = None) -> dict:
+    """The dealt copy (see the module doc). Like ``apply`` it copies only what it changes
+    (through a copy-on-access view, ``lazy`` being the game's ``lazy_lists``): the result
+    shares every other part with ``state``, so it is a value, never changed in place."""
+    s = cow.begin(state, lazy or {})
     holder = {"rng": _rng.next_u64(rng)}
     main, finals = hidden_piles(s, seat)
     pool = [c for pile in main for c in pile]
@@ -89,4 +92,4 @@ def determinize(state: dict, seat: int, rng: MutableMapping) -> dict:
     _deal(holder, main, pool)
     _deal(holder, finals, [c for pile in finals for c in pile])
     s["rng"] = _rng.next_u64(holder)
-    return s
+    return cow.finish(s)

@@ -250,7 +250,7 @@ class ArkNova(StackGame):
 
     def determinize(self, state, seat, rng):
         from .determinize import determinize
-        return determinize(state, seat, rng)
+        return determinize(state, seat, rng, self.lazy_lists)
 
     def catalog(self):
         content = load_content()

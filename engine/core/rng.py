@@ -18,6 +18,8 @@ from typing import MutableMapping, MutableSequence, Sequence, TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
+_TWO64 = 1 << 64
+_GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
 
 def seed_to_int(seed: int | str) -> int:
@@ -28,10 +30,10 @@ def seed_to_int(seed: int | str) -> int:
 
 def next_u64(holder: MutableMapping) -> int:
     """Advance the generator in ``holder["rng"]`` and return 64 random bits."""
-    x = (holder["rng"] + 0x9E3779B97F4A7C15) & _MASK
+    x = (holder["rng"] + _GOLDEN) & _MASK
     holder["rng"] = x
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    x = ((x ^ (x >> 30)) * _MIX1) & _MASK
+    x = ((x ^ (x >> 27)) * _MIX2) & _MASK
     return x ^ (x >> 31)
 
 
@@ -51,7 +53,20 @@ def choice(holder: MutableMapping, seq: Sequence[T]) -> T:
 
 
 def shuffle(holder: MutableMapping, seq: MutableSequence) -> None:
-    """Shuffle ``seq`` in place (Fisher-Yates)."""
+    """Shuffle ``seq`` in place (Fisher-Yates): ``j = randbelow(holder, i + 1)`` for ``i`` from
+    the end down to 1, with the generator's steps written out here (the same draws, about
+    twice as fast: decks of 150 cards are shuffled for every sampled world)."""
+    x = holder["rng"]
     for i in range(len(seq) - 1, 0, -1):
-        j = randbelow(holder, i + 1)
+        n = i + 1
+        limit = _TWO64 - _TWO64 % n
+        while True:
+            x = (x + _GOLDEN) & _MASK
+            z = ((x ^ (x >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         seq[i], seq[j] = seq[j], seq[i]
+    holder["rng"] = x
