@@ -100,21 +100,3 @@ def step(game: Game, state: State, seat: int, action: Action) -> State:
     marks either (:meth:`Game.simulate`).
     """
     return game.simulate(state, seat, action)
-
-
-def own(game: Game, state: State) -> State:
-    """A private copy of ``state`` that :func:`step_owned` may change (the evaluator's
-    ``clone`` when it has one, else :func:`fast_clone`)."""
-    ev = evaluator_for(game)
-    return ev.clone(state) if ev.clone is not None else fast_clone(state)
-
-
-def step_owned(game: Game, state: State, seat: int, action: Action) -> State:
-    """:func:`step` for a state the caller owns (from :func:`own`, or a state that only the
-    caller's owned states share parts with, see below): the rules change ``state`` itself
-    (:meth:`Game.simulate` in place), which is returned. Nothing is copied.
-
-    Ownership passes on: the result of :func:`step` from an owned state, once the owned state
-    itself is dropped (and every other result from it too), is owned; a result of :func:`step`
-    from a state the caller does not own never is (it shares parts with that state)."""
-    return game.simulate(state, seat, action, in_place=True)

@@ -10,7 +10,7 @@ first answer in ``legal`` order, so the choice is reproducible for the same ``rn
 from __future__ import annotations
 
 from .base import Bot, RandomBot
-from .evaluation import Evaluator, evaluator_for, step, step_owned
+from .evaluation import Evaluator, evaluator_for, step
 
 
 def own_followup(game, ev: Evaluator, state, seat) -> bool:
@@ -25,14 +25,10 @@ def candidates(ev: Evaluator, state, seat, legal: list, width: int) -> list:
     return legal if len(legal) <= width else legal[:width]
 
 
-def finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int,
-                 owned: bool = False):
+def finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int):
     """Answer ``seat``'s own follow-up decisions greedily (one-step look), at most ``depth``;
     returns the state it ends in and its value when already known (the last step was a
-    choice whose value was computed), else None.
-
-    ``owned``: the caller owns ``state`` (see :func:`~engine.bots.evaluation.step_owned`):
-    forced answers are then applied to it in place, and the state returned is owned too."""
+    choice whose value was computed), else None. ``state`` is never changed."""
     known = None
     for _ in range(depth):
         if not own_followup(game, ev, state, seat):
@@ -41,16 +37,16 @@ def finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int,
         if not legal:
             break
         if len(legal) == 1:
-            state = (step_owned if owned else step)(game, state, seat, legal[0])
+            state = step(game, state, seat, legal[0])
             known = None
             continue
         best, best_v = None, None
         for a in candidates(ev, state, seat, legal, width):
-            nxt = step(game, state, seat, a)  # each from the same state: never in place
+            nxt = step(game, state, seat, a)
             v = ev.value(nxt, seat)
             if best_v is None or v > best_v:
                 best, best_v = nxt, v
-        state, known = best, best_v  # owned exactly when the state it came from was
+        state, known = best, best_v
     return state, known
 
 
