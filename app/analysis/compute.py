@@ -63,7 +63,9 @@ def run_job(job: dict, out: Any, stop: Any, modules: list[str] = ()) -> None:
                 out.put(("entry", entry))
             state, _ = game.apply(state, step["seat"], step["action"])
         entries = [done[k] for k in sorted(done)]
-        report = an.summarize(game, seats, entries, len(points))
+        # with the log, the labels see the position of each mistake (card names on display)
+        report = an.summarize(game, seats, entries, len(points), settings=settings,
+                              actions=actions, options=options, seed=seed)
         out.put(("stopped" if stopped else "report", report))
     except BaseException as exc:  # the parent records it; the process ends anyway
         out.put(("error", f"{type(exc).__name__}: {exc}"[:400]))

@@ -8,6 +8,8 @@ import { injectSprite } from "./icons.js";
 import { setSeats, seatTag, seatName } from "./seats.js";
 import { mountTable } from "./mount.js";
 import { t, tOr, setupPage } from "./i18n.js";
+import { AnalysisPanel } from "./analysis.js";
+import { showSuggestion, clearSuggestion } from "./suggest.js";
 
 injectSprite();
 setupPage();
@@ -48,7 +50,9 @@ const rp = {
   cache: new Map(),  // version -> history answer
   events: new Map(), // version -> events (the log)
   timer: null,
+  suggest: null,     // {version, seat, action}: a mistake's better answer, drawn at its version
 };
+let panel = null;
 
 const els = {
   title: $("#game-title"),
@@ -129,7 +133,31 @@ function show(data) {
   }
   renderHeader();
   renderControls();
+  drawSuggestion();
+  if (panel) panel.moved(data.version);
   document.body.dataset.version = String(data.version);
+}
+
+/** The better answer of the chosen mistake, on the board while its version is shown. */
+function drawSuggestion() {
+  const d = rp.current;
+  if (!ui || !d) return;
+  if (rp.suggest && rp.suggest.version === d.version) {
+    document.body.dataset.suggested = String(showSuggestion(ui, rp.suggest.action));
+  } else {
+    clearSuggestion(ui);
+    delete document.body.dataset.suggested;
+  }
+}
+
+/** A mistake was clicked: its seat's view (hand, zoo) at its version, the better answer drawn. */
+function selectMistake(m) {
+  togglePlay(false);
+  rp.suggest = { version: m.version, seat: m.seat, action: m.best };
+  if (rp.privates || rp.finished) rp.asSeat = m.seat;
+  if (ui) ui.viewSeat = m.seat;
+  if (rp.current && rp.current.version === m.version) show(rp.current);
+  else goTo(m.version);
 }
 
 async function loadLog() {
@@ -298,6 +326,13 @@ async function load() {
   rp.last = first.last;
   show(first);
   loadLog();
+  if (g.status === "finished") {
+    const host = $("#analysis");
+    panel = new AnalysisPanel(host, { gameId: st.id, last: () => rp.last, here, goTo, select: selectMistake });
+    host.hidden = false;
+    window.menagerie.analysis = panel;
+    panel.load();
+  }
 }
 
 // the page keeps room for the replay bar (set on <body>: the table's hidden decision bar

@@ -1,0 +1,60 @@
+// A proposed answer drawn on the table, the way the table previews an answer: a card outlined
+// (hand, display, trays), the action card lifted, a placement drawn as the zoo map's ghost, a
+// display folder marked. Used by the hint on the game page and by the better answer of a mistake
+// on the replay page. Returns how many marks it drew (0: nothing of it is on the table now).
+const ACTION_CARDS = new Set(["animals", "build", "cards", "association", "sponsors"]);
+const CARD_ID = /^[A-Z]\d{2,3}$/;
+
+function cardIds(action) {
+  const out = [];
+  for (const key of ["card", "project", "cards"]) {
+    const v = action[key];
+    for (const x of Array.isArray(v) ? v : [v]) if (typeof x === "string" && CARD_ID.test(x)) out.push(x);
+  }
+  return out;
+}
+
+const cellsKey = (cells) => cells.map((c) => `${c[0]},${c[1]}`).sort().join(";");
+
+const esc = (v) => (window.CSS && CSS.escape ? CSS.escape(String(v)) : String(v).replace(/["\\]/g, "\\$&"));
+
+export function clearSuggestion(ui) {
+  for (const el of document.querySelectorAll(".suggested")) el.classList.remove("suggested");
+  if (ui && ui.zoo && ui.zoo.suggesting) {
+    ui.zoo.suggesting = false;
+    ui.zoo.setPlacements(null);
+  }
+}
+
+export function showSuggestion(ui, action) {
+  clearSuggestion(ui);
+  if (!action || typeof action !== "object") return 0;
+  let n = 0;
+  const mark = (selector) => {
+    for (const el of document.querySelectorAll(selector)) {
+      el.classList.add("suggested");
+      n++;
+    }
+  };
+  for (const id of cardIds(action)) mark(`.card[data-id="${esc(id)}"], .tray-card[data-id="${esc(id)}"]`);
+  for (const key of ["card", "task", "choice"]) {
+    const v = action[key];
+    if (typeof v === "string" && ACTION_CARDS.has(v)) mark(`.slot[data-card="${esc(v)}"], .mini-slot[data-card="${esc(v)}"]`);
+  }
+  if (Number.isInteger(action.folder)) mark(`.folder[data-folder="${esc(action.folder)}"]`);
+  if (action.type === "place" && Array.isArray(action.cells) && ui && ui.zoo && ui.zoo.setPlacements) {
+    // the zoo map's own preview (its ghost outline) of exactly this placement: among the
+    // placements the table offers now (the player's decision), else on its own (a replay)
+    const same = (cells) => cellsKey(cells) === cellsKey(action.cells);
+    const idx = Array.isArray(ui.zoo.placements) ? ui.zoo.placements.findIndex(same) : -1;
+    if (idx < 0) {
+      ui.zoo.setPlacements([action.cells]);
+      ui.zoo.suggesting = true;
+    }
+    ui.zoo.showPlacement(Math.max(idx, 0));
+    n++;
+  }
+  const first = document.querySelector(".suggested");
+  if (first && first.scrollIntoView) first.scrollIntoView({ block: "nearest", inline: "nearest" });
+  return n;
+}
