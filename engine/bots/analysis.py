@@ -1,0 +1,346 @@
+"""Post-game analysis and hints: the search bot's value of each decision a seat took.
+
+For every analysed decision (:func:`points`: each action of the log whose seat had more than
+one legal answer) :func:`analyse_point` compares the answer the seat chose with the best ones
+the bot finds, **from that seat's information only**: every position it looks at is a possible
+world drawn with ``game.determinize(state, seat, rng)`` (other hands, the deck order, secret
+answers and the generator resampled); the real hidden parts are never read.
+
+Two kinds of decision:
+
+- **the start of a move** (the seat is not inside its own chained move): greedy ranks the legal
+  answers on one sampled world and keeps its best ``candidates`` (answers more than ``margin``
+  below greedy's best are dropped), the chosen answer is added when it is not among them, and
+  every compared answer is played out in the same ``playouts`` sampled worlds (common random
+  numbers) by the search bot's playout (:meth:`engine.bots.mcts.MctsBot.playout`: the answer,
+  the seat's own follow-ups answered greedily, then every seat plays on greedily until the seat
+  has started ``horizon`` more moves); an answer's value is its mean over the worlds;
+- **a decision inside the seat's own chained move** (a follow-up: which task, which card, where
+  to place): analysed cheaply, by greedy's one-ply look on ``chain_worlds`` sampled worlds
+  (each answer applied, the rest of the chain answered greedily, the position evaluated),
+  the chosen answer always among the scored ones.
+
+Values are in the units of the game's evaluation (:mod:`engine.bots.evaluation`; for the zoo
+builder, projected final score minus the best opponent's: "VP-like"), from the deciding seat's
+point of view. ``loss = max(0, value_best - value_chosen)``.
+
+**Accuracy** per seat: ``100 * exp(-mean_loss / ACCURACY_SCALE)`` over the seat's analysed
+decisions (``ACCURACY_SCALE`` = 2 value units: a mean loss of 0 is 100, of 1 VP per decision
+about 61, of 2 VP about 37).
+
+Everything is deterministic: an entry depends only on the game's log up to it, the settings
+and its index (its generator is seeded from ``f"{settings.seed}:{index}"``), never on the
+clock, so a resumed analysis gives the same entries as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields
+from typing import Callable
+
+from ..core import rng as _rng
+from ..core.state import digest
+from .evaluation import evaluator_for, step
+from .greedy import GreedyBot, candidates as shortlist, own_followup, ranked, score_answers
+from .labels import describe
+from .mcts import MctsBot
+
+#: Accuracy = 100 * exp(-mean loss / ACCURACY_SCALE) (value units, VP-like).
+ACCURACY_SCALE = 2.0
+#: How many of the biggest losses the report lists.
+TOP_MISTAKES = 10
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How hard the analysis looks. The defaults are the setting measured at <= 2 minutes of
+    one core for a 2-player zoo-builder game (docs/benchmarks.md, "Post-game analysis")."""
+
+    playouts: int = 8         #: sampled worlds each compared answer is played out in
+    candidates: int = 2       #: greedy's best answers compared besides the chosen one
+    seed: str = "analysis"    #: the analysis' own generator seed
+    margin: float = 8.0       #: greedy candidates this far below greedy's best are not played out
+    horizon: int = 1          #: own moves a playout plays after the analysed one
+    chain_worlds: int = 1     #: sampled worlds for a decision inside the seat's chained move
+    mistake: float = 2.0      #: a loss above this is a mistake
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> "Settings":
+        """Settings from a dict (missing keys: the defaults; unknown keys are ignored, so a
+        stored older setting still loads)."""
+        if not d:
+            return cls()
+        known = {f.name: f.type for f in fields(cls)}
+        kw = {}
+        for k, v in d.items():
+            if k not in known or v is None:
+                continue
+            kw[k] = str(v) if k == "seed" else (float(v) if k in ("margin", "mistake")
+                                                else int(v))
+        out = cls(**kw)
+        if out.playouts < 1 or out.candidates < 0 or out.chain_worlds < 1 or out.horizon < 0:
+            raise ValueError("analysis settings out of range")
+        return out
+
+
+# ---------------------------------------------------------------------------- the decisions
+def _walk(game, seats, options, seed, actions):
+    """Yield ``(index, state before actions[index], seat, action)`` along the log."""
+    state = game.setup(seats, options, seed)
+    for i, item in enumerate(actions):
+        seat, action = item["seat"], item["action"]
+        yield i, state, seat, action
+        state, _ = game.apply(state, seat, action)
+
+
+def points(game, seats, options, seed, actions) -> list[dict]:
+    """The decisions worth analysing, in order: ``{"index", "version", "seat", "action"}`` per
+    action of the log whose seat had more than one legal answer (``version`` = ``index``: the
+    state the decision was taken at is the one before ``actions[index]``)."""
+    out = []
+    for i, state, seat, action in _walk(game, seats, options, seed, actions):
+        if len(game.legal_actions(state, seat)) > 1:
+            out.append({"index": i, "version": i, "seat": seat, "action": action})
+    return out
+
+
+# ---------------------------------------------------------------------------- one decision
+def _rng_for(settings: Settings, index) -> dict:
+    return {"rng": _rng.seed_to_int(f"{settings.seed}:{index}")}
+
+
+def _line(game, ev, state, seat, action, limit: int = 12) -> list:
+    """The seat's own greedy follow-ups after ``action`` on one world, up to the first one that
+    draws or reveals something hidden (what greedy means by the answer: where it builds, ...)."""
+    out: list = []
+    g = GreedyBot()
+    marks = game.information_marks(state)
+    state = step(game, state, seat, action)
+    while len(out) < limit and game.information_marks(state) == marks and \
+            own_followup(game, ev, state, seat):
+        legal = game.legal_actions(state, seat)
+        if not legal:
+            break
+        if len(legal) == 1:
+            a = legal[0]
+        else:
+            tried = shortlist(ev, state, seat, legal, g.width)
+            vals = score_answers(game, ev, state, seat, tried, depth=g.depth, width=g.width)
+            a = tried[max(range(len(tried)), key=lambda j: (vals[j], -j))]
+        out.append(a)
+        marks = game.information_marks(state)
+        state = step(game, state, seat, a)
+    return out
+
+
+def _values(game, state, seat, chosen, settings: Settings, rng) -> tuple[list, list, list, bool]:
+    """``(legal, compared indexes, values, chained)`` for ``seat``'s decision in ``state``
+    (``chosen``: an answer that must be among the compared ones, or None)."""
+    ev = evaluator_for(game)
+    g = GreedyBot()
+    world = game.determinize(state, seat, rng)
+    legal = game.legal_actions(world, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} owes no decision here")
+    must = None
+    if chosen is not None:
+        must = next((i for i, a in enumerate(legal) if a == chosen), None)
+        if must is None:
+            raise ValueError("the chosen answer is not a legal answer of this decision")
+    if len(legal) == 1:
+        return legal, [0], [0.0], False
+    order = ranked(game, ev, world, seat, legal, depth=g.depth, width=g.width,
+                   top_width=g.top_width)
+    chained = own_followup(game, ev, world, seat)
+    if chained:
+        # greedy's one-ply look on chain_worlds worlds (the first one is already scored)
+        idx = [i for _, i in order]
+        if must is not None and must not in idx:
+            idx.append(must)
+        sums = dict.fromkeys(idx, 0.0)
+        seen = {i: v for v, i in order}
+        for w in range(settings.chain_worlds):
+            if w:
+                world = game.determinize(state, seat, rng)
+            missing = [i for i in idx if w or i not in seen]
+            vals = score_answers(game, ev, world, seat, [legal[i] for i in missing],
+                                 depth=g.depth, width=g.width)
+            got = dict(zip(missing, vals))
+            for i in idx:
+                sums[i] += got[i] if i in got else seen[i]
+        return legal, idx, [sums[i] / settings.chain_worlds for i in idx], True
+    best_v = order[0][0]
+    idx = [i for v, i in order[:max(1, settings.candidates)] if v >= best_v - settings.margin]
+    if must is not None and must not in idx:
+        idx.append(must)
+    if len(idx) == 1:
+        return legal, idx, [order[0][0]], False
+    bot = MctsBot(budget=None, horizon=settings.horizon)
+    sums = [0.0] * len(idx)
+    for _ in range(settings.playouts):
+        # one sampled world per round; every compared answer is played out in it
+        world = game.determinize(state, seat, rng)
+        for k, i in enumerate(idx):
+            sums[k] += bot.playout(game, ev, world, seat, legal[i], rng)
+    return legal, idx, [s / settings.playouts for s in sums], False
+
+
+def _pick(idx: list, vals: list) -> int:
+    """Position (in ``idx``) of the best value; ties: the earlier one (greedy's order)."""
+    return max(range(len(idx)), key=lambda k: (vals[k], -k))
+
+
+def analyse_point(game, state, seat, chosen, settings, index) -> dict:
+    """The entry of one decision: ``{"index", "version", "seat", "chosen", "best",
+    "value_chosen", "value_best", "loss", "legal", "chained", "best_line"}``.
+
+    ``value_*`` are in the game's evaluation units from ``seat``'s point of view, ``loss`` is
+    ``max(0, value_best - value_chosen)``, ``legal`` the number of legal answers, ``chained``
+    whether the decision was inside the seat's own chained move (analysed by greedy's one-ply
+    look), ``best_line`` greedy's own follow-ups after the best answer on one sampled world, up
+    to the first hidden draw (empty when the best answer is the chosen one). Uses only
+    ``seat``'s information (every world from ``game.determinize``); deterministic in
+    ``(settings.seed, index)``."""
+    settings = settings or Settings()
+    rng = _rng_for(settings, index)
+    legal, idx, vals, chained = _values(game, state, seat, chosen, settings, rng)
+    b = _pick(idx, vals)
+    c = idx.index(next(i for i, a in enumerate(legal) if a == chosen))
+    best = legal[idx[b]]
+    line: list = []
+    if b != c and not chained:
+        ev = evaluator_for(game)
+        line = _line(game, ev, game.determinize(state, seat, rng), seat, best)
+    vb, vc = round(vals[b], 3), round(vals[c], 3)
+    return {"index": index, "version": index, "seat": seat, "chosen": chosen, "best": best,
+            "value_chosen": vc, "value_best": vb, "loss": round(max(0.0, vb - vc), 3),
+            "legal": len(legal), "chained": chained, "best_line": line}
+
+
+# ---------------------------------------------------------------------------- the whole game
+def analyse(game, seats, options, seed, actions, settings=None, *, done=None,
+            progress: Callable[[int, int], None] | None = None,
+            should_stop: Callable[[], bool] | None = None) -> dict:
+    """The whole report (:func:`summarize` of every entry). ``done``: entries already computed
+    (a resumed job passes them; they are kept, not recomputed). ``progress(done_count, total)``
+    after each entry; ``should_stop()`` -> True stops early with ``complete`` False."""
+    settings = settings or Settings()
+    have = {e["index"]: e for e in (done or [])}
+    todo = []
+    for i, state, seat, action in _walk(game, seats, options, seed, actions):
+        if len(game.legal_actions(state, seat)) > 1:
+            todo.append((i, state, seat, action))
+    total = len(todo)
+    entries = [have[i] for i, *_ in todo if i in have]
+    count = len(entries)
+    if progress:
+        progress(count, total)
+    for i, state, seat, action in todo:
+        if i in have:
+            continue
+        if should_stop and should_stop():
+            break
+        entries.append(analyse_point(game, state, seat, action, settings, i))
+        count += 1
+        if progress:
+            progress(count, total)
+    entries.sort(key=lambda e: e["index"])
+    return summarize(game, seats, entries, total, settings=settings, actions=actions,
+                     options=options, seed=seed)
+
+
+def accuracy(mean_loss: float) -> float:
+    """``100 * exp(-mean_loss / ACCURACY_SCALE)``, rounded to 0.1."""
+    return round(100.0 * math.exp(-max(0.0, mean_loss) / ACCURACY_SCALE), 1)
+
+
+def summarize(game, seats, entries, total, *, settings=None, actions=None, options=None,
+              seed=None) -> dict:
+    """The report: ``{"complete", "total", "entries", "seats", "series", "mistakes"}``.
+
+    ``seats``: per seat ``{"seat", "accuracy" (0..100, see the module doc), "mean_loss",
+    "mistakes" (losses above ``settings.mistake``), "decisions"}``; ``series``: per seat the
+    ``{"version", "value"}`` of its chosen answers; ``mistakes``: the :data:`TOP_MISTAKES`
+    biggest losses above the threshold, each an entry plus ``"text": {"chosen": label,
+    "best": label}`` (labels ``{"key", "params", "text"}`` from :mod:`engine.bots.labels`).
+    With the log (``actions``, ``options``, ``seed``) the labels see the position of the
+    decision (card names on the display, ...); without it they describe the answers alone."""
+    settings = settings or Settings()
+    entries = sorted(entries, key=lambda e: e["index"])
+    per = []
+    series = []
+    for s in range(seats):
+        mine = [e for e in entries if e["seat"] == s]
+        mean = sum(e["loss"] for e in mine) / len(mine) if mine else 0.0
+        per.append({"seat": s, "accuracy": accuracy(mean) if mine else None,
+                    "mean_loss": round(mean, 3), "decisions": len(mine),
+                    "mistakes": sum(1 for e in mine if e["loss"] > settings.mistake)})
+        series.append([{"version": e["version"], "value": e["value_chosen"]} for e in mine])
+    worst = sorted((e for e in entries if e["loss"] > settings.mistake),
+                   key=lambda e: (-e["loss"], e["index"]))[:TOP_MISTAKES]
+    states = _states_at(game, seats, options, seed, actions, {e["index"] for e in worst})
+    mistakes = []
+    for e in worst:
+        st = states.get(e["index"])
+        st = seat_world(game, st, e["seat"]) if st is not None else None
+        mistakes.append({**e, "text": {
+            "chosen": describe(game, st, e["seat"], e["chosen"]),
+            "best": describe(game, st, e["seat"], e["best"], line=e.get("best_line"))}})
+    return {"complete": len(entries) >= total, "total": total, "entries": entries,
+            "seats": per, "series": series, "mistakes": mistakes}
+
+
+def _states_at(game, seats, options, seed, actions, wanted: set) -> dict:
+    if actions is None or seed is None or not wanted:
+        return {}
+    out = {}
+    for i, state, _, _ in _walk(game, seats, options, seed, actions[:max(wanted) + 1]):
+        if i in wanted:
+            out[i] = state
+    return out
+
+
+# ---------------------------------------------------------------------------- hints
+def hint(game, state, seat, settings=None) -> dict:
+    """The bot's best answer for ``seat``'s current decision, from ``seat``'s view only (every
+    world from ``game.determinize``): ``{"action", "value", "reason": {"key", "params"},
+    "label", "alternatives": [{"action", "value", "label"}, ...]}`` (alternatives: the other
+    compared answers, best first). ``ValueError`` if the seat owes no decision."""
+    settings = settings or Settings()
+    # seeded by the seat's view: the same position (as the seat sees it) gets the same hint
+    rng = {"rng": _rng.seed_to_int(f"{settings.seed}:hint:{digest(game.view(state, seat))}")}
+    legal, idx, vals, chained = _values(game, state, seat, None, settings, rng)
+    order = sorted(range(len(idx)), key=lambda k: (-vals[k], k))
+    best = legal[idx[order[0]]]
+    world = seat_world(game, state, seat)
+    label = describe(game, world, seat, best)
+    alts = [{"action": legal[idx[k]], "value": round(vals[k], 3),
+             "label": describe(game, world, seat, legal[idx[k]])} for k in order[1:]]
+    if len(legal) == 1:
+        reason = {"key": "analysis.reason.forced", "params": {}}
+    elif not alts:
+        reason = {"key": "analysis.reason.clear", "params": {"label": label["text"]}}
+    else:
+        gain = round(vals[order[0]] - vals[order[1]], 1)
+        reason = {"key": "analysis.reason.better", "params": {
+            "gain": gain, "alternative": alts[0]["label"]["text"],
+            "playouts": 0 if chained else settings.playouts}}
+    return {"action": best, "value": round(vals[order[0]], 3), "reason": reason,
+            "label": label, "alternatives": alts}
+
+
+def seat_world(game, state, seat):
+    """The position the labels read: a determinization (what ``seat`` may know of ``state``),
+    so a label never shows a hidden card."""
+    try:
+        return game.determinize(state, seat, {"rng": 1})
+    except NotImplementedError:
+        return None
+
+
+__all__ = ["ACCURACY_SCALE", "Settings", "accuracy", "analyse", "analyse_point", "hint",
+           "points", "summarize"]
