@@ -81,6 +81,10 @@ class HintPool:
             self._cache[key] = answer
             return answer
 
+    def forget(self) -> None:
+        """Drop the remembered answers (a test that changes a stored state)."""
+        self._cache.clear()
+
     async def close(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:

@@ -142,7 +142,7 @@ class AnalysisService:
                 raise not_found("analysis")
             if row.status not in ACTIVE:
                 raise ApiError(409, "analysis_not_running",
-                               "This analysis is not running.", status=row.status)
+                               "This analysis is not running.", state=row.status)
             row.status, row.updated_at = "cancelled", utcnow()
             await s.commit()
             self.worker.cancel(row.id)
