@@ -10,7 +10,13 @@ import { labelText } from "./analysis.js";
 
 export function reasonText(reason) {
   if (!reason || !reason.key) return "";
-  return tOr(reason.key, "", reason.params || {});
+  const p = reason.params || {};
+  if (reason.key === "analysis.reason.better") {
+    // a follow-up inside the player's own move is judged by a quick look, not by playouts
+    if (!(Number(p.gain) >= 0.1)) return t("analysis.reason.close", p);
+    if (!Number(p.playouts)) return t("analysis.reason.better_quick", p);
+  }
+  return tOr(reason.key, "", p);
 }
 
 export class HintButton {
@@ -44,7 +50,8 @@ export class HintButton {
       bar.append(h("p", { class: "hint-box", id: "hint-box", role: "status" },
         h("span", { class: "hint-label" }, t("hints.proposal", { label: labelText(d.label) || t("hints.shown") })), " ",
         h("span", { class: "hint-reason" }, reasonText(d.reason))));
-      document.body.dataset.hintMarks = String(showSuggestion(this.ui(), d.action));
+      document.body.dataset.hintMarks = String(showSuggestion(this.ui(), d.action, !this.hint.shown));
+      this.hint.shown = true;
     }
   }
 

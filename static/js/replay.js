@@ -143,7 +143,8 @@ function drawSuggestion() {
   const d = rp.current;
   if (!ui || !d) return;
   if (rp.suggest && rp.suggest.version === d.version) {
-    document.body.dataset.suggested = String(showSuggestion(ui, rp.suggest.action));
+    document.body.dataset.suggested = String(showSuggestion(ui, rp.suggest.action, !rp.suggest.shown));
+    rp.suggest.shown = true;
   } else {
     clearSuggestion(ui);
     delete document.body.dataset.suggested;

@@ -26,7 +26,8 @@ export function clearSuggestion(ui) {
   }
 }
 
-export function showSuggestion(ui, action) {
+/** Draw `action`; `bring` also scrolls it into sight (the first time it is drawn). */
+export function showSuggestion(ui, action, bring = true) {
   clearSuggestion(ui);
   if (!action || typeof action !== "object") return 0;
   let n = 0;
@@ -54,7 +55,18 @@ export function showSuggestion(ui, action) {
     ui.zoo.showPlacement(Math.max(idx, 0));
     n++;
   }
-  const first = document.querySelector(".suggested");
-  if (first && first.scrollIntoView) first.scrollIntoView({ block: "nearest", inline: "nearest" });
+  if (bring) reveal(document.querySelector(".suggested") || document.querySelector("#zoo-map .ghost-outline"));
   return n;
+}
+
+/** Bring the mark into sight: on a phone the swipeable panel that holds it first (as its tab
+ * would), then the mark itself, clear of the fixed bar at the bottom. */
+function reveal(el) {
+  if (!el) return;
+  const panels = document.getElementById("panels");
+  const panel = el.closest(".panel");
+  if (panels && panel && panels.scrollWidth > panels.clientWidth + 4) {
+    panels.scrollTo({ left: panel.offsetLeft - panels.offsetLeft });
+  }
+  if (el.scrollIntoView) el.scrollIntoView({ block: "center", inline: "nearest" });
 }

@@ -321,3 +321,46 @@ async def test_analysis_of_a_running_game_shows_nothing(api):
                         "can_request": False, "can_cancel": False}
     async with api.services.db.read() as s:
         assert await s.scalar(select(func.count()).select_from(Analysis)) == 0
+
+
+async def test_cancel_stops_a_running_job_at_its_next_entry_and_it_resumes(api):
+    """A real Ark Nova game (imported): cancelled while it runs, the job stops with part of its
+    entries stored; asked again, it computes only the rest."""
+    from tests.arkrecord import greedy_record
+
+    if "postgres" in api.services.settings.database_url:
+        pytest.skip("one real analysis is enough: it runs on SQLite (the queue's SQL is "
+                    "covered on both by the tests above)")
+    ada = await api.user()
+    r = await ada.post("/api/games/import", json=greedy_record())
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    ended: list = []
+    api.services.analysis.worker.on_end = lambda row_id, status: ended.append(status)
+    assert (await ada.post(f"/api/games/{gid}/analysis")).status_code == 202
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 60
+    while True:  # running, with some entries stored
+        body = (await ada.get(f"/api/games/{gid}/analysis")).json()
+        if body["status"] == "running" and body["done"] >= 5:
+            break
+        assert body["status"] in ("pending", "running") and loop.time() < end, body
+        await asyncio.sleep(0.05)
+    r = await ada.delete(f"/api/games/{gid}/analysis")
+    assert r.status_code == 200 and r.json()["status"] == "cancelled"
+    while not ended:
+        assert loop.time() < end
+        await asyncio.sleep(0.05)
+    assert ended == ["cancelled"]
+    row = (await rows(api, gid))[0]
+    assert row.status == "cancelled" and 5 <= row.done < row.total
+    assert len(row.entries) == row.done and row.report["complete"] is False
+    stored = {e["index"]: e for e in row.entries}
+    # again: the same row resumes from its entries
+    r = await ada.post(f"/api/games/{gid}/analysis")
+    assert r.status_code == 202 and r.json()["status"] == "pending"
+    report = (await wait_status(ada, gid, timeout=120))["report"]
+    assert report["complete"] is True and len(report["entries"]) == report["total"] == row.total
+    got = {e["index"]: e for e in report["entries"]}
+    assert all(got[i] == e for i, e in stored.items())
+    assert ended == ["cancelled", "done"]
