@@ -227,6 +227,9 @@ class Settings(BaseSettings):
     analysis_flush_seconds: float = Field(3.0, gt=0)
     #: how often the analysis worker looks for jobs another process left (a dead one's)
     analysis_poll_seconds: float = Field(10.0, gt=0)
+    #: the analysis processes' niceness (0-19): above 0 the server's own processes (moves,
+    #: sockets) get the CPU first when the machine is busy
+    analysis_nice: int = Field(10, ge=0, le=19)
     #: a running job not renewed for this long is taken again by another worker
     analysis_lease_seconds: float = Field(60.0, gt=0)
     #: games a plugin registered, for the worker processes (comma separated ``module:attr``

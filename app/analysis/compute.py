@@ -12,6 +12,7 @@ partial report) or ``("error", text)``.
 from __future__ import annotations
 
 import importlib
+import os
 import traceback
 from typing import Any
 
@@ -28,12 +29,14 @@ def preload(modules: list[str]) -> None:
             engine.register(game, replace=True)
 
 
-def run_job(job: dict, out: Any, stop: Any, modules: list[str] = ()) -> None:
+def run_job(job: dict, out: Any, stop: Any, modules: list[str] = (), nice: int = 0) -> None:
     """Analyse one game (see the module's doc). ``job``: ``game``, ``seats`` (the count),
     ``options``, ``seed``, ``actions`` (``[{"seat", "action"}]``, the effective log),
     ``versions`` (the log version before each action), ``settings``, ``done`` (entries
     computed earlier: never computed again)."""
     try:
+        if nice:  # below the server's processes: live play gets the CPU first
+            os.nice(nice)
         preload(list(modules))
         from engine.bots import analysis as an
 

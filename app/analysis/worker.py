@@ -187,7 +187,7 @@ class AnalysisWorker:
         out = self._ctx.Queue()
         job.process = self._ctx.Process(
             target=compute.run_job, daemon=True, name=f"menagerie-analysis-{job.game_id}",
-            args=(data, out, job.stop, self.settings_preload()))
+            args=(data, out, job.stop, self.settings_preload(), self.settings.analysis_nice))
         job.process.start()
         loop = asyncio.get_running_loop()
         flush_every = self.settings.analysis_flush_seconds

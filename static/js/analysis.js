@@ -6,26 +6,59 @@
 // polls every 2 s, with Cancel for the game's players.
 import { api, request } from "./api.js";
 import { h, s, clear } from "./dom.js";
-import { t, tOr } from "./i18n.js";
+import { t, tOr, listing } from "./i18n.js";
 import { seatColour, seatTag } from "./seats.js";
+import { iconLabel } from "./icons.js";
+import { actionName } from "./arknova/cards.js";
 
 const POLL_MS = 2000;
 //: the engine's reasons and label keys the page puts into words (engine/bots/labels.py)
 export const REASON_KEYS = ["analysis.reason.forced", "analysis.reason.clear", "analysis.reason.better"];
 
-/** A label of the engine ({key, params, text}) in the reader's language (English text as the
- * fallback when the catalogue has no words for it). */
-export function labelText(label) {
+//: the engine's own label keys the catalogues put into words (engine/arknova/labels.py,
+//: engine/zoocracy/labels.py); the others keep the engine's English text
+const LABEL_KEYS = new Set(["analysis.label.action", "analysis.label.x_token", "analysis.label.keep",
+  "analysis.label.keep_card", "analysis.label.building", "analysis.label.place", "analysis.label.animal",
+  "analysis.label.sponsor", "analysis.label.support", "analysis.label.relocate", "analysis.label.tile",
+  "analysis.label.zc_pass"]);
+//: label keys whose words depend on a parameter (the engine sends the first of each pair)
+const VARIANT_KEYS = ["analysis.label.action_x", "analysis.label.animal_folder",
+  "analysis.label.zc_vote_yes", "analysis.label.zc_vote_no"];
+
+/** A label of the engine ({key, params: ids, text}) in the reader's language: ids named by the
+ * table `ui` (cards, buildings, action cards, continents); its English text where the catalogue
+ * has no words for the key. `then` (the answer's own follow-ups) in brackets after it. */
+export function labelText(label, ui = null) {
   if (!label) return "";
   if (typeof label === "string") return label;
-  const params = { ...(label.params || {}) };
-  if (Array.isArray(params.then)) params.then = params.then.map(labelText).join("; ");
-  const main = tOr(label.key || "", label.text || "", params);
-  return main;
+  let key = label.key || "";
+  const voted = key.endsWith(".zc_vote");
+  if (key.startsWith("analysis.label.") && !LABEL_KEYS.has(key) && !voted) return label.text || "";
+  const p = { ...(label.params || {}) };
+  const card = (id) => (id && ui && ui.cardName ? ui.cardName(id) : id);
+  if (p.card) p.card = card(p.card);
+  if (p.project) p.project = card(p.project);
+  if (p.release) p.release = card(p.release);
+  if (Array.isArray(p.cards)) p.cards = listing(p.cards.map(card));
+  if (typeof p.action === "string") p.action = actionName(p.action);
+  if (p.building && ui && ui.buildingName) p.building = ui.buildingName(p.building);
+  if (p.continent) p.continent = iconLabel(p.continent);
+  if (p.university) p.university = tOr(`university.${p.university}`, p.university);
+  if (Array.isArray(p.cells)) p.cells = p.cells.slice(0, 3).map((c) => `${c[0]},${c[1]}`).join(" ");
+  if (Number.isInteger(p.level)) p.level += 1;
+  if (key === "analysis.label.action" && p.x) key = VARIANT_KEYS[0];
+  if (key === "analysis.label.animal" && p.folder) key = VARIANT_KEYS[1];
+  if (voted) key = p.yes ? VARIANT_KEYS[2] : VARIANT_KEYS[3];
+  const then = Array.isArray(p.then) ? p.then : [];
+  delete p.then;
+  const main = tOr(key, "", p);
+  if (!main) return label.text || "";  // words for this key only in English, from the engine
+  return then.length ? `${main} (${then.map((x) => labelText(x, ui)).join("; ")})` : main;
 }
 
 export class AnalysisPanel {
-  constructor(host, { gameId, last, here, goTo, select }) {
+  constructor(host, { gameId, last, here, goTo, select, ui }) {
+    this.ui = ui || (() => null);
     this.host = host;
     this.gameId = gameId;
     this.last = () => last();
@@ -126,7 +159,7 @@ export class AnalysisPanel {
       },
       seatTag(m.seat, { small: true }), " ",
       h("span", { class: "an-loss" }, t("analysis.loss", { loss: fmt(m.loss) })), " ",
-      t("analysis.mistake", { chosen: labelText(m.text && m.text.chosen), best: labelText(m.text && m.text.best) }),
+      t("analysis.mistake", { chosen: labelText(m.text && m.text.chosen, this.ui()), best: labelText(m.text && m.text.best, this.ui()) }),
       h("span", { class: "muted small" }, ` · ${t("analysis.at_version", { v: m.version })}`)))) : [h("li", { class: "muted" }, t("analysis.no_mistakes"))]);
     return h("div", { class: "an-body" },
       h("div", null, this.chartHost, acc),

@@ -48,7 +48,7 @@ export class HintButton {
     if (this.hint) {
       const d = this.hint.data;
       bar.append(h("p", { class: "hint-box", id: "hint-box", role: "status" },
-        h("span", { class: "hint-label" }, t("hints.proposal", { label: labelText(d.label) || t("hints.shown") })), " ",
+        h("span", { class: "hint-label" }, t("hints.proposal", { label: labelText(d.label, this.ui()) || t("hints.shown") })), " ",
         h("span", { class: "hint-reason" }, reasonText(d.reason))));
       document.body.dataset.hintMarks = String(showSuggestion(this.ui(), d.action, !this.hint.shown));
       this.hint.shown = true;

@@ -329,7 +329,7 @@ async function load() {
   loadLog();
   if (g.status === "finished") {
     const host = $("#analysis");
-    panel = new AnalysisPanel(host, { gameId: st.id, last: () => rp.last, here, goTo, select: selectMistake });
+    panel = new AnalysisPanel(host, { gameId: st.id, last: () => rp.last, here, goTo, select: selectMistake, ui: () => ui });
     host.hidden = false;
     window.menagerie.analysis = panel;
     panel.load();
