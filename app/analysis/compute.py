@@ -29,6 +29,19 @@ def preload(modules: list[str]) -> None:
             engine.register(game, replace=True)
 
 
+def lower_priority(nice: int) -> None:
+    """This process yields the CPU to the server's: niced, and on Linux in the ``SCHED_IDLE``
+    class (it runs only when no ordinary process wants the CPU, and a waking request handler
+    preempts it at once, where a niced process would keep its time slice)."""
+    os.nice(nice)
+    idle = getattr(os, "SCHED_IDLE", None)
+    if idle is not None:
+        try:
+            os.sched_setscheduler(0, idle, os.sched_param(0))
+        except OSError:  # not allowed here: the niceness alone
+            pass
+
+
 def run_job(job: dict, out: Any, stop: Any, modules: list[str] = (), nice: int = 0) -> None:
     """Analyse one game (see the module's doc). ``job``: ``game``, ``seats`` (the count),
     ``options``, ``seed``, ``actions`` (``[{"seat", "action"}]``, the effective log),
@@ -36,7 +49,7 @@ def run_job(job: dict, out: Any, stop: Any, modules: list[str] = (), nice: int =
     computed earlier: never computed again)."""
     try:
         if nice:  # below the server's processes: live play gets the CPU first
-            os.nice(nice)
+            lower_priority(nice)
         preload(list(modules))
         from engine.bots import analysis as an
 

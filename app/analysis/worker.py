@@ -168,8 +168,11 @@ class AnalysisWorker:
             log.exception("analysis %s of game %s", job.analysis_id, job.game_id)
             status = await self._finish(job, "pending", None, f"{type(exc).__name__}: {exc}")
         finally:
-            if job.process is not None and job.process.is_alive():
-                job.process.terminate()
+            if job.process is not None:
+                if job.process.is_alive():
+                    job.process.terminate()
+                with contextlib.suppress(Exception):  # reaped, not left a zombie
+                    await asyncio.to_thread(job.process.join, 5)
             self.running.pop(job.analysis_id, None)
             if not self._stopping:
                 self._wake.set()  # a slot is free
