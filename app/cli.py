@@ -1,4 +1,5 @@
-"""The ``menagerie`` command line: serve, migrate, replay."""
+"""The ``menagerie`` command line: serve, migrate, replay (simulate and analyse live in
+their own modules, registered here)."""
 
 from __future__ import annotations
 
@@ -133,7 +134,14 @@ def _register_simulate() -> None:
     register(cli)
 
 
+def _register_analyse() -> None:
+    from .analyse_cli import register
+
+    register(cli)
+
+
 _register_simulate()
+_register_analyse()
 
 
 def main() -> None:  # console script entry point

@@ -34,6 +34,18 @@ def _folder_card(state, folder):
         return None
 
 
+def _home(state, seat, bid) -> str:
+    """`` in enclosure (3) at 0,5`` for the seat's building ``bid`` (empty when unknown)."""
+    if state is None or bid is None:
+        return ""
+    try:
+        b = next(b for b in state["players"][seat]["buildings"] if b["id"] == bid)
+    except (StopIteration, KeyError, IndexError, TypeError):
+        return ""
+    where = f" at {b['cells'][0][0]},{b['cells'][0][1]}" if b.get("cells") else ""
+    return f" in {_building_name(b['type'])}{where}"
+
+
 def describe(state, seat, a) -> dict | None:
     t = a.get("type")
     if t == "action":
@@ -53,11 +65,11 @@ def describe(state, seat, a) -> dict | None:
                      building=a["building"])
     if t == "place":
         cells = [list(c[:2]) for c in a["cells"]]
-        where = " ".join(f"{c[0]},{c[1]}" for c in cells[:3]) + (" ..." if len(cells) > 3 else "")
-        return label("analysis.label.place", f"place at {where}", cells=cells)
+        return label("analysis.label.place", f"at {cells[0][0]},{cells[0][1]}", cells=cells)
     if t == "animal":
         src = f" from folder {a['folder']}" if a.get("folder") else ""
-        return label("analysis.label.animal", f"Play {card_name(a['card'])}{src}",
+        home = _home(state, seat, a.get("enclosure"))
+        return label("analysis.label.animal", f"Play {card_name(a['card'])}{src}{home}",
                      card=a["card"], enclosure=a.get("enclosure"), folder=a.get("folder"))
     if t == "sponsor":
         return label("analysis.label.sponsor", f"Play sponsor {card_name(a['card'])}",

@@ -24,9 +24,11 @@ Values are in the units of the game's evaluation (:mod:`engine.bots.evaluation`;
 builder, projected final score minus the best opponent's: "VP-like"), from the deciding seat's
 point of view. ``loss = max(0, value_best - value_chosen)``.
 
-**Accuracy** per seat: ``100 * exp(-mean_loss / ACCURACY_SCALE)`` over the seat's analysed
-decisions (``ACCURACY_SCALE`` = 2 value units: a mean loss of 0 is 100, of 1 VP per decision
-about 61, of 2 VP about 37).
+**Accuracy** per seat: ``100 * exp(-mean_loss / unit)`` over the seat's analysed decisions,
+``unit`` being the game's analysis unit (:func:`unit_of`: the evaluator's
+``extra["analysis_unit"]``, else ``ACCURACY_SCALE`` = 2 value units, the zoo builder's 2 VP):
+a mean loss of 0 is 100, of half a unit about 78, of one unit about 37. A loss above
+``settings.mistake`` (default: one unit) is a mistake.
 
 Everything is deterministic: an entry depends only on the game's log up to it, the settings
 and its index (its generator is seeded from ``f"{settings.seed}:{index}"``), never on the
@@ -40,16 +42,19 @@ from dataclasses import asdict, dataclass, fields
 from typing import Callable
 
 from ..core import rng as _rng
-from ..core.state import digest
+from ..core.state import canonical_json, digest
 from .evaluation import evaluator_for, step
 from .greedy import GreedyBot, candidates as shortlist, own_followup, ranked, score_answers
 from .labels import describe
 from .mcts import MctsBot
 
-#: Accuracy = 100 * exp(-mean loss / ACCURACY_SCALE) (value units, VP-like).
+#: The analysis unit of a game whose evaluator names none (value units; the zoo builder's 2 VP):
+#: accuracy = 100 * exp(-mean loss / unit), a loss above one unit is a mistake.
 ACCURACY_SCALE = 2.0
 #: How many of the biggest losses the report lists.
 TOP_MISTAKES = 10
+#: How many other answers a hint lists.
+MAX_ALTERNATIVES = 4
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,13 @@ class Settings:
     margin: float = 8.0       #: greedy candidates this far below greedy's best are not played out
     horizon: int = 1          #: own moves a playout plays after the analysed one
     chain_worlds: int = 1     #: sampled worlds for a decision inside the seat's chained move
-    mistake: float = 2.0      #: a loss above this is a mistake
+    mistake: float | None = None  #: a loss above this is a mistake (None: the game's unit)
+
+    def __post_init__(self) -> None:
+        if self.playouts < 1 or self.candidates < 0 or self.chain_worlds < 1 or \
+                self.horizon < 0:
+            raise ValueError("analysis settings out of range (playouts and chain_worlds at "
+                             "least 1, candidates and horizon at least 0)")
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -74,25 +85,23 @@ class Settings:
         stored older setting still loads)."""
         if not d:
             return cls()
-        known = {f.name: f.type for f in fields(cls)}
+        known = {f.name for f in fields(cls)}
         kw = {}
         for k, v in d.items():
             if k not in known or v is None:
                 continue
             kw[k] = str(v) if k == "seed" else (float(v) if k in ("margin", "mistake")
                                                 else int(v))
-        out = cls(**kw)
-        if out.playouts < 1 or out.candidates < 0 or out.chain_worlds < 1 or out.horizon < 0:
-            raise ValueError("analysis settings out of range")
-        return out
+        return cls(**kw)
 
 
 # ---------------------------------------------------------------------------- the decisions
 def _walk(game, seats, options, seed, actions):
-    """Yield ``(index, state before actions[index], seat, action)`` along the log."""
+    """Yield ``(index, state before actions[index], seat, action)`` along the log (items
+    ``{"seat", "action"}``, or ``[seat, action]`` as in a record)."""
     state = game.setup(seats, options, seed)
     for i, item in enumerate(actions):
-        seat, action = item["seat"], item["action"]
+        seat, action = (item["seat"], item["action"]) if isinstance(item, dict) else item
         yield i, state, seat, action
         state, _ = game.apply(state, seat, action)
 
@@ -137,6 +146,16 @@ def _line(game, ev, state, seat, action, limit: int = 12) -> list:
     return out
 
 
+def _find(legal: list, action) -> int | None:
+    """Index of ``action`` in ``legal``: equal, or equal as JSON (a stored log's tuples are
+    lists, its dict keys strings)."""
+    for i, a in enumerate(legal):
+        if a == action:
+            return i
+    key = canonical_json(action)
+    return next((i for i, a in enumerate(legal) if canonical_json(a) == key), None)
+
+
 def _values(game, state, seat, chosen, settings: Settings, rng) -> tuple[list, list, list, bool]:
     """``(legal, compared indexes, values, chained)`` for ``seat``'s decision in ``state``
     (``chosen``: an answer that must be among the compared ones, or None)."""
@@ -148,7 +167,7 @@ def _values(game, state, seat, chosen, settings: Settings, rng) -> tuple[list, l
         raise ValueError(f"seat {seat} owes no decision here")
     must = None
     if chosen is not None:
-        must = next((i for i, a in enumerate(legal) if a == chosen), None)
+        must = _find(legal, chosen)
         if must is None:
             raise ValueError("the chosen answer is not a legal answer of this decision")
     if len(legal) == 1:
@@ -196,20 +215,25 @@ def _pick(idx: list, vals: list) -> int:
 
 def analyse_point(game, state, seat, chosen, settings, index) -> dict:
     """The entry of one decision: ``{"index", "version", "seat", "chosen", "best",
-    "value_chosen", "value_best", "loss", "legal", "chained", "best_line"}``.
+    "value_chosen", "value_best", "loss", "legal", "chained", "compared", "playouts",
+    "best_line"}``.
 
     ``value_*`` are in the game's evaluation units from ``seat``'s point of view, ``loss`` is
     ``max(0, value_best - value_chosen)``, ``legal`` the number of legal answers, ``chained``
     whether the decision was inside the seat's own chained move (analysed by greedy's one-ply
-    look), ``best_line`` greedy's own follow-ups after the best answer on one sampled world, up
-    to the first hidden draw (empty when the best answer is the chosen one). Uses only
+    look), ``compared`` the number of answers valued, ``playouts`` the sampled worlds each was
+    played out in (0: greedy's look only), ``best_line`` greedy's own follow-ups after the best
+    answer on one sampled world, up to the first hidden draw (empty when the best answer is
+    the chosen one, which it is on a tie). Uses only
     ``seat``'s information (every world from ``game.determinize``); deterministic in
     ``(settings.seed, index)``."""
     settings = settings or Settings()
     rng = _rng_for(settings, index)
     legal, idx, vals, chained = _values(game, state, seat, chosen, settings, rng)
     b = _pick(idx, vals)
-    c = idx.index(next(i for i, a in enumerate(legal) if a == chosen))
+    c = idx.index(_find(legal, chosen))
+    if vals[c] >= vals[b]:
+        b = c
     best = legal[idx[b]]
     line: list = []
     if b != c and not chained:
@@ -218,7 +242,9 @@ def analyse_point(game, state, seat, chosen, settings, index) -> dict:
     vb, vc = round(vals[b], 3), round(vals[c], 3)
     return {"index": index, "version": index, "seat": seat, "chosen": chosen, "best": best,
             "value_chosen": vc, "value_best": vb, "loss": round(max(0.0, vb - vc), 3),
-            "legal": len(legal), "chained": chained, "best_line": line}
+            "legal": len(legal), "chained": chained, "compared": len(idx),
+            "playouts": settings.playouts if len(idx) > 1 and not chained else 0,
+            "best_line": line}
 
 
 # ---------------------------------------------------------------------------- the whole game
@@ -230,77 +256,104 @@ def analyse(game, seats, options, seed, actions, settings=None, *, done=None,
     after each entry; ``should_stop()`` -> True stops early with ``complete`` False."""
     settings = settings or Settings()
     have = {e["index"]: e for e in (done or [])}
-    todo = []
-    for i, state, seat, action in _walk(game, seats, options, seed, actions):
-        if len(game.legal_actions(state, seat)) > 1:
-            todo.append((i, state, seat, action))
-    total = len(todo)
-    entries = [have[i] for i, *_ in todo if i in have]
+    wanted = [p["index"] for p in points(game, seats, options, seed, actions)]
+    total = len(wanted)
+    entries = [have[i] for i in wanted if i in have]
     count = len(entries)
     if progress:
         progress(count, total)
-    for i, state, seat, action in todo:
-        if i in have:
-            continue
-        if should_stop and should_stop():
-            break
-        entries.append(analyse_point(game, state, seat, action, settings, i))
-        count += 1
-        if progress:
-            progress(count, total)
+    left = set(wanted) - set(have)
+    if left:
+        for i, state, seat, action in _walk(game, seats, options, seed,
+                                            actions[:max(left) + 1]):
+            if i not in left:
+                continue
+            if should_stop and should_stop():
+                break
+            entries.append(analyse_point(game, state, seat, action, settings, i))
+            count += 1
+            if progress:
+                progress(count, total)
     entries.sort(key=lambda e: e["index"])
     return summarize(game, seats, entries, total, settings=settings, actions=actions,
                      options=options, seed=seed)
 
 
-def accuracy(mean_loss: float) -> float:
-    """``100 * exp(-mean_loss / ACCURACY_SCALE)``, rounded to 0.1."""
-    return round(100.0 * math.exp(-max(0.0, mean_loss) / ACCURACY_SCALE), 1)
+def unit_of(game) -> float:
+    """The game's analysis unit: a loss worth calling a mistake, in its evaluation's units
+    (the evaluator's ``extra["analysis_unit"]``, else :data:`ACCURACY_SCALE`)."""
+    return float(evaluator_for(game).extra.get("analysis_unit", ACCURACY_SCALE))
+
+
+def accuracy(mean_loss: float, unit: float = ACCURACY_SCALE) -> float:
+    """``100 * exp(-mean_loss / unit)``, rounded to 0.1."""
+    return round(100.0 * math.exp(-max(0.0, mean_loss) / unit), 1)
 
 
 def summarize(game, seats, entries, total, *, settings=None, actions=None, options=None,
               seed=None) -> dict:
-    """The report: ``{"complete", "total", "entries", "seats", "series", "mistakes"}``.
+    """The report: ``{"complete", "total", "unit", "entries", "seats", "series", "mistakes"}``
+    (``unit``: the game's analysis unit, :func:`unit_of`).
 
     ``seats``: per seat ``{"seat", "accuracy" (0..100, see the module doc), "mean_loss",
-    "mistakes" (losses above ``settings.mistake``), "decisions"}``; ``series``: per seat the
-    ``{"version", "value"}`` of its chosen answers; ``mistakes``: the :data:`TOP_MISTAKES`
-    biggest losses above the threshold, each an entry plus ``"text": {"chosen": label,
-    "best": label}`` (labels ``{"key", "params", "text"}`` from :mod:`engine.bots.labels`).
-    With the log (``actions``, ``options``, ``seed``) the labels see the position of the
-    decision (card names on the display, ...); without it they describe the answers alone."""
+    "mistakes" (losses above ``settings.mistake``, default one unit), "decisions"}``;
+    ``series``: per seat the ``{"version", "value"}`` of its chosen answers; ``mistakes``: the :data:`TOP_MISTAKES`
+    biggest losses above the threshold, each an entry plus ``"chosen_line"`` (the seat's own
+    follow-ups that came next in the log, up to a hidden draw) and ``"text": {"chosen": label,
+    "best": label}`` (labels ``{"key", "params", "text"}`` from :mod:`engine.bots.labels`,
+    each with its line: "Build action (Build enclosure (2))"). With the log (``actions``,
+    ``options``, ``seed``) the labels see the position of the decision (card names on the
+    display, ...) and the chosen line is known; without it they describe the answers alone."""
     settings = settings or Settings()
+    unit = unit_of(game)
+    bar = unit if settings.mistake is None else settings.mistake
     entries = sorted(entries, key=lambda e: e["index"])
     per = []
     series = []
     for s in range(seats):
         mine = [e for e in entries if e["seat"] == s]
         mean = sum(e["loss"] for e in mine) / len(mine) if mine else 0.0
-        per.append({"seat": s, "accuracy": accuracy(mean) if mine else None,
+        per.append({"seat": s, "accuracy": accuracy(mean, unit) if mine else None,
                     "mean_loss": round(mean, 3), "decisions": len(mine),
-                    "mistakes": sum(1 for e in mine if e["loss"] > settings.mistake)})
+                    "mistakes": sum(1 for e in mine if e["loss"] > bar)})
         series.append([{"version": e["version"], "value": e["value_chosen"]} for e in mine])
-    worst = sorted((e for e in entries if e["loss"] > settings.mistake),
+    worst = sorted((e for e in entries if e["loss"] > bar),
                    key=lambda e: (-e["loss"], e["index"]))[:TOP_MISTAKES]
-    states = _states_at(game, seats, options, seed, actions, {e["index"] for e in worst})
+    at = _positions(game, seats, options, seed, actions, {e["index"] for e in worst})
     mistakes = []
     for e in worst:
-        st = states.get(e["index"])
+        st, line = at.get(e["index"], (None, []))
         st = seat_world(game, st, e["seat"]) if st is not None else None
-        mistakes.append({**e, "text": {
-            "chosen": describe(game, st, e["seat"], e["chosen"]),
+        mistakes.append({**e, "chosen_line": line, "text": {
+            "chosen": describe(game, st, e["seat"], e["chosen"], line=line),
             "best": describe(game, st, e["seat"], e["best"], line=e.get("best_line"))}})
-    return {"complete": len(entries) >= total, "total": total, "entries": entries,
+    return {"complete": len(entries) >= total, "total": total, "unit": unit, "entries": entries,
             "seats": per, "series": series, "mistakes": mistakes}
 
 
-def _states_at(game, seats, options, seed, actions, wanted: set) -> dict:
+def _positions(game, seats, options, seed, actions, wanted: set) -> dict:
+    """``{index: (state before actions[index], the seat's own follow-ups that came next)}``
+    for the ``wanted`` indexes; follow-ups stop where :func:`_line` stops (a hidden draw)."""
     if actions is None or seed is None or not wanted:
         return {}
-    out = {}
-    for i, state, _, _ in _walk(game, seats, options, seed, actions[:max(wanted) + 1]):
+    ev = evaluator_for(game)
+    out: dict = {}
+    lines: dict = {}
+    prev = None
+    last = max(wanted)
+    for i, state, seat, action in _walk(game, seats, options, seed, actions):
+        for k, (who, line) in list(lines.items()):
+            if who == seat and len(line) < 12 and own_followup(game, ev, state, who) and \
+                    game.information_marks(state) == game.information_marks(prev):
+                line.append(action)
+            else:
+                del lines[k]
         if i in wanted:
-            out[i] = state
+            out[i] = (state, [])
+            lines[i] = (seat, out[i][1])
+        if i > last and not lines:
+            break
+        prev = state
     return out
 
 
@@ -308,8 +361,14 @@ def _states_at(game, seats, options, seed, actions, wanted: set) -> dict:
 def hint(game, state, seat, settings=None) -> dict:
     """The bot's best answer for ``seat``'s current decision, from ``seat``'s view only (every
     world from ``game.determinize``): ``{"action", "value", "reason": {"key", "params"},
-    "label", "alternatives": [{"action", "value", "label"}, ...]}`` (alternatives: the other
-    compared answers, best first). ``ValueError`` if the seat owes no decision."""
+    "label", "line", "alternatives": [{"action", "value", "label"}, ...]}`` (``line``: greedy's
+    own follow-ups after the answer, as in an entry's ``best_line``; alternatives: at most
+    :data:`MAX_ALTERNATIVES` other compared answers, best first).
+
+    Reasons: ``analysis.reason.forced`` (one legal answer), ``analysis.reason.clear`` (no
+    other answer worth comparing), ``analysis.reason.better`` with ``gain`` (value over the
+    next best answer, VP-like), ``alternative`` (that answer's label) and ``playouts`` (0:
+    greedy's look inside a chained move). ``ValueError`` if the seat owes no decision."""
     settings = settings or Settings()
     # seeded by the seat's view: the same position (as the seat sees it) gets the same hint
     rng = {"rng": _rng.seed_to_int(f"{settings.seed}:hint:{digest(game.view(state, seat))}")}
@@ -317,20 +376,23 @@ def hint(game, state, seat, settings=None) -> dict:
     order = sorted(range(len(idx)), key=lambda k: (-vals[k], k))
     best = legal[idx[order[0]]]
     world = seat_world(game, state, seat)
-    label = describe(game, world, seat, best)
+    line = [] if chained or len(legal) == 1 or world is None else \
+        _line(game, evaluator_for(game), world, seat, best)
+    label = describe(game, world, seat, best, line=line)
     alts = [{"action": legal[idx[k]], "value": round(vals[k], 3),
-             "label": describe(game, world, seat, legal[idx[k]])} for k in order[1:]]
+             "label": describe(game, world, seat, legal[idx[k]])}
+            for k in order[1:1 + MAX_ALTERNATIVES]]
     if len(legal) == 1:
         reason = {"key": "analysis.reason.forced", "params": {}}
     elif not alts:
-        reason = {"key": "analysis.reason.clear", "params": {"label": label["text"]}}
+        reason = {"key": "analysis.reason.clear", "params": {}}
     else:
-        gain = round(vals[order[0]] - vals[order[1]], 1)
+        # the gain over the next best answer, in the evaluation's units (VP-like)
         reason = {"key": "analysis.reason.better", "params": {
-            "gain": gain, "alternative": alts[0]["label"]["text"],
+            "gain": round(vals[order[0]] - vals[order[1]], 1), "alternative": alts[0]["label"],
             "playouts": 0 if chained else settings.playouts}}
     return {"action": best, "value": round(vals[order[0]], 3), "reason": reason,
-            "label": label, "alternatives": alts}
+            "label": label, "line": line, "alternatives": alts}
 
 
 def seat_world(game, state, seat):
@@ -343,4 +405,4 @@ def seat_world(game, state, seat):
 
 
 __all__ = ["ACCURACY_SCALE", "Settings", "accuracy", "analyse", "analyse_point", "hint",
-           "points", "summarize"]
+           "points", "summarize", "unit_of"]

@@ -26,6 +26,17 @@ BUILTIN = {"arknova": "engine.arknova.labels", "zoocracy": "engine.zoocracy.labe
 Describer = Callable[[object, int, dict], "dict | None"]
 _DESCRIBERS: dict[str, Describer] = {}
 
+#: The message keys of analysis labels and hint reasons that the client's catalogues do not
+#: have yet (every other key a label uses is one of the client's own ``answer.*``, ``bar.*``
+#: or ``zc.answer.*`` messages; tests/engine/test_analysis.py checks both).
+KEYS = frozenset(
+    [f"analysis.label.{k}" for k in (
+        "generic", "action", "x_token", "keep", "keep_card", "building", "place", "animal",
+        "sponsor", "support", "task", "relocate", "tile", "zc_marker", "zc_vote", "zc_pass",
+        "zc_add", "zc_target", "zc_office", "zc_goal", "zc_negative", "zc_assign", "zc_move",
+        "zc_target_enclosure", "zc_decline", "zc_pay", "zc_head_bonus", "zc_members_done")]
+    + [f"analysis.reason.{k}" for k in ("forced", "clear", "better")])
+
 #: Answer types that say nothing on their own in a line of follow-ups.
 QUIET = frozenset({"done", "back", "skip", "members_done"})
 
@@ -105,4 +116,4 @@ def describe(game, state, seat: int, action: dict, line: list | None = None) -> 
     return out
 
 
-__all__ = ["BUILTIN", "QUIET", "describe", "generic", "label", "register_describer"]
+__all__ = ["BUILTIN", "KEYS", "QUIET", "describe", "generic", "label", "register_describer"]

@@ -140,4 +140,9 @@ def value(state: dict, seat: int) -> float:
     return vals[seat] - max(v for s, v in enumerate(vals) if s != seat)
 
 
-EVALUATOR = register_evaluator("zoocracy", Evaluator(value=value))
+#: a loss worth calling a mistake in the post-game analysis (engine/bots/analysis.py), in goal
+#: steps: a quarter step (the zoo builder's unit is 2 VP)
+ANALYSIS_UNIT = 0.25
+
+EVALUATOR = register_evaluator("zoocracy", Evaluator(value=value,
+                                                    extra={"analysis_unit": ANALYSIS_UNIT}))

@@ -1,0 +1,109 @@
+"""``menagerie analyse`` on a record file and on a stored game (app/analyse_cli.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from typer.testing import CliRunner
+
+from app.analyse_cli import spark
+from app.cli import cli
+from app.records import FORMAT
+from tests.engine.test_analysis import LENGTH, MOVE_AT, SEED, greedy_log
+
+import engine
+
+from .conftest import make_settings, running_app
+
+FAST = ["--playouts", "2", "--candidates", "1"]
+
+
+def _record(tmp_path):
+    """A record of the first actions of a greedy game with a blunder at MOVE_AT."""
+    ark = engine.get_game("arknova")
+    log = greedy_log(ark, SEED, LENGTH, plant=MOVE_AT)
+    rec = {"format": FORMAT, "game": "arknova", "options": {},
+           "seats": [{"seat": 0, "user": "ada"}, {"seat": 1, "bot": "greedy"}],
+           "actions": [[x["seat"], x["action"]] for x in log], "seed": SEED}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    return path, log
+
+
+def test_analyse_a_record_file(tmp_path):
+    path, log = _record(tmp_path)
+    result = CliRunner().invoke(cli, ["analyse", "--file", str(path), *FAST])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("Analysis of arknova")
+    assert "2 playouts per move" in out
+    lines = out.splitlines()
+    # the seats' table: ada and the bot, each with an accuracy
+    ada = next(x for x in lines if x.startswith("0 ") and "ada" in x)
+    assert "bot greedy" in next(x for x in lines if x.startswith("1 "))
+    assert float(ada.split()[2]) < 100
+    # the planted blunder is the first mistake, in words
+    head = "Biggest mistakes (expected value lost, in the game's evaluation units; " \
+        "a mistake loses more than 2):"
+    first = lines[lines.index(head) + 1]
+    assert f"at version {MOVE_AT}, ada: Animals action with 1 X token, instead of " in first
+    assert "Value over the game" in out
+    assert sum(1 for x in lines if x.startswith("  ada ") or x.startswith("  bot greedy ")) == 2
+
+    as_json = CliRunner().invoke(cli, ["analyse", "--file", str(path), "--json", *FAST])
+    assert as_json.exit_code == 0, as_json.output
+    report = json.loads(as_json.stdout)
+    assert report["game"] == "arknova" and report["players"] == ["ada", "bot greedy"]
+    assert report["settings"]["playouts"] == 2 and report["complete"] is True
+    assert report["mistakes"][0]["index"] == MOVE_AT
+    assert report["mistakes"][0]["chosen"] == log[MOVE_AT]["action"]
+    assert len(report["entries"]) == report["total"]
+
+
+def test_analyse_refuses_bad_input(tmp_path):
+    assert CliRunner().invoke(cli, ["analyse"]).exit_code == 2
+    path = tmp_path / "bad.json"
+    path.write_text("{not json")
+    assert CliRunner().invoke(cli, ["analyse", "--file", str(path)]).exit_code == 2
+    path.write_text(json.dumps({"format": "other"}))
+    result = CliRunner().invoke(cli, ["analyse", "--file", str(path)])
+    assert result.exit_code == 2 and "bad_record" in result.output
+    good, log = _record(tmp_path)
+    rec = json.loads(good.read_text())
+    rec["actions"][3][1] = {"type": "no_such_answer"}
+    path.write_text(json.dumps(rec))
+    result = CliRunner().invoke(cli, ["analyse", "--file", str(path), *FAST])
+    assert result.exit_code == 1
+
+
+def test_analyse_a_stored_game(db_url):
+    async def play() -> int:
+        async with running_app(make_settings(db_url)) as api:
+            ada = await api.user("ada")
+            gid = await api.toy_game(ada, bots=[1])
+            while True:
+                await api.idle()
+                g = await ada.game(gid)
+                if g["status"] == "finished":
+                    return gid
+                await ada.act(gid, (await ada.legal(gid))["actions"][-1], version=g["version"])
+
+    gid = asyncio.run(play())
+    result = CliRunner().invoke(cli, ["analyse", str(gid), "--json", *FAST],
+                                env={"DATABASE_URL": db_url})
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["game"] == "toy" and report["id"] == gid and report["complete"] is True
+    assert report["players"][0] == "ada" and report["total"] >= 1
+    text = CliRunner().invoke(cli, ["analyse", str(gid), *FAST], env={"DATABASE_URL": db_url})
+    assert text.exit_code == 0 and f"Analysis of toy game {gid}" in text.stdout
+    missing = CliRunner().invoke(cli, ["analyse", "424242"], env={"DATABASE_URL": db_url})
+    assert missing.exit_code == 2 and "not_found" in missing.output
+
+
+def test_spark_line():
+    assert spark([]) == ""
+    assert spark([0, 1, 2, 3, 4, 5, 6, 7]) == "▁▂▃▄▅▆▇█"
+    assert len(spark(list(range(500)))) == 48
+    assert spark([3, 3, 3]) == "▁▁▁"

@@ -1,0 +1,353 @@
+"""Post-game analysis and hints (engine/bots/analysis.py), with fast settings."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.bots import decide, get_bot
+from engine.bots.analysis import (Settings, accuracy, analyse, analyse_point, hint, points,
+                                  summarize, unit_of)
+from engine.bots.evaluation import evaluator_for
+from engine.bots.greedy import ranked
+from engine.bots.labels import KEYS, QUIET, describe, generic
+from engine.core import rng as _rng
+from tests.toygame import TOY
+
+from .hidden import PERTURBERS
+
+ARK = engine.get_game("arknova")
+FAST = Settings(playouts=3, candidates=1)
+
+#: seed "p3": at action 18 (seat 0 starts a move) greedy plays the sponsors action (playing
+#: sponsor S055 next); its worst answer by greedy's own value is 15 VP-like units lower
+SEED, MOVE_AT, CHAIN_AT, LENGTH = "p3", 18, 19, 60
+
+
+def greedy_log(game, seed, length, plant: int | None = None, seats: int = 2) -> list[dict]:
+    """A greedy game's first ``length`` actions; at ``plant`` the worst answer by greedy's
+    value (looking at the real state: this is the scripted blunder, not the analysis)."""
+    state = game.setup(seats, {}, seed)
+    rng = {"rng": _rng.seed_to_int(f"{seed}:bots")}
+    log = []
+    for i in range(length):
+        waiting = game.waiting_for(state)
+        if not waiting:
+            break
+        seat = min(waiting)
+        if i == plant:
+            legal = game.legal_actions(state, seat)
+            order = ranked(game, evaluator_for(game), state, seat, legal, top_width=len(legal))
+            action = legal[order[-1][1]]
+        else:
+            action = decide(get_bot("greedy"), game, state, seat, rng)
+        log.append({"seat": seat, "action": action})
+        state, _ = game.apply(state, seat, action)
+    return log
+
+
+def state_at(game, log, index, seed=SEED, seats=2):
+    state = game.setup(seats, {}, seed)
+    for item in log[:index]:
+        state, _ = game.apply(state, item["seat"], item["action"])
+    return state
+
+
+@pytest.fixture(scope="module")
+def clean_log():
+    return greedy_log(ARK, SEED, LENGTH)
+
+
+@pytest.fixture(scope="module")
+def clean_report(clean_log):
+    return analyse(ARK, 2, {}, SEED, clean_log, FAST)
+
+
+# ------------------------------------------------------------------ the planted blunder
+@pytest.mark.parametrize("plant", [MOVE_AT, CHAIN_AT], ids=["move-start", "chained"])
+def test_a_planted_blunder_is_among_the_biggest_mistakes(plant, clean_log):
+    log = greedy_log(ARK, SEED, LENGTH, plant=plant)
+    assert log[plant] != clean_log[plant]  # the blunder is not greedy's answer
+    report = analyse(ARK, 2, {}, SEED, log, FAST)
+    top = [m["index"] for m in report["mistakes"][:3]]
+    assert plant in top, report["mistakes"][:3]
+    m = next(m for m in report["mistakes"] if m["index"] == plant)
+    assert m["chosen"] == log[plant]["action"] and m["best"] != m["chosen"]
+    assert m["loss"] > 5 and m["value_best"] - m["value_chosen"] == pytest.approx(m["loss"])
+    assert m["chained"] is (plant == CHAIN_AT)
+    # labels: structured and in words
+    assert m["text"]["chosen"]["key"] and m["text"]["chosen"]["text"]
+    assert m["text"]["best"]["text"] and m["text"]["best"]["text"] != m["text"]["chosen"]["text"]
+    # the blunderer's accuracy drops below the clean game's
+    seat = log[plant]["seat"]
+    clean = analyse(ARK, 2, {}, SEED, clean_log, FAST)
+    assert report["seats"][seat]["accuracy"] < clean["seats"][seat]["accuracy"]
+    assert report["seats"][seat]["mistakes"] >= 1
+
+
+def test_a_planted_blunder_in_a_whole_game():
+    """The same blunder in a game played to its end (~490 actions, ~440 analysed): still
+    among the three biggest mistakes, with the cheapest setting."""
+    log = greedy_log(ARK, SEED, 5000, plant=MOVE_AT)
+    assert ARK.result(state_at(ARK, log, len(log))) is not None  # the game is over
+    report = analyse(ARK, 2, {}, SEED, log, Settings(playouts=2, candidates=1))
+    assert report["complete"] and report["total"] > 400
+    assert MOVE_AT in [m["index"] for m in report["mistakes"][:3]]
+
+
+# ------------------------------------------------------------------ the report's shape
+def test_points_leave_out_forced_decisions(clean_log):
+    pts = points(ARK, 2, {}, SEED, clean_log)
+    assert pts and all(p["index"] == p["version"] for p in pts)
+    indexes = {p["index"] for p in pts}
+    state = ARK.setup(2, {}, SEED)
+    for i, item in enumerate(clean_log):
+        assert (i in indexes) == (len(ARK.legal_actions(state, item["seat"])) > 1)
+        if i in indexes:
+            assert next(p for p in pts if p["index"] == i)["action"] == item["action"]
+        state, _ = ARK.apply(state, item["seat"], item["action"])
+
+
+def test_report_shape(clean_report, clean_log):
+    r = clean_report
+    assert r["complete"] is True and r["total"] == len(points(ARK, 2, {}, SEED, clean_log))
+    assert [e["index"] for e in r["entries"]] == sorted(e["index"] for e in r["entries"])
+    assert len(r["entries"]) == r["total"] and len(r["series"]) == len(r["seats"]) == 2
+    for e in r["entries"]:
+        assert e["loss"] == pytest.approx(max(0.0, e["value_best"] - e["value_chosen"]))
+        assert e["legal"] > 1 and e["chosen"] == clean_log[e["index"]]["action"]
+    for s in r["seats"]:
+        mine = [e for e in r["entries"] if e["seat"] == s["seat"]]
+        assert s["decisions"] == len(mine)
+        assert s["accuracy"] == accuracy(sum(e["loss"] for e in mine) / len(mine), 2.0)
+        assert s["mistakes"] == sum(1 for e in mine if e["loss"] > 2.0)
+        assert 0 <= s["accuracy"] <= 100
+        assert [p["version"] for p in r["series"][s["seat"]]] == [e["version"] for e in mine]
+    json.dumps(r)  # plain JSON
+    assert r["unit"] == unit_of(ARK) == 2.0
+    assert accuracy(0) == 100.0 and accuracy(2.0) == pytest.approx(36.8)
+    assert accuracy(0.25, 0.25) == pytest.approx(36.8)
+
+
+def test_mistakes_carry_the_line_that_followed(clean_log, clean_report):
+    """A mistake's chosen answer is described with the seat's own follow-ups from the log."""
+    low = Settings(playouts=3, candidates=1, mistake=0.0)  # every loss is listed
+    r = summarize(ARK, 2, clean_report["entries"], clean_report["total"], settings=low,
+                  actions=clean_log, options={}, seed=SEED)
+    assert r["mistakes"]
+    described = 0
+    for m in r["mistakes"]:
+        i, line = m["index"], m["chosen_line"]
+        after = clean_log[i + 1:i + 1 + len(line)]
+        assert [x["action"] for x in after] == line
+        assert all(x["seat"] == m["seat"] for x in after)
+        said = [a for a in line if a["type"] not in QUIET]
+        if said:
+            described += 1
+            assert m["text"]["chosen"]["text"].endswith(")")
+            assert len(m["text"]["chosen"]["params"]["then"]) == min(3, len(said))
+    assert described
+    # without the log the labels describe the answers alone
+    bare = summarize(ARK, 2, clean_report["entries"], clean_report["total"], settings=low)
+    assert [m["index"] for m in bare["mistakes"]] == [m["index"] for m in r["mistakes"]]
+    assert all(m["chosen_line"] == [] for m in bare["mistakes"])
+
+
+def test_deterministic(clean_log, clean_report):
+    again = analyse(ARK, 2, {}, SEED, clean_log, FAST)
+    assert again == clean_report
+    other = analyse(ARK, 2, {}, SEED, clean_log, Settings(playouts=3, candidates=1, seed="x"))
+    assert other["total"] == clean_report["total"]
+    # a record's [seat, action] pairs are read the same way
+    pairs = [[x["seat"], x["action"]] for x in clean_log]
+    assert analyse(ARK, 2, {}, SEED, pairs, FAST) == clean_report
+
+
+def test_resume_gives_the_same_report(clean_log, clean_report):
+    half = clean_report["entries"][: len(clean_report["entries"]) // 2]
+    seen = []
+    stored = json.loads(json.dumps(half))  # as a job keeps them in the database
+    resumed = analyse(ARK, 2, {}, SEED, clean_log, FAST, done=stored,
+                      progress=lambda d, t: seen.append((d, t)))
+    assert resumed == clean_report
+    total = clean_report["total"]
+    # the progress starts at the entries already done and counts up to the total
+    assert seen[0] == (len(half), total) and seen[-1] == (total, total)
+    assert [d for d, _ in seen] == list(range(len(half), total + 1))
+
+
+def test_should_stop_gives_a_partial_report(clean_log):
+    calls = []
+
+    def stop():
+        calls.append(1)
+        return len(calls) > 4
+
+    report = analyse(ARK, 2, {}, SEED, clean_log, FAST, should_stop=stop)
+    assert report["complete"] is False and len(report["entries"]) == 4
+    assert report["total"] > 4
+
+
+def test_settings_round_trip():
+    s = Settings(playouts=5, candidates=3, seed="z")
+    assert Settings.from_dict(s.as_dict()) == s
+    assert Settings.from_dict(None) == Settings()
+    assert Settings.from_dict({"playouts": 2, "unknown": 1}) == Settings(playouts=2)
+    with pytest.raises(ValueError):
+        Settings.from_dict({"playouts": 0})
+    with pytest.raises(ValueError):
+        Settings(candidates=-1)
+    with pytest.raises(ValueError):
+        Settings.from_dict({"playouts": "many"})
+
+
+# ------------------------------------------------------------------ hidden information
+def _perturbed_positions(log):
+    """(seat, real state, the state with everything hidden from seat changed)."""
+    for index in (MOVE_AT, CHAIN_AT, 30, 41):
+        state = state_at(ARK, log, index)
+        seat = log[index]["seat"]
+        changed = PERTURBERS["arknova"](state, 1 - seat)
+        assert changed != state
+        assert ARK.view(changed, seat) == ARK.view(state, seat)
+        yield index, seat, state, changed
+
+
+def test_analysis_and_hints_never_read_the_hidden_parts(clean_log):
+    wide = Settings(playouts=2, candidates=3)  # several answers played out
+    played = 0
+    for index, seat, state, changed in _perturbed_positions(clean_log):
+        chosen = clean_log[index]["action"]
+        entry = analyse_point(ARK, state, seat, chosen, wide, index)
+        assert analyse_point(ARK, changed, seat, chosen, wide, index) == entry
+        played += entry["playouts"] > 0
+        h = hint(ARK, state, seat, wide)
+        assert hint(ARK, changed, seat, wide) == h
+        played += len(h["alternatives"]) > 0 and not entry["chained"]
+    assert played >= 2  # the playouts ran (not only greedy's look)
+
+
+def test_a_secret_answer_of_the_other_seat_stays_secret():
+    """Toy game: both seats choose a card at once (seat 0 first, so seat 1 decides after seat
+    0's secret card). Another hand, deck and secret card for the other seat give the deciding
+    seat the same entry and the same hint."""
+    log = greedy_log(TOY, "toy-h", 40)
+    state = TOY.setup(2, {}, "toy-h")
+    wide = Settings(playouts=4, candidates=3)
+    secret = played = 0
+    for i, item in enumerate(log):
+        seat = item["seat"]
+        if state["phase"] == "play":
+            changed = PERTURBERS["toy"](state, 1 - seat)
+            assert TOY.view(changed, seat) == TOY.view(state, seat)
+            entry = analyse_point(TOY, state, seat, item["action"], wide, i)
+            assert analyse_point(TOY, changed, seat, item["action"], wide, i) == entry
+            assert hint(TOY, changed, seat, wide) == hint(TOY, state, seat, wide)
+            secret += changed["chosen"][1 - seat] != state["chosen"][1 - seat]
+            played += entry["playouts"] > 0
+        state, _ = TOY.apply(state, seat, item["action"])
+    assert secret >= 2 and played >= 2
+
+
+def test_hint_answers_a_legal_action(clean_log):
+    for index in (MOVE_AT, CHAIN_AT, 30):
+        state = state_at(ARK, clean_log, index)
+        seat = clean_log[index]["seat"]
+        h = hint(ARK, state, seat, FAST)
+        assert h["action"] in ARK.legal_actions(state, seat)
+        assert h["reason"]["key"].startswith("analysis.reason.")
+        assert h["label"]["text"] and isinstance(h["value"], float)
+        assert all(a["value"] <= h["value"] for a in h["alternatives"])
+    with pytest.raises(ValueError):
+        hint(ARK, state, 1 - seat, FAST)  # that seat owes no decision
+
+
+def test_hint_on_a_forced_decision():
+    state = ARK.setup(2, {}, SEED)
+    log = greedy_log(ARK, SEED, LENGTH)
+    for item in log:
+        if len(ARK.legal_actions(state, item["seat"])) == 1:
+            h = hint(ARK, state, item["seat"], FAST)
+            assert h["action"] == ARK.legal_actions(state, item["seat"])[0]
+            assert h["reason"]["key"] == "analysis.reason.forced"
+            return
+        state, _ = ARK.apply(state, item["seat"], item["action"])
+    pytest.fail("no forced decision in the game's first actions")
+
+
+# ------------------------------------------------------------------ other games, labels
+def test_toy_and_zoocracy_are_analysed():
+    log = greedy_log(TOY, "toy-a", 100, seats=2)
+    report = analyse(TOY, 2, {}, "toy-a", log, FAST)
+    assert report["complete"] and report["total"] >= 1
+    for m in report["mistakes"]:
+        assert m["text"]["chosen"]["key"] == "analysis.label.generic"
+        assert m["text"]["chosen"]["text"].startswith("Play: card ")
+    zoo = engine.get_game("zoocracy")
+    zlog = greedy_log(zoo, "z1", 40, seats=3)
+    zrep = analyse(zoo, 3, {}, "z1", zlog, FAST)
+    assert zrep["complete"] and len(zrep["seats"]) == 3
+    # its own unit (goal steps, not VP): accuracy and mistakes are measured in it
+    assert zrep["unit"] == unit_of(zoo) == 0.25
+    for s in zrep["seats"]:
+        losses = [e["loss"] for e in zrep["entries"] if e["seat"] == s["seat"]]
+        assert s["accuracy"] == accuracy(sum(losses) / len(losses), 0.25)
+        assert s["mistakes"] == sum(1 for x in losses if x > 0.25)
+
+
+def test_labels():
+    assert describe(ARK, None, 0, {"type": "action", "card": "build", "x": 0})["text"] == \
+        "Build action"
+    lab = describe(ARK, None, 0, {"type": "animal", "card": "A054", "enclosure": 1})
+    assert lab["key"] == "analysis.label.animal" and lab["params"]["card"] == "A054"
+    assert lab["text"] == "Play Koala"
+    line = [{"type": "building", "building": "enclosure_2"}, {"type": "done"}]
+    lab = describe(ARK, None, 0, {"type": "action", "card": "build", "x": 0}, line=line)
+    assert lab["text"] == "Build action (Build enclosure (2))"
+    assert lab["params"]["then"][0]["key"] == "analysis.label.building"
+    place = {"type": "place", "cells": [[3, 4], [3, 5]]}
+    lab = describe(ARK, None, 0, {"type": "building", "building": "kiosk"}, line=[place])
+    assert lab["text"] == "Build kiosk (at 3,4)" and lab["params"]["then"][0]["params"] == \
+        {"cells": [[3, 4], [3, 5]]}
+    g = generic({"type": "play", "card": 7})
+    assert g == {"key": "analysis.label.generic", "params": {"type": "play", "fields": {"card": 7}},
+                 "text": "Play: card 7"}
+    assert describe(TOY, None, 0, {"type": "play", "card": 7}) == g
+
+
+@pytest.mark.parametrize("name,seats", [("arknova", 2), ("zoocracy", 3)])
+def test_every_label_key_is_known(name, seats):
+    """Every answer met in a game gets a label whose key is a client message or one of
+    labels.KEYS (the new ones), with an English text; the game's describer knows most types."""
+    cats = json.loads((Path(__file__).resolve().parents[2] / "static/i18n/en.json").read_text())
+    game = engine.get_game(name)
+    state = game.setup(seats, {}, "labels")
+    chooser = {"rng": 5}
+    kinds, generic_kinds = set(), set()
+    for _ in range(300):
+        waiting = sorted(game.waiting_for(state))
+        if not waiting:
+            break
+        seat = waiting[0]
+        legal = game.legal_actions(state, seat)
+        for a in legal:
+            lab = describe(game, state, seat, a)
+            assert lab["key"] in cats or lab["key"] in KEYS, (a, lab)
+            assert lab["text"] and json.dumps(lab["params"])
+            kinds.add(a["type"])
+            if a["type"] == "animal":  # which enclosure: two homes of one card differ
+                assert re.search(r" in .+ at \d+,\d+$", lab["text"]), lab
+            if lab["key"] == "analysis.label.generic":
+                generic_kinds.add(a["type"])
+        state, _ = game.apply(state, seat, legal[_rng.randbelow(chooser, len(legal))])
+    assert len(kinds) >= 8 and len(generic_kinds) <= 2, generic_kinds
+    assert all(k.startswith("analysis.") and k not in cats for k in KEYS)
+
+
+def test_summarize_of_no_entries():
+    r = summarize(ARK, 2, [], 10)
+    assert r["complete"] is False and r["mistakes"] == [] and r["seats"][0]["accuracy"] is None
