@@ -6,7 +6,7 @@
 // polls every 2 s, with Cancel for the game's players.
 import { api, request } from "./api.js";
 import { h, s, clear } from "./dom.js";
-import { t, tOr, listing } from "./i18n.js";
+import { t, tOr, listing, lang } from "./i18n.js";
 import { seatColour, seatTag } from "./seats.js";
 import { iconLabel } from "./icons.js";
 import { actionName } from "./arknova/cards.js";
@@ -31,6 +31,8 @@ const VARIANT_KEYS = ["analysis.label.action_x", "analysis.label.animal_folder",
 export function labelText(label, ui = null) {
   if (!label) return "";
   if (typeof label === "string") return label;
+  // English: the engine's own sentence says most (which enclosure, the follow-ups)
+  if (lang === "en" && label.text) return label.text;
   let key = label.key || "";
   const voted = key.endsWith(".zc_vote");
   if (key.startsWith("analysis.label.") && !LABEL_KEYS.has(key) && !voted) return label.text || "";
