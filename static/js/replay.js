@@ -333,8 +333,26 @@ async function load() {
     host.hidden = false;
     window.menagerie.analysis = panel;
     panel.load();
+    finalAnalysisButton();
   }
 }
+
+// the end's final screen covers the analysis box: a button on it leads there
+function finalAnalysisButton() {
+  const card = document.querySelector("#final-screen .final-card");
+  if (!panel || !card || card.querySelector("#final-analysis")) return;
+  card.appendChild(h("p", { class: "final-extra row" }, h("button", {
+    class: "btn", type: "button", id: "final-analysis",
+    onclick: () => {
+      if (ui) ui.finalDismissed = true;
+      $("#final-screen").hidden = true;
+      const box = $("#analysis");
+      box.open = true;
+      box.scrollIntoView({ block: "start" });
+    },
+  }, t("analysis.show"))));
+}
+new MutationObserver(finalAnalysisButton).observe($("#final-screen"), { childList: true });
 
 // the page keeps room for the replay bar (set on <body>: the table's hidden decision bar
 // measures itself on <html>)

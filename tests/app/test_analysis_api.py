@@ -162,6 +162,10 @@ async def test_resume_after_restart_keeps_stored_entries(api):
     worker.start()
     worker.wake()
     report = (await wait_status(ada, gid))["report"]
+    for _ in range(200):  # the worker reaps its process, then reports the end
+        if ended:
+            break
+        await asyncio.sleep(0.05)
     assert ended == ["done"]
     assert report["total"] == full["total"] and len(report["entries"]) == len(entries)
     resumed = {e["index"]: e for e in report["entries"]}

@@ -47,8 +47,10 @@ def test_request_analysis_then_see_a_mistake_on_the_board(server, browser, conso
         page = console.watch(ctx.new_page(), "analysis")
         open_signed_in(page, server, reg, f"/replay.html?id={gid}")
         page.wait_for_selector("#analysis:not([hidden]) #an-request", timeout=WAIT)
-        page.wait_for_selector("#final-screen:not([hidden]) .final-card", timeout=WAIT)
-        page.click("#final-screen .final-head button")  # the end's final screen, closed
+        # the end's final screen covers the page: its button leads to the analysis box
+        page.wait_for_selector("#final-screen:not([hidden]) #final-analysis", timeout=WAIT)
+        page.click("#final-analysis")
+        assert page.is_hidden("#final-screen")
         page.click("#an-request")
         # the progress bar while it runs (polled every 2 s), then the report
         page.wait_for_selector("#an-progress, #an-chart", timeout=WAIT)
