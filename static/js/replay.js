@@ -8,7 +8,7 @@ import { injectSprite } from "./icons.js";
 import { setSeats, seatTag, seatName } from "./seats.js";
 import { mountTable } from "./mount.js";
 import { t, tOr, setupPage } from "./i18n.js";
-import { AnalysisPanel } from "./analysis.js";
+import { AnalysisPanel, labelText } from "./analysis.js";
 import { showSuggestion, clearSuggestion } from "./suggest.js";
 
 injectSprite();
@@ -154,7 +154,9 @@ function drawSuggestion() {
 /** A mistake was clicked: its seat's view (hand, zoo) at its version, the better answer drawn. */
 function selectMistake(m) {
   togglePlay(false);
-  rp.suggest = { version: m.version, seat: m.seat, action: m.best };
+  // the better answer and the seat's own follow-ups after it (the folder a Cards action draws)
+  rp.suggest = { version: m.version, seat: m.seat, action: [m.best, ...(Array.isArray(m.best_line) ? m.best_line : [])],
+    label: labelText(m.text && m.text.best, ui) };
   if (rp.privates || rp.finished) rp.asSeat = m.seat;
   if (ui) ui.viewSeat = m.seat;
   if (rp.current && rp.current.version === m.version) show(rp.current);
@@ -208,6 +210,9 @@ function renderControls() {
     ? [" · ", seatTag(d.seat, { small: true }), " ", (KIND[d.kind] || KIND.move)()] : [" · ", t("replay.start")];
   const parts = [h("span", { class: "num", id: "replay-version" }, t("replay.where", { v: d.version, last: rp.last })), ...who];
   if (!rp.finished) parts.push(h("span", { class: "muted small" }, ` · ${t("replay.running")}`));
+  if (rp.suggest && rp.suggest.version === d.version && rp.suggest.label) {
+    parts.push(h("span", { class: "an-better", id: "an-better" }, ` · ${t("analysis.better", { label: rp.suggest.label })}`));
+  }
   clear(els.where).append(...parts);
   $("#rp-first").disabled = d.version <= 0;
   $("#rp-prev").disabled = d.version <= 0;

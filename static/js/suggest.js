@@ -26,24 +26,42 @@ export function clearSuggestion(ui) {
   }
 }
 
-/** Draw `action`; `bring` also scrolls it into sight (the first time it is drawn). */
+/** Draw `action` (or a list: an answer and the seat's own follow-ups, such as the folder a
+ * Cards action draws from); `bring` also scrolls it into sight (the first time it is drawn). */
 export function showSuggestion(ui, action, bring = true) {
   clearSuggestion(ui);
-  if (!action || typeof action !== "object") return 0;
+  const list = (Array.isArray(action) ? action : [action]).filter((a) => a && typeof a === "object");
+  if (!list.length) return 0;
   let n = 0;
-  const mark = (selector) => {
+  let placed = false;
+  for (const a of list) {
+    n += mark(ui, a, placed);
+    placed = placed || a.type === "place";
+  }
+  if (bring) {
+    // the most telling mark (the action card, the card, the placement), once the page settled
+    const pick = () => document.querySelector("#player .slot.suggested, .tray-card.suggested, #player .card.suggested, #board .suggested")
+      || document.querySelector("#zoo-map .ghost-outline") || document.querySelector(".suggested");
+    requestAnimationFrame(() => requestAnimationFrame(() => reveal(pick())));
+  }
+  return n;
+}
+
+function mark(ui, action, placed) {
+  let n = 0;
+  const add = (selector) => {
     for (const el of document.querySelectorAll(selector)) {
       el.classList.add("suggested");
       n++;
     }
   };
-  for (const id of cardIds(action)) mark(`.card[data-id="${esc(id)}"], .tray-card[data-id="${esc(id)}"]`);
+  for (const id of cardIds(action)) add(`.card[data-id="${esc(id)}"], .tray-card[data-id="${esc(id)}"]`);
   for (const key of ["card", "task", "choice"]) {
     const v = action[key];
-    if (typeof v === "string" && ACTION_CARDS.has(v)) mark(`.slot[data-card="${esc(v)}"], .mini-slot[data-card="${esc(v)}"]`);
+    if (typeof v === "string" && ACTION_CARDS.has(v)) add(`.slot[data-card="${esc(v)}"], .mini-slot[data-card="${esc(v)}"]`);
   }
-  if (Number.isInteger(action.folder)) mark(`.folder[data-folder="${esc(action.folder)}"]`);
-  if (action.type === "place" && Array.isArray(action.cells) && ui && ui.zoo && ui.zoo.setPlacements) {
+  if (Number.isInteger(action.folder)) add(`.folder[data-folder="${esc(action.folder)}"]`);
+  if (!placed && action.type === "place" && Array.isArray(action.cells) && ui && ui.zoo && ui.zoo.setPlacements) {
     // the zoo map's own preview (its ghost outline) of exactly this placement: among the
     // placements the table offers now (the player's decision), else on its own (a replay)
     const same = (cells) => cellsKey(cells) === cellsKey(action.cells);
@@ -55,7 +73,6 @@ export function showSuggestion(ui, action, bring = true) {
     ui.zoo.showPlacement(Math.max(idx, 0));
     n++;
   }
-  if (bring) reveal(document.querySelector(".suggested") || document.querySelector("#zoo-map .ghost-outline"));
   return n;
 }
 

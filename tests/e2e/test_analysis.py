@@ -82,6 +82,8 @@ def test_request_analysis_then_see_a_mistake_on_the_board(server, browser, conso
         else:
             ids = [best.get("card")] + list(best.get("cards") or [])
             assert any(page.locator(f'.suggested[data-id="{c}"]').count() for c in ids if c)
+        # the replay bar says what is drawn
+        assert first["text"]["best"]["text"].split(" (")[0] in page.inner_text("#an-better")
         # the seat of the mistake is the one shown (its hand and zoo)
         assert page.evaluate("() => window.menagerie.state.seat") == first["seat"]
         page.screenshot(path=str(artifacts / "analysis-1440x900.png"))
