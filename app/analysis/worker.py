@@ -213,8 +213,9 @@ class AnalysisWorker:
             elif kind == "report":
                 return await self._finish(job, "done", value, None)
             elif kind == "stopped":
-                return await self._finish(job, "cancelled" if not self._stopping else "pending",
-                                          value, None)
+                if self._stopping:  # a server stopping: not the job's fault, no attempt spent
+                    return await self._finish(job, "pending", value, None, refund=True)
+                return await self._finish(job, "cancelled", value, None)
             elif kind == "error":
                 log.error("analysis %s of game %s failed: %s", job.analysis_id, job.game_id,
                           value)
@@ -243,7 +244,7 @@ class AnalysisWorker:
         return r.rowcount == 1
 
     async def _finish(self, job: Running, status: str, report: dict | None,
-                      error: str | None) -> str:
+                      error: str | None, refund: bool = False) -> str:
         """The end of a run here: ``done``, ``failed``, ``pending`` (due again) or
         ``cancelled`` (a cancel already marked the row: only the entries are kept)."""
         now = utcnow()
@@ -251,6 +252,8 @@ class AnalysisWorker:
                             updated_at=now, lease_until=None, owner=None)
         if report is not None:
             values["report"] = report
+        if refund:
+            values["attempts"] = Analysis.attempts - 1
         if error is not None:
             values["error"] = error[:500]
         where = [Analysis.id == job.analysis_id, Analysis.owner == self.owner]

@@ -328,8 +328,9 @@ async def test_analysis_of_a_running_game_shows_nothing(api):
 
 
 async def test_cancel_stops_a_running_job_at_its_next_entry_and_it_resumes(api):
-    """A real Ark Nova game (imported): cancelled while it runs, the job stops with part of its
-    entries stored; asked again, it computes only the rest."""
+    """A real Ark Nova game (imported): a server that stops leaves the job due again with its
+    entries (no attempt spent); cancelled while it runs, the job stops with part of its entries
+    stored; asked again, it computes only the rest."""
     from tests.arkrecord import greedy_record
 
     if "postgres" in api.services.settings.database_url:
@@ -349,6 +350,22 @@ async def test_cancel_stops_a_running_job_at_its_next_entry_and_it_resumes(api):
         if body["status"] == "running" and body["done"] >= 5:
             break
         assert body["status"] in ("pending", "running") and loop.time() < end, body
+        await asyncio.sleep(0.05)
+    # the server stops: the job stops at its next decision, its entries kept, due again
+    worker = api.services.analysis.worker
+    await worker.stop()
+    row = (await rows(api, gid))[0]
+    assert row.status == "pending" and row.owner is None and row.attempts == 0
+    assert row.done == len(row.entries) >= 5
+    kept = row.done
+    ended.clear()
+    worker.start()
+    worker.wake()
+    while True:  # running again, from there on
+        body = (await ada.get(f"/api/games/{gid}/analysis")).json()
+        if body["status"] == "running" and body["done"] >= kept + 5:
+            break
+        assert body["status"] in ("pending", "running") and loop.time() < end + 60, body
         await asyncio.sleep(0.05)
     r = await ada.delete(f"/api/games/{gid}/analysis")
     assert r.status_code == 200 and r.json()["status"] == "cancelled"

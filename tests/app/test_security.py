@@ -121,6 +121,16 @@ MATRIX = {
     # the public view of any version (privates only once the game is over)
     ("GET", "/api/games/{gid}/history", None): dict(anonymous=200, other_player=200,
                                                     own_seat=200, spectator=200),
+    # post-game analysis (issue #19): a running game has none; cancel is the players' own;
+    # this game has no hints (403 hints_off for everyone signed in: test_analysis_api.py)
+    ("POST", "/api/games/{gid}/analysis", None): dict(anonymous=401, other_player=409,
+                                                      own_seat=409, spectator=409),
+    ("GET", "/api/games/{gid}/analysis", None): dict(anonymous=200, other_player=200,
+                                                     own_seat=200, spectator=200),
+    ("DELETE", "/api/games/{gid}/analysis", None): dict(anonymous=401, other_player=404,
+                                                        own_seat=404, spectator=403),
+    ("GET", "/api/games/{gid}/hint", None): dict(anonymous=401, other_player=403,
+                                                 own_seat=403, spectator=403),
     ("POST", "/api/games/{gid}/rematch", None): dict(anonymous=401, other_player=409,
                                                      own_seat=409, spectator=403),
     ("GET", "/api/games/{gid}/rematch", None): dict(anonymous=200, other_player=200,
