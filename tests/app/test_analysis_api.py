@@ -384,4 +384,7 @@ async def test_cancel_stops_a_running_job_at_its_next_entry_and_it_resumes(api):
     assert report["complete"] is True and len(report["entries"]) == report["total"] == row.total
     got = {e["index"]: e for e in report["entries"]}
     assert all(got[i] == e for i, e in stored.items())
+    while len(ended) < 2:  # the worker reaps its process, then reports the end
+        assert loop.time() < end + 240
+        await asyncio.sleep(0.05)
     assert ended == ["cancelled", "done"]
