@@ -1,14 +1,15 @@
 """CPU time of the post-game analysis of one greedy-vs-greedy game.
 
     .venv/bin/python benchmarks/analysis.py [--seed g1] [--game arknova] [--players 2]
-        [--playouts N] [--candidates N] [--json]
+        [--playouts N] [--candidates N] [--json] [--hints K]
 
 Plays a game with greedy on every seat (game seed ``--seed``, bots' generator
 ``"{seed}:bots"``), then analyses it with :func:`engine.bots.analysis.analyse` at the default
 settings (or the ones given) and prints the CPU seconds of the analysis
 (``time.process_time``: the machine is shared, wall time would measure the neighbours too),
 the points analysed and the seconds per point, split into move starts (played out) and chained
-follow-ups (greedy's one-ply look).
+follow-ups (greedy's one-ply look). With ``--hints K`` it times :func:`hint` instead, at every
+``K``-th decision of the game that has more than one answer (CPU seconds: mean, median, max).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from engine.bots import decide, get_bot  # noqa: E402
-from engine.bots.analysis import Settings, analyse  # noqa: E402
+from engine.bots.analysis import Settings, analyse, hint  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
 
 
@@ -42,6 +43,20 @@ def greedy_game(game, players: int, seed: str) -> list[dict]:
     return log
 
 
+def time_hints(game, args, log, settings) -> None:
+    state = game.setup(args.players, {}, args.seed)
+    cpu = []
+    for i, item in enumerate(log):
+        if i % args.hints == 0 and len(game.legal_actions(state, item["seat"])) > 1:
+            started = time.process_time()
+            hint(game, state, item["seat"], settings)
+            cpu.append(time.process_time() - started)
+        state, _ = game.apply(state, item["seat"], item["action"])
+    cpu.sort()
+    print(f"seed {args.seed}: {len(cpu)} hints; CPU s mean {sum(cpu) / len(cpu):.3f} "
+          f"median {cpu[len(cpu) // 2]:.3f} max {cpu[-1]:.3f}")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", default="g1")
@@ -50,12 +65,16 @@ def main() -> None:
     p.add_argument("--playouts", type=int)
     p.add_argument("--candidates", type=int)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--hints", type=int, help="time hints at every K-th decision instead")
     args = p.parse_args()
     game = engine.get_game(args.game)
     log = greedy_game(game, args.players, args.seed)
     over = {k: v for k, v in (("playouts", args.playouts), ("candidates", args.candidates))
             if v is not None}
     settings = dataclasses.replace(Settings(), **over)
+    if args.hints:
+        time_hints(game, args, log, settings)
+        return
     ticks: list[float] = []
     started = time.process_time()
     report = analyse(game, args.players, {}, args.seed, log, settings,

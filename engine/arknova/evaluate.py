@@ -596,9 +596,5 @@ def clone_state(state: dict) -> dict:
     return out
 
 
-#: a loss worth calling a mistake in the post-game analysis (engine/bots/analysis.py): 2 VP
-ANALYSIS_UNIT = 2.0
-
 EVALUATOR = register_evaluator("arknova", Evaluator(value=value, own_followup=own_followup,
-                                                    shortlist=shortlist, clone=clone_state,
-                                                    extra={"analysis_unit": ANALYSIS_UNIT}))
+                                                    shortlist=shortlist, clone=clone_state))

@@ -102,6 +102,15 @@ def test_analyse_a_stored_game(db_url):
     assert missing.exit_code == 2 and "not_found" in missing.output
 
 
+def test_the_command_is_listed():
+    result = CliRunner().invoke(cli, ["--help"])
+    assert result.exit_code == 0 and "analyse" in result.output
+    result = CliRunner().invoke(cli, ["analyse", "--help"])
+    assert result.exit_code == 0
+    for option in ("--file", "--playouts", "--candidates", "--json"):
+        assert option in result.output
+
+
 def test_spark_line():
     assert spark([]) == ""
     assert spark([0, 1, 2, 3, 4, 5, 6, 7]) == "▁▂▃▄▅▆▇█"
