@@ -215,8 +215,9 @@ class Settings(BaseSettings):
     #: connections and requests at once before 503 (menagerie serve; 0: no limit)
     max_connections: int = Field(2000, ge=0)
     #: post-game analysis (issue #19, app/analysis/): worker processes running analysis jobs
-    #: at once, per server process (the search never runs on the event loop)
-    analysis_workers: int = Field(1, ge=1, le=16)
+    #: at once, per server process (the search never runs on the event loop); 0: this process
+    #: only queues them and another process (with the same database) runs them
+    analysis_workers: int = Field(1, ge=0, le=16)
     #: playouts per analysed decision and per hint (unset: the engine's default setting;
     #: tests and small machines lower them)
     analysis_playouts: int | None = Field(None, ge=1)

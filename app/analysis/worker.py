@@ -76,6 +76,8 @@ class AnalysisWorker:
     # ------------------------------------------------------------------ the loop
     def start(self) -> None:
         self._stopping = False
+        if self.slots <= 0:  # this process only queues: another one runs the jobs
+            return
         self._task = asyncio.get_running_loop().create_task(self._run(),
                                                             name="menagerie-analysis")
 

@@ -388,3 +388,31 @@ async def test_cancel_stops_a_running_job_at_its_next_entry_and_it_resumes(api):
         assert loop.time() < end + 240
         await asyncio.sleep(0.05)
     assert ended == ["cancelled", "done"]
+
+
+async def test_a_process_without_workers_queues_for_another(api, settings):
+    """``MENAGERIE_ANALYSIS_WORKERS=0``: the process that takes the request runs nothing; a
+    second server process on the same database (PostgreSQL: several processes) claims the job
+    and finishes it."""
+    from .conftest import running_app
+
+    if not settings.is_postgres:
+        pytest.skip("several server processes share a database on PostgreSQL only")
+    other = make_settings(settings.database_url, analysis_workers=0, analysis_playouts=1,
+                          analysis_preload=PRELOAD, analysis_poll_seconds=0.3)
+    ada = await api.user()
+    gid = await api.toy_game(ada, bots=[1])  # not rated: nobody queues it by itself
+    await play_to_end(api, gid, [ada])
+    ran: list = []
+    api.services.analysis.worker.on_end = lambda row_id, status: ran.append(status)
+    async with running_app(other) as web:
+        assert web.services.analysis.worker.slots == 0
+        r = await web.client.post(f"/api/games/{gid}/analysis", headers=ada.headers)
+        assert r.status_code == 202, r.text
+        body = await wait_status(web.client, gid)
+        assert body["report"]["complete"] is True
+    for _ in range(200):  # the other process's worker ran it (it reports after reaping)
+        if ran:
+            break
+        await asyncio.sleep(0.05)
+    assert ran == ["done"]
