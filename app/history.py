@@ -49,6 +49,12 @@ def step(game, state: dict, record, undone: dict[int, dict]) -> dict:
 def effective_actions(rows: Iterable[Any]) -> list[tuple[int, Any]]:
     """``(seat, action)`` of the log rows (``version, seat, action, kind``, in version order)
     that make the current state: moves and auto moves, minus what an undo took back."""
+    return [(seat, action) for _, seat, action in effective_log(rows)]
+
+
+def effective_log(rows: Iterable[Any]) -> list[tuple[int, int, Any]]:
+    """``(version, seat, action)`` of :func:`effective_actions`: ``version`` is the version the
+    row made (the state before it is the log's ``version - 1``, an undo's restored one too)."""
     stack: list[tuple[int, int, Any]] = []
     for r in rows:
         kind = getattr(r, "kind", None) or "move"
@@ -60,4 +66,4 @@ def effective_actions(rows: Iterable[Any]) -> list[tuple[int, Any]]:
                 stack.pop()
         else:
             stack.append((r.version, r.seat, r.action))
-    return [(seat, action) for _, seat, action in stack]
+    return stack

@@ -29,8 +29,6 @@ Id = BigInteger().with_variant(Integer(), "sqlite")
 STATUSES = ("open", "running", "finished")
 
 
-
-
 class Base(DeclarativeBase):
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
 
@@ -110,6 +108,9 @@ class Game(Base):
     sealed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     #: ratings were updated from this game's result
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    #: the players agreed at creation that the bot may propose answers (``GET /hint``): a
+    #: casual game, never rated (issue #19, app/analysis/)
+    hints: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class Seat(Base):
@@ -399,3 +400,40 @@ class DailyAttempt(Base):
     time_used: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: finished before the day was over: only these count (leaderboard, streak)
     in_time: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+
+
+class Analysis(Base):
+    """The post-game analysis of one game (issue #19, ``app/analysis/``): a job and its result
+    in one row, one per game (a second request reuses it). ``entries`` grow while it runs (a
+    resumed job skips them); a worker owns a ``running`` row until ``lease_until`` (renewed
+    with each batch of entries), after which another worker takes it again."""
+
+    __tablename__ = "analyses"
+    __table_args__ = (
+        CheckConstraint("status IN ('pending', 'running', 'done', 'failed', 'cancelled')",
+                        name="ck_analyses_status"),
+        UniqueConstraint("game_id", name="uq_analyses_game"),
+        Index("ix_analyses_due", "status", "lease_until"),
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(Id, ForeignKey("games.id", ondelete="CASCADE"))
+    status: Mapped[str] = mapped_column(String(16), default="pending", server_default="pending")
+    #: decisions analysed so far, of ``total`` (None until the worker counted them)
+    done: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    total: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: the engine's analysis settings (``engine.bots.analysis.Settings.as_dict()``)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    entries: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    #: the finished (or cancelled: partial) report
+    report: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: the worker (process instance) running it
+    owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    requested_by: Mapped[int | None] = mapped_column(
+        Id, ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -18,6 +18,8 @@ How Menagerie uses it:
   Zoocracy), else from equal scores in the ranking;
 * players who did not play are not touched (no RD growth for idle periods: ratings here are a
   leaderboard, not a matchmaking prior);
+* games with **hints** allowed (``games.hints``: the bot may propose answers) are casual and
+  never rated;
 * **daily challenge** games (``games.source = "daily"``) are never rated: they have their own
   per-day leaderboard (docs/daily.md);
 * only games between at least two **human accounts**, played here, with no bot seat and no
@@ -194,6 +196,8 @@ def why_unrated(game: Game, seats: list[Seat]) -> str | None:
         return "daily challenge"  # its own leaderboard (app/daily/), see docs/daily.md
     if game.source != "play":
         return f"source {game.source}"
+    if game.hints:
+        return "hints allowed"  # a casual game: the bot proposed answers (app/analysis/)
     if any(s.bot is not None for s in seats):
         return "bot seat"
     if (game.result or {}).get("bot_played"):

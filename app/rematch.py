@@ -62,7 +62,8 @@ class RematchService:
                 new = Game(game=old.game, options=old.options, seed=secrets.token_hex(16),
                            seat_count=old.seat_count, status="open", version=0, state=None,
                            waiting_for=[], created_by=user.id, created_at=now, updated_at=now,
-                           time_control=old.time_control, rematch_of=game_id)
+                           time_control=old.time_control, rematch_of=game_id,
+                           hints=old.hints)
                 s.add(new)
                 try:
                     await s.flush()

@@ -86,6 +86,12 @@ class Services:
 
         self.daily = DailyService(self.db, settings, self.games)
         self.signals.on_finished(self.daily.on_finished)
+        # post-game analysis and hints (issue #19): after the ratings, it sees which games
+        # were rated just now
+        from .analysis.service import AnalysisService
+
+        self.analysis = AnalysisService(self.db, settings, self.games, self.instance)
+        self.signals.on_finished(self.analysis.on_finished)
 
     def _revoked(self, payload: str) -> None:
         """A login was revoked (see app/sessions.py): forget it, close its sockets."""
@@ -140,6 +146,7 @@ class Services:
         self.notify.start()
         self.push.start()
         self.outbox.start()
+        self.analysis.start()
         await self.games.bots.resume()
         if self.settings.scheduler:
             await self.scheduler.start()
@@ -154,6 +161,7 @@ class Services:
                            ("webhooks", self.webhooks.stop),
                            ("notify", self.notify.stop),
                            ("push", self.push.stop),
+                           ("analysis", self.analysis.stop),
                            ("bus", self.bus.stop), ("database", self.db.dispose)):
             try:
                 await asyncio.wait_for(step(), 15)

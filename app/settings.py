@@ -221,6 +221,28 @@ class Settings(BaseSettings):
     keepalive_timeout: int = Field(5, ge=1)
     #: connections and requests at once before 503 (menagerie serve; 0: no limit)
     max_connections: int = Field(2000, ge=0)
+    #: post-game analysis (issue #19, app/analysis/): worker processes running analysis jobs
+    #: at once, per server process (the search never runs on the event loop); 0: this process
+    #: only queues them and another process (with the same database) runs them
+    analysis_workers: int = Field(1, ge=0, le=16)
+    #: playouts per analysed decision and per hint (unset: the engine's default setting;
+    #: tests and small machines lower them)
+    analysis_playouts: int | None = Field(None, ge=1)
+    hint_playouts: int | None = Field(None, ge=1)
+    #: seconds a hint may take before the request answers 503 ``hint_timeout``
+    hint_timeout: float = Field(20.0, gt=0)
+    #: a running job writes its new entries (and renews its lease) this often
+    analysis_flush_seconds: float = Field(3.0, gt=0)
+    #: how often the analysis worker looks for jobs another process left (a dead one's)
+    analysis_poll_seconds: float = Field(10.0, gt=0)
+    #: the analysis processes' niceness (0-19): above 0 the server's own processes (moves,
+    #: sockets) get the CPU first when the machine is busy
+    analysis_nice: int = Field(10, ge=0, le=19)
+    #: a running job not renewed for this long is taken again by another worker
+    analysis_lease_seconds: float = Field(60.0, gt=0)
+    #: games a plugin registered, for the worker processes (comma separated ``module:attr``
+    #: naming an engine Game; the built-in games need none)
+    analysis_preload: str = ""
     log_level: str = "INFO"
     #: log one JSON line per HTTP request
     access_log: bool = True

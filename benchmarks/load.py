@@ -24,6 +24,12 @@ What it does (everything on 127.0.0.1, bounded in count and time, stops by itsel
 5. ``--verify`` (default on): every acknowledged action is in the ``actions`` table (same seat,
    same action), and every game's log replays to the stored state's hash.
 
+``--analysis``: before the phases, imports an Ark Nova game (two greedy bots, about 450
+actions) and requests its post-game analysis (issue #19) at the server's default setting, waits
+until the analysis worker process is computing it, and reports with each phase how many
+decisions the analysis got through during the phase (it must still be running at the end: the
+phase measured live play *while* analysing). Compare with a run without the flag.
+
 Faults: ``--servers 2 --kill-every S`` kills one server process with SIGKILL every S seconds
 and restarts it ``--restart-after`` seconds later (clients fail over to the other server and
 resync their sockets); ``--pg-restart-cmd CMD --pg-restart-at T`` runs CMD (e.g. ``service
@@ -885,11 +891,19 @@ async def run_target(kind: str, args, opts: Options, db_url: str | None,
             slots = await target.setup(args.games, secrets.token_hex(3))
             setup_s = time.perf_counter() - t0
             results = []
+            busy = (await start_analysis(client, bases[0])
+                    if kind == "menagerie" and args.analysis else None)
             for rate in args.rates:
                 o = Options(**{**opts.__dict__, "rate": rate})
                 run = Run(target, slots, o, servers)
                 rec.new_phase()
+                before = await analysis_state(client, bases[0], busy) if busy else None
                 res = await run.go()
+                if busy:
+                    after = await analysis_state(client, bases[0], busy)
+                    res["analysis"] = {"status_after": after["status"],
+                                       "done_before": before["done"], "done_after": after["done"],
+                                       "total": after["total"]}
                 res["setup_s"] = round(setup_s, 1)
                 res["workers"] = args.workers
                 res["servers"] = len(bases)
@@ -912,6 +926,39 @@ async def run_target(kind: str, args, opts: Options, db_url: str | None,
             s.stop()
 
 
+async def start_analysis(client: httpx.AsyncClient, base: str) -> dict:
+    """``--analysis``: a finished Ark Nova game imported and its analysis requested; returns
+    once the worker process is computing it."""
+    from tests.arkrecord import greedy_record
+
+    name = f"an{secrets.token_hex(4)}"
+    r = await client.post(base + "/api/auth/register",
+                          json={"username": name, "password": PASSWORD})
+    r.raise_for_status()
+    token = r.json()["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    record = await asyncio.to_thread(greedy_record, "load-analysis")
+    r = await client.post(base + "/api/games/import", json=record, headers=headers)
+    r.raise_for_status()
+    busy = {"id": r.json()["id"], "headers": headers}
+    r = await client.post(base + f"/api/games/{busy['id']}/analysis", headers=headers)
+    r.raise_for_status()
+    for _ in range(1200):
+        state = await analysis_state(client, base, busy)
+        if state["status"] == "running" and state["done"]:
+            print(f"  analysis of game {busy['id']} running: {state['done']}/{state['total']}",
+                  flush=True)
+            return busy
+        await asyncio.sleep(0.1)
+    raise SystemExit("the analysis did not start within 120 s")
+
+
+async def analysis_state(client: httpx.AsyncClient, base: str, busy: dict) -> dict:
+    r = await client.get(base + f"/api/games/{busy['id']}/analysis", headers=busy["headers"])
+    r.raise_for_status()
+    return r.json()
+
+
 def line(r: dict) -> str:
     a, f = r["action_ms"], r["fanout_ms"]
     counts = ", ".join(f"{k}={v}" for k, v in sorted(r["counts"].items())) or "none"
@@ -923,7 +970,10 @@ def line(r: dict) -> str:
             f"{r['server_cpu']} ({r['server_cpu_ms_per_action']} ms/action) client cpu "
             f"{r['client_cpu']} db cpu {r['db_cpu']} cpu stall {r['cpu_stall']}  rss {r['server_rss_mb']} MB  "
             f"events: {counts}"
-            + (f"  faults: {'; '.join(r['faults'])}" if r["faults"] else ""))
+            + (f"  faults: {'; '.join(r['faults'])}" if r["faults"] else "")
+            + (f"  analysis: {r['analysis']['done_before']}->{r['analysis']['done_after']}/"
+               f"{r['analysis']['total']} decisions, {r['analysis']['status_after']} at the end"
+               if r.get("analysis") else ""))
 
 
 def parse_args(argv=None):
@@ -955,6 +1005,8 @@ def parse_args(argv=None):
     p.add_argument("--grace", type=float, default=3.0,
                    help="seconds the sockets get after the last move to receive it")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--analysis", action="store_true",
+                   help="keep a post-game analysis running during the phases (see above)")
     args = p.parse_args(argv)
     args.rates = [float(x) for x in args.rate.split(",")]
     args.targets = [t.strip() for t in args.targets.split(",") if t.strip()]

@@ -55,7 +55,7 @@ class Lobby:
 
     async def create(self, user: UserInfo, name: str, seats: int, options: dict,
                      bots: list[int], bot_kind: str, time_control: dict | None = None,
-                     deal: Deal | None = None) -> dict:
+                     deal: Deal | None = None, *, hints: bool = False) -> dict:
         try:
             game = engine.get_game(name)
         except KeyError:
@@ -86,7 +86,8 @@ class Lobby:
         now = times.utcnow()
         fields = dict(game=name, options=normalized, seed=seed, seat_count=seats, status="open",
                       version=0, state=None, waiting_for=[], created_by=user.id,
-                      created_at=now, updated_at=now, time_control=time_control)
+                      created_at=now, updated_at=now, time_control=time_control,
+                      hints=bool(hints) and deal is None)
         seat_rows = [dict(seat=seat, user_id=user.id if seat == 0 else None,
                           bot=bot_kind if seat in bots else None) for seat in range(seats)]
         if deal is not None:

@@ -68,6 +68,8 @@ def summary_of(row: Game, seats: list[dict], user: UserInfo | None,
         "source": row.source,
         #: until then only the game's players see it (app/redaction.py)
         "sealed_until": iso(row.sealed_until),
+        #: the players agreed to hints (GET /hint); never rated
+        "hints": bool(row.hints),
     }
 
 

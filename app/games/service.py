@@ -63,8 +63,10 @@ class GameService:
 
     # lobby
     async def create(self, user: UserInfo, name: str, seats: int, options: dict,
-                     bots: list[int], bot_kind: str, time_control: dict | None = None) -> dict:
-        return await self.lobby.create(user, name, seats, options, bots, bot_kind, time_control)
+                     bots: list[int], bot_kind: str, time_control: dict | None = None, *,
+                     hints: bool = False) -> dict:
+        return await self.lobby.create(user, name, seats, options, bots, bot_kind, time_control,
+                                       hints=hints)
 
     async def create_dealt(self, user: UserInfo, name: str, seats: int, options: dict,
                            bots: list[int], bot_kind: str, time_control: dict | None, *,

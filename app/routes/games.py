@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from starlette.responses import Response
 
@@ -31,6 +31,9 @@ class CreateGame(BaseModel):
     bot: StrictStr = Field("random", max_length=32)
     #: a limit per decision or a time bank (none: untimed); see docs/async-play.md
     time_control: TimeControl | None = None
+    #: the bot may propose answers (GET /api/games/{id}/hint): every player who joins sees it
+    #: first; such a game is never rated
+    hints: StrictBool = False
 
 
 class JoinGame(BaseModel):
@@ -66,7 +69,8 @@ async def create_game(body: CreateGame, svc: Svc, user: CurrentUser):
     """Open a new game; the creator sits in seat 0, ``bots`` seats are played by the server."""
     return JSONResponse(await svc.games.create(
         user, body.game, body.seats, body.options, body.bots, body.bot,
-        body.time_control.model_dump() if body.time_control else None), status_code=201)
+        body.time_control.model_dump() if body.time_control else None, hints=body.hints),
+        status_code=201)
 
 
 @router.get("/{game_id}")

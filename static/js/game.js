@@ -6,6 +6,7 @@ import { injectSprite } from "./icons.js";
 import { setSeats, seatTag } from "./seats.js";
 import { mountTable } from "./mount.js";
 import { Chat } from "./chat.js";
+import { HintButton } from "./hintbutton.js";
 import { t, tOr, setupPage } from "./i18n.js";
 import { awayBanner, clockChips, countMyTurns, notificationButton, setBadge, showNotification,
   titleWithCount, TurnFeed, turnNotice, undoButton } from "./asyncplay.js";
@@ -48,6 +49,7 @@ const els = {
 
 let ui = null;
 const chat = new Chat({ gameId });
+const hints = new HintButton(st, { ui: () => ui, rerender: () => renderBar(), toast });
 
 // ------------------------------------------------------------------ connection indicator
 function setConn(state, text) {
@@ -366,6 +368,7 @@ function renderHeader() {
     const clocks = clockChips(g, g.clock);
     if (clocks) line.push(clocks);
   }
+  if (g.hints) line.push(h("span", { class: "badge hints", title: t("hints.badge_help") }, t("hints.badge")));
   const undo = st.seat !== null ? undoButton(st, { applyState, resync, toast }) : null;
   if (undo) line.push(undo);
   const bell = auth.user ? notificationButton() : null;
@@ -423,6 +426,8 @@ function renderWaitingRoom() {
   const link = h("input", { readonly: true, value: location.href, "aria-label": t("game.link_aria"), onfocus: (e) => e.target.select() });
   clear(els.waiting).append(...[h("h2", t("game.waiting_for_players")), h("ul", { class: "seat-list" }, rows),
     filled < total ? h("p", { class: "invite" }, h("span", t("game.invite")), link) : null,
+    // a joiner reads it before joining: the join is the agreement
+    g.hints ? h("p", { class: "hints-note", id: "hints-note" }, h("span", { class: "badge hints" }, t("hints.badge")), " ", t("hints.badge_help")) : null,
     h("div", { class: "row" }, buttons)].filter(Boolean));
   els.waiting.hidden = false;
 }
@@ -479,6 +484,7 @@ function renderBar() {
     return;
   }
   if (ui) ui.renderBar();
+  hints.attach(els.bar);
   document.body.classList.toggle("my-turn", st.legal.length > 0 && !st.pending);
   document.body.dataset.version = String(st.version);
 }

@@ -161,7 +161,9 @@ function gameItem(g, kind) {
     extra = h("span", { class: "small" }, t("lobby.scores"), " ", seats.map((e) => `${e.name || t("seat.name", { n: e.seat + 1 })} ${scores[e.seat] ?? scores[String(e.seat)] ?? "?"}`).join(" · "),
       best !== undefined ? ` — ${t("lobby.won_by", { name: (seats[best] && seats[best].name) || t("seat.name", { n: Number(best) + 1 }) })}` : "");
   } else if (g.status === "open") {
-    extra = h("span", { class: "small muted" }, t("lobby.seated", { filled, total: seats.length }));
+    // a joiner reads it before joining: the join is the agreement
+    extra = h("span", { class: "small muted" }, t("lobby.seated", { filled, total: seats.length }),
+      g.hints ? h("span", { class: "hints-note" }, ` · ${t("hints.join_agrees")}`) : null);
   } else if (waiting.length) {
     extra = h("span", { class: "small muted" }, t("lobby.to_play"), " ", waiting.map((q) => (seats[q] && seats[q].name) || t("seat.name", { n: q + 1 })).join(", "));
   }
@@ -169,6 +171,7 @@ function gameItem(g, kind) {
     h("a", { class: "gi-title", href }, `${titleOf(g.game)} #${g.id}`),
     kind === "turn" ? h("span", { class: "badge turn" }, t("lobby.your_turn")) : null,
     g.source === "daily" ? h("span", { class: "badge daily" }, t("daily.badge")) : null,
+    g.hints ? h("span", { class: "badge hints", title: t("hints.badge_help") }, t("hints.badge")) : null,
     h("span", { class: "gi-seats" }, seats.map((e) => h("span", { class: "seat-tag" },
       seatBadge(e.seat),
       h("span", { class: e.name ? "" : "muted" }, e.name || t("lobby.free"))))),
@@ -328,6 +331,7 @@ async function renderNotifications(shown) {
 
 // ------------------------------------------------------------------ new game form
 let timeBox = null;
+let hintsTick = false;
 
 function renderNewGame() {
   const host = $("#new-game");
@@ -386,8 +390,13 @@ function renderNewGame() {
     drawBots();
     showOptions();
     timeBox = timeControlFieldset();
+    // a lobby flag, not an engine option: the players agree that the bot may propose answers
+    const hints = h("label", { class: "ng-hints" }, t("newgame.hints"),
+      h("input", { type: "checkbox", id: "ng-hints", name: "hints", checked: hintsTick,
+        onchange: (e) => { hintsTick = e.target.checked; } }),
+      h("span", { class: "option-help" }, t("newgame.hints_help")));
     clear(body).append(
-      h("fieldset", null, h("legend", t("newgame.table")), h("label", null, t("newgame.players"), seatsSel), ...opts),
+      h("fieldset", null, h("legend", t("newgame.table")), h("label", null, t("newgame.players"), seatsSel), ...opts, hints),
       bots, timeBox.el);
   };
   gameSel.addEventListener("change", draw);
@@ -412,6 +421,7 @@ function renderNewGame() {
         if (kind && bots.length) body.bot = kind.value;
         const tc = timeBox && timeBox.read();
         if (tc) body.time_control = tc;
+        if (form.querySelector("#ng-hints")?.checked) body.hints = true;
         const g = await api.createGame(body);
         const id = g.id ?? (g.game && g.game.id);
         location.href = `game.html?id=${encodeURIComponent(id)}`;

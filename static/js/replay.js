@@ -8,6 +8,8 @@ import { injectSprite } from "./icons.js";
 import { setSeats, seatTag, seatName } from "./seats.js";
 import { mountTable } from "./mount.js";
 import { t, tOr, setupPage } from "./i18n.js";
+import { AnalysisPanel, labelText } from "./analysis.js";
+import { showSuggestion, clearSuggestion } from "./suggest.js";
 
 injectSprite();
 setupPage();
@@ -48,7 +50,9 @@ const rp = {
   cache: new Map(),  // version -> history answer
   events: new Map(), // version -> events (the log)
   timer: null,
+  suggest: null,     // {version, seat, action}: a mistake's better answer, drawn at its version
 };
+let panel = null;
 
 const els = {
   title: $("#game-title"),
@@ -129,7 +133,34 @@ function show(data) {
   }
   renderHeader();
   renderControls();
+  drawSuggestion();
+  if (panel) panel.moved(data.version);
   document.body.dataset.version = String(data.version);
+}
+
+/** The better answer of the chosen mistake, on the board while its version is shown. */
+function drawSuggestion() {
+  const d = rp.current;
+  if (!ui || !d) return;
+  if (rp.suggest && rp.suggest.version === d.version) {
+    document.body.dataset.suggested = String(showSuggestion(ui, rp.suggest.action, !rp.suggest.shown));
+    rp.suggest.shown = true;
+  } else {
+    clearSuggestion(ui);
+    delete document.body.dataset.suggested;
+  }
+}
+
+/** A mistake was clicked: its seat's view (hand, zoo) at its version, the better answer drawn. */
+function selectMistake(m) {
+  togglePlay(false);
+  // the better answer and the seat's own follow-ups after it (the folder a Cards action draws)
+  rp.suggest = { version: m.version, seat: m.seat, action: [m.best, ...(Array.isArray(m.best_line) ? m.best_line : [])],
+    label: labelText(m.text && m.text.best, ui) };
+  if (rp.privates || rp.finished) rp.asSeat = m.seat;
+  if (ui) ui.viewSeat = m.seat;
+  if (rp.current && rp.current.version === m.version) show(rp.current);
+  else goTo(m.version);
 }
 
 async function loadLog() {
@@ -179,6 +210,9 @@ function renderControls() {
     ? [" · ", seatTag(d.seat, { small: true }), " ", (KIND[d.kind] || KIND.move)()] : [" · ", t("replay.start")];
   const parts = [h("span", { class: "num", id: "replay-version" }, t("replay.where", { v: d.version, last: rp.last })), ...who];
   if (!rp.finished) parts.push(h("span", { class: "muted small" }, ` · ${t("replay.running")}`));
+  if (rp.suggest && rp.suggest.version === d.version && rp.suggest.label) {
+    parts.push(h("span", { class: "an-better", id: "an-better" }, ` · ${t("analysis.better", { label: rp.suggest.label })}`));
+  }
   clear(els.where).append(...parts);
   $("#rp-first").disabled = d.version <= 0;
   $("#rp-prev").disabled = d.version <= 0;
@@ -298,7 +332,32 @@ async function load() {
   rp.last = first.last;
   show(first);
   loadLog();
+  if (g.status === "finished") {
+    const host = $("#analysis");
+    panel = new AnalysisPanel(host, { gameId: st.id, last: () => rp.last, here, goTo, select: selectMistake, ui: () => ui });
+    host.hidden = false;
+    window.menagerie.analysis = panel;
+    panel.load();
+    finalAnalysisButton();
+  }
 }
+
+// the end's final screen covers the analysis box: a button on it leads there
+function finalAnalysisButton() {
+  const card = document.querySelector("#final-screen .final-card");
+  if (!panel || !card || card.querySelector("#final-analysis")) return;
+  card.appendChild(h("p", { class: "final-extra row" }, h("button", {
+    class: "btn", type: "button", id: "final-analysis",
+    onclick: () => {
+      if (ui) ui.finalDismissed = true;
+      $("#final-screen").hidden = true;
+      const box = $("#analysis");
+      box.open = true;
+      box.scrollIntoView({ block: "start" });
+    },
+  }, t("analysis.show"))));
+}
+new MutationObserver(finalAnalysisButton).observe($("#final-screen"), { childList: true });
 
 // the page keeps room for the replay bar (set on <body>: the table's hidden decision bar
 // measures itself on <html>)

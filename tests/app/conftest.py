@@ -197,6 +197,10 @@ class Player:
         return await self.api.client.post(url, headers={**self.headers, **(headers or {})},
                                           **kw)
 
+    async def delete(self, url: str, headers: dict | None = None, **kw) -> httpx.Response:
+        return await self.api.client.delete(url, headers={**self.headers, **(headers or {})},
+                                            **kw)
+
     async def game(self, gid: int) -> dict:
         r = await self.get(f"/api/games/{gid}")
         assert r.status_code == 200, r.text

@@ -165,7 +165,7 @@ async def test_games_that_are_not_rated(api):
 
 def test_why_unrated():
     class G:  # a stand-in row
-        status, result, source = "finished", {"ranking": [0, 1]}, "play"
+        status, result, source, hints = "finished", {"ranking": [0, 1]}, "play", False
 
     class S:
         def __init__(self, seat, user_id=None, bot=None):
@@ -180,6 +180,11 @@ def test_why_unrated():
         source = "import"
 
     assert why_unrated(Imported, [S(0, 1), S(1, 2)]) == "imported"
+
+    class Casual(G):  # the players agreed to hints (issue #19)
+        hints = True
+
+    assert why_unrated(Casual, [S(0, 1), S(1, 2)]) == "hints allowed"
 
 
 async def test_leaderboard_errors(api):

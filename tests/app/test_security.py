@@ -121,6 +121,16 @@ MATRIX = {
     # the public view of any version (privates only once the game is over)
     ("GET", "/api/games/{gid}/history", None): dict(anonymous=200, other_player=200,
                                                     own_seat=200, spectator=200),
+    # post-game analysis (issue #19): a running game has none; cancel is the players' own;
+    # this game has no hints (403 hints_off for everyone signed in: test_analysis_api.py)
+    ("POST", "/api/games/{gid}/analysis", None): dict(anonymous=401, other_player=409,
+                                                      own_seat=409, spectator=409),
+    ("GET", "/api/games/{gid}/analysis", None): dict(anonymous=200, other_player=200,
+                                                     own_seat=200, spectator=200),
+    ("DELETE", "/api/games/{gid}/analysis", None): dict(anonymous=401, other_player=404,
+                                                        own_seat=404, spectator=403),
+    ("GET", "/api/games/{gid}/hint", None): dict(anonymous=401, other_player=403,
+                                                 own_seat=403, spectator=403),
     ("POST", "/api/games/{gid}/rematch", None): dict(anonymous=401, other_player=409,
                                                      own_seat=409, spectator=403),
     ("GET", "/api/games/{gid}/rematch", None): dict(anonymous=200, other_player=200,
@@ -421,16 +431,18 @@ async def test_hidden_information_in_arknova_responses(db_url):
     if db_url.startswith("sqlite"):
         pytest.skip("one game is enough: it runs on PostgreSQL (the views are the same)")
     """Play random Ark Nova moves; after each, collect every response a viewer can get (the
-    game for each viewer, the log, the legal answers, every WebSocket message) and check that
+    game for each viewer, the log, the legal answers, the hints (the game allows them: every
+    third version, for each seat that owes a decision), every WebSocket message) and check that
     no card another seat holds secretly (hand, final-scoring cards, cards on offer to keep)
     appears in it, unless that card was public before (taken from the display)."""
     rng = random.Random(11 if db_url.startswith("sqlite") else 29)  # one game per database
-    settings = make_settings(db_url)
+    settings = make_settings(db_url, hint_playouts=1)
     async with live_server(settings) as (host, app):
         async with httpx.AsyncClient(base_url=f"http://{host}") as client:
             api = Api(client, app)
             p0, p1, watcher = await api.user(), await api.user(), await api.user()
-            r = await p0.post("/api/games", json={"game": "arknova", "seats": 2})
+            r = await p0.post("/api/games", json={"game": "arknova", "seats": 2,
+                                                  "hints": True})
             assert r.status_code == 201, r.text
             gid = r.json()["id"]
             assert (await p1.post(f"/api/games/{gid}/join")).status_code == 200
@@ -446,6 +458,7 @@ async def test_hidden_information_in_arknova_responses(db_url):
             public_ever: set[str] = set()
             public_upto: dict[int, set[str]] = {}  # cards seen in a public view by version v
             responses: list[tuple[object, int, str]] = []  # (viewer, version, text)
+            hints: list[int] = []
 
             async def snapshot():
                 g0, g1 = await p0.game(gid), await p1.game(gid)
@@ -466,6 +479,11 @@ async def test_hidden_information_in_arknova_responses(db_url):
                     if viewer in (0, 1):
                         r = await who.get(f"/api/games/{gid}/legal")
                         responses.append((viewer, v, r.text))
+                        if v % 3 == 0 and viewer in g0["waiting_for"]:
+                            r = await who.get(f"/api/games/{gid}/hint")
+                            assert r.status_code == 200, r.text
+                            responses.append((viewer, v, r.text))
+                            hints.append(v)
                 return g0
 
             g = await snapshot()
@@ -509,7 +527,7 @@ async def test_hidden_information_in_arknova_responses(db_url):
             assert not leaked, (f"seat {seat}'s secret cards {leaked} reached viewer {viewer} "
                                 f"at version {v}: {text[:300]}")
             checked += 1
-    assert checked > 100 and moves > 10
+    assert checked > 100 and moves > 10 and len(hints) > 5
     assert sum(len(c) for sec in secrets_at.values() for c in sec.values()) > 50
 
 

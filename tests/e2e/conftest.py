@@ -149,6 +149,10 @@ def server():
         "MENAGERIE_BOT_DELAY": "0",
         "MENAGERIE_SQLITE_SYNCHRONOUS": "NORMAL",
         "MENAGERIE_STATIC_DIR": str(ROOT / "static"),
+        # post-game analysis and hints at their smallest setting (tests/e2e/test_analysis.py)
+        "MENAGERIE_ANALYSIS_PLAYOUTS": "1",
+        "MENAGERIE_HINT_PLAYOUTS": "1",
+        "MENAGERIE_ANALYSIS_FLUSH_SECONDS": "0.5",
         "PYTHONUNBUFFERED": "1",
     })
     env.pop("MENAGERIE_DATABASE_URL", None)

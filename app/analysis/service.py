@@ -1,0 +1,200 @@
+"""Post-game analysis (issue #19): requests, the report, cancelling, and hints.
+
+- ``POST /api/games/{id}/analysis``: a finished game's analysis is queued (one row per game in
+  ``analyses``; a second request reuses it, a cancelled or failed one is queued again and
+  resumes from its stored entries); the worker (:mod:`.worker`) runs it in a process of its
+  own. Rated games are queued automatically when they end (:meth:`AnalysisService.on_finished`,
+  a listener of ``signals.finished`` after the ratings).
+- ``GET``: status, progress and the report, for whoever may read the game's record: anybody
+  for a finished game, nobody while a sealed game (a daily challenge's) is sealed
+  (``app/redaction.py``). A finished game hides nothing any more; a running game has no
+  analysis.
+- ``DELETE``: cancel (the game's players and its creator only).
+- ``GET /api/games/{id}/hint``: :mod:`.hints`.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+
+from .. import redaction
+from ..auth import UserInfo
+from ..errors import ApiError, not_found
+from ..history import effective_log
+from ..models import ActionRecord, Analysis, Game
+from ..times import iso, utcnow
+from .hints import HintPool
+from .worker import AnalysisWorker
+
+log = logging.getLogger("menagerie.analysis")
+
+ACTIVE = ("pending", "running")
+
+
+def engine_settings(settings) -> dict:
+    """The engine's analysis settings of this server (its defaults, playouts overridden)."""
+    from engine.bots import analysis as an
+
+    over = {"playouts": settings.analysis_playouts} if settings.analysis_playouts else {}
+    return an.Settings.from_dict(over).as_dict()
+
+
+def view(row: Analysis | None, *, can_request: bool, can_cancel: bool) -> dict:
+    """What ``GET`` answers (``status: none`` without a row)."""
+    if row is None:
+        return {"status": "none", "done": 0, "total": None, "report": None,
+                "can_request": can_request, "can_cancel": False}
+    report = row.report if row.status in ("done", "cancelled") else None
+    return {"status": row.status, "done": row.done, "total": row.total,
+            "settings": row.settings, "error": row.error if row.status == "failed" else None,
+            "requested_at": iso(row.created_at), "updated_at": iso(row.updated_at),
+            "finished_at": iso(row.finished_at), "report": report,
+            "can_request": can_request and row.status in ("failed", "cancelled"),
+            "can_cancel": can_cancel and row.status in ACTIVE}
+
+
+class AnalysisService:
+    def __init__(self, db, settings, games, owner: str) -> None:
+        self.db = db
+        self.settings = settings
+        self.games = games  # app.games.GameService
+        self.worker = AnalysisWorker(db, settings, owner, self._payload)
+        self.hints = HintPool(settings, self.worker.settings_preload())
+
+    def start(self) -> None:
+        self.worker.start()
+
+    async def stop(self) -> None:
+        await self.worker.stop()
+        await self.hints.close()
+
+    # ------------------------------------------------------------------ reading
+    async def _game(self, game_id: int) -> Game:
+        row = await self.games.store.game_row(game_id, state=False)
+        if row is None:
+            raise not_found("game")
+        # the record's rule: a sealed game's analysis is nobody's until its day is over
+        redaction.check_sealed(row.sealed_until, False)
+        return row
+
+    async def _player(self, game: Game, user: UserInfo | None) -> bool:
+        if user is None:
+            return False
+        if game.created_by == user.id:
+            return True
+        return await self.games.store.seat_of(game.id, user.id) is not None
+
+    async def _row(self, s, game_id: int, lock: bool = False) -> Analysis | None:
+        q = select(Analysis).where(Analysis.game_id == game_id)
+        if lock:
+            q = q.with_for_update()
+        return (await s.execute(q)).scalar_one_or_none()
+
+    async def get(self, game_id: int, user: UserInfo | None) -> dict:
+        game = await self._game(game_id)
+        async with self.db.read() as s:
+            row = await self._row(s, game_id)
+        return view(row, can_request=user is not None and game.status == "finished",
+                    can_cancel=await self._player(game, user))
+
+    # ------------------------------------------------------------------ requests
+    async def request(self, game_id: int, user: UserInfo) -> tuple[int, dict]:
+        """Queue the analysis (or reuse the game's row): (HTTP status, view)."""
+        game = await self._game(game_id)
+        if game.status != "finished":
+            raise ApiError(409, "game_not_finished",
+                           "A game can be analysed once it is over.")
+        config = engine_settings(self.settings)
+        now = utcnow()
+        async with self.db.write() as s:
+            row = await self._row(s, game_id, lock=True)
+            if row is None:
+                row = Analysis(game_id=game_id, status="pending", settings=config, entries=[],
+                               requested_by=user.id, created_at=now, updated_at=now)
+                s.add(row)
+            elif row.status in ("failed", "cancelled"):
+                # again: it resumes from the entries it stored
+                row.status, row.attempts, row.error, row.report = "pending", 0, None, None
+                row.finished_at, row.owner, row.lease_until = None, None, None
+                row.updated_at = now
+            try:
+                await s.commit()
+            except IntegrityError:  # the same game requested at once elsewhere: that row
+                await s.rollback()
+            row = await self._row(s, game_id)
+        if row.status in ACTIVE:
+            self.worker.wake()
+        out = view(row, can_request=True, can_cancel=await self._player(game, user))
+        return (200 if row.status == "done" else 202), out
+
+    async def cancel(self, game_id: int, user: UserInfo) -> dict:
+        game = await self._game(game_id)
+        if not await self._player(game, user):
+            raise ApiError(403, "not_a_player",
+                           "Only the game's players can cancel its analysis.")
+        async with self.db.write() as s:
+            row = await self._row(s, game_id, lock=True)
+            if row is None:
+                raise not_found("analysis")
+            if row.status not in ACTIVE:
+                raise ApiError(409, "analysis_not_running",
+                               "This analysis is not running.", state=row.status)
+            row.status, row.updated_at = "cancelled", utcnow()
+            await s.commit()
+            self.worker.cancel(row.id)
+            out = view(row, can_request=True, can_cancel=True)
+        return out
+
+    async def on_finished(self, s, game_ids: list[int]):
+        """Listener of ``signals.finished``, after the ratings (same transaction ``s``): a
+        game rated just now is analysed automatically."""
+        rated = list((await s.execute(select(Game.id).where(
+            Game.id.in_(sorted(set(game_ids))), Game.rated.is_(True)))).scalars().all())
+        if not rated:
+            return None
+        insert = (postgresql.insert if s.bind.dialect.name == "postgresql" else sqlite.insert)
+        config = engine_settings(self.settings)
+        now = utcnow()
+        for game_id in rated:
+            await s.execute(insert(Analysis).values(
+                game_id=game_id, status="pending", settings=config, entries=[], done=0,
+                attempts=0, created_at=now, updated_at=now)
+                .on_conflict_do_nothing(index_elements=["game_id"]))
+        return self.worker.wake
+
+    async def _payload(self, s, row: Analysis) -> dict:
+        """The job's data (``compute.run_job``): the game and its effective log."""
+        game = await s.get(Game, row.game_id)
+        if game is None:
+            raise ValueError(f"game {row.game_id} is gone")
+        records = (await s.execute(
+            select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
+                   ActionRecord.kind)
+            .where(ActionRecord.game_id == row.game_id)
+            .order_by(ActionRecord.version))).all()
+        steps = effective_log(records)
+        return {"game": game.game, "seats": game.seat_count, "options": game.options,
+                "seed": game.seed, "settings": row.settings,
+                "actions": [{"seat": seat, "action": action} for _, seat, action in steps],
+                "versions": [version - 1 for version, _, _ in steps]}
+
+    # ------------------------------------------------------------------ hints
+    async def hint(self, game_id: int, user: UserInfo) -> dict:
+        row = await self.games.store.game_row(game_id, state=False)
+        if row is None:
+            raise not_found("game")
+        if not row.hints:
+            raise ApiError(403, "hints_off", "Hints are not allowed in this game.")
+        c = await self.games.current(game_id)
+        seat = c.seat_of(user.id)
+        if seat is None:
+            raise ApiError(403, "not_a_player", "Only the game's players can ask for a hint.")
+        if c.status != "running" or c.state is None or seat not in c.waiting:
+            raise ApiError(409, "no_decision", "Your seat has no decision to make now.")
+        answer = await self.hints.hint((game_id, c.version, seat), c.name,
+                                       c.game.dump(c.state), seat)
+        return {"version": c.version, "seat": seat, **answer}

@@ -1,0 +1,89 @@
+// A proposed answer drawn on the table, the way the table previews an answer: a card outlined
+// (hand, display, trays), the action card lifted, a placement drawn as the zoo map's ghost, a
+// display folder marked. Used by the hint on the game page and by the better answer of a mistake
+// on the replay page. Returns how many marks it drew (0: nothing of it is on the table now).
+const ACTION_CARDS = new Set(["animals", "build", "cards", "association", "sponsors"]);
+const CARD_ID = /^[A-Z]\d{2,3}$/;
+
+function cardIds(action) {
+  const out = [];
+  for (const key of ["card", "project", "cards"]) {
+    const v = action[key];
+    for (const x of Array.isArray(v) ? v : [v]) if (typeof x === "string" && CARD_ID.test(x)) out.push(x);
+  }
+  return out;
+}
+
+const cellsKey = (cells) => cells.map((c) => `${c[0]},${c[1]}`).sort().join(";");
+
+const esc = (v) => (window.CSS && CSS.escape ? CSS.escape(String(v)) : String(v).replace(/["\\]/g, "\\$&"));
+
+export function clearSuggestion(ui) {
+  for (const el of document.querySelectorAll(".suggested")) el.classList.remove("suggested");
+  if (ui && ui.zoo && ui.zoo.suggesting) {
+    ui.zoo.suggesting = false;
+    ui.zoo.setPlacements(null);
+  }
+}
+
+/** Draw `action` (or a list: an answer and the seat's own follow-ups, such as the folder a
+ * Cards action draws from); `bring` also scrolls it into sight (the first time it is drawn). */
+export function showSuggestion(ui, action, bring = true) {
+  clearSuggestion(ui);
+  const list = (Array.isArray(action) ? action : [action]).filter((a) => a && typeof a === "object");
+  if (!list.length) return 0;
+  let n = 0;
+  let placed = false;
+  for (const a of list) {
+    n += mark(ui, a, placed);
+    placed = placed || a.type === "place";
+  }
+  if (bring) {
+    // the most telling mark (the action card, the card, the placement), once the page settled
+    const pick = () => document.querySelector("#player .slot.suggested, .tray-card.suggested, #player .card.suggested, #board .suggested")
+      || document.querySelector("#zoo-map .ghost-outline") || document.querySelector(".suggested");
+    requestAnimationFrame(() => requestAnimationFrame(() => reveal(pick())));
+  }
+  return n;
+}
+
+function mark(ui, action, placed) {
+  let n = 0;
+  const add = (selector) => {
+    for (const el of document.querySelectorAll(selector)) {
+      el.classList.add("suggested");
+      n++;
+    }
+  };
+  for (const id of cardIds(action)) add(`.card[data-id="${esc(id)}"], .tray-card[data-id="${esc(id)}"]`);
+  for (const key of ["card", "task", "choice"]) {
+    const v = action[key];
+    if (typeof v === "string" && ACTION_CARDS.has(v)) add(`.slot[data-card="${esc(v)}"], .mini-slot[data-card="${esc(v)}"]`);
+  }
+  if (Number.isInteger(action.folder)) add(`.folder[data-folder="${esc(action.folder)}"]`);
+  if (!placed && action.type === "place" && Array.isArray(action.cells) && ui && ui.zoo && ui.zoo.setPlacements) {
+    // the zoo map's own preview (its ghost outline) of exactly this placement: among the
+    // placements the table offers now (the player's decision), else on its own (a replay)
+    const same = (cells) => cellsKey(cells) === cellsKey(action.cells);
+    const idx = Array.isArray(ui.zoo.placements) ? ui.zoo.placements.findIndex(same) : -1;
+    if (idx < 0) {
+      ui.zoo.setPlacements([action.cells]);
+      ui.zoo.suggesting = true;
+    }
+    ui.zoo.showPlacement(Math.max(idx, 0));
+    n++;
+  }
+  return n;
+}
+
+/** Bring the mark into sight: on a phone the swipeable panel that holds it first (as its tab
+ * would), then the mark itself, clear of the fixed bar at the bottom. */
+function reveal(el) {
+  if (!el) return;
+  const panels = document.getElementById("panels");
+  const panel = el.closest(".panel");
+  if (panels && panel && panels.scrollWidth > panels.clientWidth + 4) {
+    panels.scrollTo({ left: panel.offsetLeft - panels.offsetLeft });
+  }
+  if (el.scrollIntoView) el.scrollIntoView({ block: "center", inline: "nearest" });
+}

@@ -1,0 +1,159 @@
+"""Post-game analysis on the replay page (issue #19), in Chromium: an Ark Nova game played by two
+greedy bots is imported; its replay page offers "Request analysis", shows the progress while the
+server's worker process analyses it (the e2e server runs it at 1 playout), then the chart (one
+line per seat, the replay's version marked), the accuracy per seat and the biggest mistakes; a
+click on a mistake moves the board to that version and draws the better answer on it. Then a
+game with hints: the new-game form's checkbox, the badge, the Hint button drawing its answer.
+Any browser console error fails the test.
+
+Screenshots: ``test-artifacts/analysis-1440x900.png``, ``analysis-390x844.png``,
+``hint-1440x900.png``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.arkrecord import greedy_record
+
+from .helpers import WAIT, PASSWORD, sign_in, unique
+
+LAPTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 390, "height": 844}
+ANALYSIS = 180_000
+
+
+@pytest.fixture(scope="module")
+def imported(server):
+    name = unique("an")
+    reg = server.api("POST", "/api/auth/register", {"username": name, "password": PASSWORD})
+    game = server.api("POST", "/api/games/import", greedy_record(), reg["token"])
+    return game["id"], reg
+
+
+def open_signed_in(page, server, reg, path: str) -> None:
+    page.goto(server.url("/"))
+    sign_in(page, server, reg["user"], reg["token"])
+    page.goto(server.url(path))
+
+
+def test_request_analysis_then_see_a_mistake_on_the_board(server, browser, console, artifacts,
+                                                         imported):
+    gid, reg = imported
+    ctx = browser.new_context(viewport=LAPTOP)
+    try:
+        page = console.watch(ctx.new_page(), "analysis")
+        open_signed_in(page, server, reg, f"/replay.html?id={gid}")
+        page.wait_for_selector("#analysis:not([hidden]) #an-request", timeout=WAIT)
+        # the end's final screen covers the page: its button leads to the analysis box
+        page.wait_for_selector("#final-screen:not([hidden]) #final-analysis", timeout=WAIT)
+        page.click("#final-analysis")
+        assert page.is_hidden("#final-screen")
+        page.click("#an-request")
+        # the progress bar while it runs (polled every 2 s), then the report
+        page.wait_for_selector("#an-progress, #an-chart", timeout=WAIT)
+        page.wait_for_selector("#an-chart", timeout=ANALYSIS)
+        assert page.locator("#an-chart polyline.an-line").count() == 2
+        assert page.locator("#an-accuracy li").count() == 2
+        assert "%" in page.inner_text("#an-accuracy")
+        report = server.api("GET", f"/api/games/{gid}/analysis")["report"]
+        assert report["complete"] and report["mistakes"], "greedy makes a few mistakes"
+        first = report["mistakes"][0]
+        button = page.locator("#an-mistakes button").first
+        text = button.inner_text()
+        assert "VP" in text and first["text"]["best"]["text"].split(" (")[0] in text
+        # the chart marks the version shown
+        x_before = page.get_attribute("#an-chart .an-now", "x1")
+        button.click()
+        page.wait_for_function(f"() => Number(document.body.dataset.version) === {first['version']}"
+                               " && Number(document.body.dataset.suggested) > 0", timeout=WAIT)
+        assert page.get_attribute("#an-chart .an-now", "x1") != x_before
+        assert button.get_attribute("aria-current") == "true"
+        best = first["best"]
+        marked = page.locator(".suggested")
+        assert marked.count() > 0
+        # the better answer is what is drawn: its card, its action card or its placement
+        if best.get("type") == "place":
+            assert page.locator("#zoo-map .ghost-outline").count() == 1
+        elif best.get("card") in ("animals", "build", "cards", "association", "sponsors"):
+            assert page.locator(f'.slot.suggested[data-card="{best["card"]}"]').count() == 1
+        else:
+            ids = [best.get("card")] + list(best.get("cards") or [])
+            assert any(page.locator(f'.suggested[data-id="{c}"]').count() for c in ids if c)
+        # the replay bar says what is drawn
+        assert first["text"]["best"]["text"].split(" (")[0] in page.inner_text("#an-better")
+        # the seat of the mistake is the one shown (its hand and zoo)
+        assert page.evaluate("() => window.menagerie.state.seat") == first["seat"]
+        page.screenshot(path=str(artifacts / "analysis-1440x900.png"))
+        # stepping away takes the drawing off; back again draws it again
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"() => Number(document.body.dataset.version) === {first['version'] + 1}",
+                               timeout=WAIT)
+        assert page.locator(".suggested").count() == 0
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function("() => Number(document.body.dataset.suggested) > 0", timeout=WAIT)
+    finally:
+        ctx.close()
+
+
+def test_analysis_on_a_phone(server, browser, console, artifacts, imported):
+    gid, reg = imported
+    server_report = server.api("GET", f"/api/games/{gid}/analysis")
+    if server_report["status"] != "done":
+        pytest.skip("needs the analysis of the test above")
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = console.watch(ctx.new_page(), "analysis-phone")
+        page.goto(server.url(f"/replay.html?id={gid}"))  # anybody may read it
+        page.wait_for_selector("#an-chart", timeout=WAIT)
+        page.wait_for_selector("#final-screen:not([hidden]) .final-card", timeout=WAIT)
+        page.click("#final-screen .final-head button")
+        box = page.locator("#an-chart").bounding_box()
+        assert box and box["width"] <= PHONE["width"]
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        page.locator("#an-mistakes button").first.click()
+        page.wait_for_function("() => Number(document.body.dataset.suggested) > 0", timeout=WAIT)
+        page.screenshot(path=str(artifacts / "analysis-390x844.png"))
+    finally:
+        ctx.close()
+
+
+def test_hints_agreed_at_creation_and_the_hint_drawn(server, browser, console, artifacts):
+    from .helpers import game_id, register, start_from_table, wait_my_turn
+
+    ctx = browser.new_context(viewport=LAPTOP)
+    try:
+        page = console.watch(ctx.new_page(), "hints")
+        register(page, server, unique("hn"))
+        page.click("#new-game-btn")
+        page.wait_for_selector("#ng-hints")
+        assert not page.is_checked("#ng-hints")  # off unless chosen
+        page.check("#ng-hints")
+        page.check('input[data-bot-seat="1"]')
+        page.click("#create-game")
+        page.wait_for_url(re.compile(r".*/game\.html\?id=\d+"))
+        gid = game_id(page)
+        assert server.api("GET", f"/api/games/{gid}")["hints"] is True
+        # shown before anybody joins or plays: the waiting room and the table say so
+        page.wait_for_selector("#hints-note", timeout=WAIT)
+        start_from_table(page)
+        page.wait_for_selector("#status-line .badge.hints", timeout=WAIT)
+        wait_my_turn(page)
+        page.click("#hint-btn")
+        page.wait_for_selector("#hint-box", timeout=WAIT)
+        page.wait_for_function("() => Number(document.body.dataset.hintMarks) > 0", timeout=WAIT)
+        assert page.inner_text("#hint-box").strip()
+        hinted = page.evaluate("() => [...document.querySelectorAll('.suggested')]"
+                               ".map((el) => el.dataset.id || el.dataset.card || '')")
+        legal = page.evaluate("() => window.menagerie.state.legal")
+        # what is drawn is one of the legal answers' cards
+        named = {c for a in legal for c in ([a.get("card")] + list(a.get("cards") or [])) if c}
+        assert hinted and set(hinted) <= named | {""}
+        page.screenshot(path=str(artifacts / "hint-1440x900.png"))
+        # the lobby marks the game
+        page.goto(server.url("/"))
+        page.wait_for_selector(f'[data-game="{gid}"] .badge.hints', timeout=WAIT)
+    finally:
+        ctx.close()
