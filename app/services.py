@@ -92,6 +92,7 @@ class Services:
 
         self.analysis = AnalysisService(self.db, settings, self.games, self.instance)
         self.signals.on_finished(self.analysis.on_finished)
+        self.signals.on_your_turn(self.analysis.on_live_move)
 
     def _revoked(self, payload: str) -> None:
         """A login was revoked (see app/sessions.py): forget it, close its sockets."""

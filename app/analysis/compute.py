@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import time
 import traceback
 from typing import Any
 
@@ -42,11 +43,27 @@ def lower_priority(nice: int) -> None:
             pass
 
 
-def run_job(job: dict, out: Any, stop: Any, modules: list[str] = (), nice: int = 0) -> None:
+def make_way(live_at: Any, took: float, share: float, window: float) -> float:
+    """Seconds to pause after an entry that took ``took`` seconds, so that while live play is
+    on (a move was made in the server less than ``window`` seconds ago: ``live_at`` holds its
+    ``time.monotonic()``) the analysis computes only ``share`` of the time. The priority
+    (:func:`lower_priority`) gives the server the CPU it asks for; what it cannot give back is
+    the rest of the machine (caches, memory bandwidth, the database's CPU), hence the pause."""
+    if live_at is None or share >= 1.0 or took <= 0:
+        return 0.0
+    seen = live_at.value
+    if not seen or time.monotonic() - seen > window:
+        return 0.0
+    return took * (1.0 / max(share, 0.05) - 1.0)
+
+
+def run_job(job: dict, out: Any, stop: Any, modules: list[str] = (), nice: int = 0,
+            live_at: Any = None, live_share: float = 1.0, live_window: float = 5.0) -> None:
     """Analyse one game (see the module's doc). ``job``: ``game``, ``seats`` (the count),
     ``options``, ``seed``, ``actions`` (``[{"seat", "action"}]``, the effective log),
     ``versions`` (the log version before each action), ``settings``, ``done`` (entries
-    computed earlier: never computed again)."""
+    computed earlier: never computed again). ``live_at``, ``live_share``, ``live_window``:
+    see :func:`make_way`."""
     try:
         if nice:  # below the server's processes: live play gets the CPU first
             lower_priority(nice)
@@ -72,8 +89,12 @@ def run_job(job: dict, out: Any, stop: Any, modules: list[str] = (), nice: int =
                 if stop.is_set():
                     stopped = True
                     break
+                began = time.monotonic()
                 entry = an.analyse_point(game, state, point["seat"], point["action"],
                                          settings, i)
+                pause = make_way(live_at, time.monotonic() - began, live_share, live_window)
+                if pause:
+                    stop.wait(pause)  # a stop still ends the job at once
                 entry["version"] = versions[i]  # the replay page's version
                 done[i] = entry
                 out.put(("entry", entry))

@@ -149,6 +149,12 @@ class AnalysisService:
             out = view(row, can_request=True, can_cancel=True)
         return out
 
+    async def on_live_move(self, s, turns: list) -> None:
+        """Listener of ``signals.your_turn``: games are being played here now, so a running
+        analysis makes way for them (``compute.make_way``). Reads and writes nothing."""
+        self.worker.live()
+        return None
+
     async def on_finished(self, s, game_ids: list[int]):
         """Listener of ``signals.finished``, after the ratings (same transaction ``s``): a
         game rated just now is analysed automatically."""

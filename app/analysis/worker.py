@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import time
 import queue as queue_mod
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -70,6 +71,9 @@ class AnalysisWorker:
         self._wake = asyncio.Event()
         self._stopping = False
         self._ctx = multiprocessing.get_context("spawn")
+        #: ``time.monotonic()`` of the last live move this process saw (:meth:`live`): the
+        #: jobs make way for live play (``compute.make_way``)
+        self.live_at = self._ctx.Value("d", 0.0, lock=False)
         #: called with (analysis id, final status) when a job ends here (tests, metrics)
         self.on_end: Callable[[int, str], None] | None = None
 
@@ -83,6 +87,10 @@ class AnalysisWorker:
 
     def wake(self) -> None:
         self._wake.set()
+
+    def live(self) -> None:
+        """A move of a game being played was made: the jobs make way for a while."""
+        self.live_at.value = time.monotonic()
 
     def cancel(self, analysis_id: int) -> None:
         """The row was cancelled (in this process): its job stops at the next entry."""
@@ -192,7 +200,9 @@ class AnalysisWorker:
         out = self._ctx.Queue()
         job.process = self._ctx.Process(
             target=compute.run_job, daemon=True, name=f"menagerie-analysis-{job.game_id}",
-            args=(data, out, job.stop, self.settings_preload(), self.settings.analysis_nice))
+            args=(data, out, job.stop, self.settings_preload(), self.settings.analysis_nice,
+                  self.live_at, self.settings.analysis_live_share,
+                  self.settings.analysis_live_window))
         job.process.start()
         loop = asyncio.get_running_loop()
         flush_every = self.settings.analysis_flush_seconds

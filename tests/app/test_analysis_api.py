@@ -416,3 +416,44 @@ async def test_a_process_without_workers_queues_for_another(api, settings):
             break
         await asyncio.sleep(0.05)
     assert ran == ["done"]
+
+
+def test_an_analysis_makes_way_for_live_play():
+    """While moves are being made (a move less than the window ago) an entry that took t
+    seconds is followed by a pause, so that the analysis computes only its share of the time;
+    without live play, or with a share of 1, it never pauses."""
+    import time as _time
+    from types import SimpleNamespace
+
+    from app.analysis.compute import make_way
+
+    now = SimpleNamespace(value=_time.monotonic())
+    assert make_way(now, 0.2, 0.5, 5.0) == pytest.approx(0.2)
+    assert make_way(now, 0.2, 0.25, 5.0) == pytest.approx(0.6)
+    assert make_way(now, 0.2, 1.0, 5.0) == 0.0
+    assert make_way(SimpleNamespace(value=0.0), 0.2, 0.5, 5.0) == 0.0  # no move seen yet
+    long_ago = SimpleNamespace(value=_time.monotonic() - 60)
+    assert make_way(long_ago, 0.2, 0.5, 5.0) == 0.0
+    assert make_way(None, 0.2, 0.5, 5.0) == 0.0
+
+
+async def test_moves_tell_the_analysis_to_make_way(api):
+    """A move that makes it someone's turn reaches the analysis worker (through the outbox's
+    your-turn signal): its jobs then pause between entries while the window lasts."""
+    worker = api.services.analysis.worker
+    assert worker.live_at.value == 0.0
+    ada, bob = await api.user(), await api.user()
+    gid = await api.toy_game(ada, others=[bob])
+    body = (await ada.get(f"/api/games/{gid}/legal")).json()
+    if not body["actions"]:
+        body = (await bob.get(f"/api/games/{gid}/legal")).json()
+        mover = bob
+    else:
+        mover = ada
+    r = await mover.post(f"/api/games/{gid}/actions",
+                         json={"version": body["version"], "action": body["actions"][0]})
+    assert r.status_code == 200, r.text
+    await api.services.signals.drain()
+    import time as _time
+
+    assert 0 < _time.monotonic() - worker.live_at.value < 30
