@@ -345,7 +345,9 @@ def test_every_label_key_is_known(name, seats):
                 generic_kinds.add(a["type"])
         state, _ = game.apply(state, seat, legal[_rng.randbelow(chooser, len(legal))])
     assert len(kinds) >= 8 and len(generic_kinds) <= 2, generic_kinds
-    assert all(k.startswith("analysis.") and k not in cats for k in KEYS)
+    # the engine's own keys are namespaced; the client puts some into words (static/js/
+    # analysis.js LABEL_KEYS, in every catalog) and shows the engine's English for the rest
+    assert all(k.startswith("analysis.label.") for k in KEYS)
 
 
 def test_summarize_of_no_entries():
