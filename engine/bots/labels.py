@@ -26,9 +26,10 @@ BUILTIN = {"arknova": "engine.arknova.labels", "zoocracy": "engine.zoocracy.labe
 Describer = Callable[[object, int, dict], "dict | None"]
 _DESCRIBERS: dict[str, Describer] = {}
 
-#: The message keys of analysis labels and hint reasons that the client's catalogues do not
-#: have yet (every other key a label uses is one of the client's own ``answer.*``, ``bar.*``
-#: or ``zc.answer.*`` messages; tests/engine/test_analysis.py checks both).
+#: The engine's own message keys of analysis labels and hint reasons (every other key a label
+#: uses is one of the client's own ``answer.*``, ``bar.*`` or ``zc.answer.*`` messages;
+#: tests/engine/test_analysis.py checks both). The client puts some of them into words in
+#: every language (``static/js/analysis.js``) and shows the label's English text for the rest.
 KEYS = frozenset(
     [f"analysis.label.{k}" for k in (
         "generic", "action", "x_token", "keep", "keep_card", "building", "place", "animal",
