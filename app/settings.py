@@ -240,9 +240,10 @@ class Settings(BaseSettings):
     analysis_nice: int = Field(10, ge=0, le=19)
     #: while live play goes on (a move in this process less than ``analysis_live_window``
     #: seconds ago) an analysis computes only this share of the time and pauses the rest
-    #: (1: never pauses); the priority alone leaves the server's moves 20-40 % slower at the
-    #: median on a 2-core machine (docs/benchmarks.md)
-    analysis_live_share: float = Field(0.5, gt=0, le=1)
+    #: (1: never pauses). On a 2-core machine the priority alone left the moves 20-60 %
+    #: slower at the median; at 0.1 they were within 10 % (docs/benchmarks.md). An idle
+    #: server analyses at full speed.
+    analysis_live_share: float = Field(0.1, gt=0, le=1)
     analysis_live_window: float = Field(5.0, gt=0)
     #: a running job not renewed for this long is taken again by another worker
     analysis_lease_seconds: float = Field(60.0, gt=0)
