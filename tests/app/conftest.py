@@ -285,3 +285,20 @@ async def server(settings):
     async with live_server(settings) as (host, app):
         async with httpx.AsyncClient(base_url=f"http://{host}") as client:
             yield host, Api(client, app)
+
+
+def finished_toy_game(db_url: str) -> int:
+    """A toy game against a bot played to its end in a database of ``db_url`` (for tests of
+    the CLI commands that read stored games); returns its id."""
+    async def play() -> int:
+        async with running_app(make_settings(db_url)) as api:
+            ada = await api.user("ada")
+            gid = await api.toy_game(ada, bots=[1])
+            while True:
+                await api.idle()
+                g = await ada.game(gid)
+                if g["status"] == "finished":
+                    return gid
+                await ada.act(gid, (await ada.legal(gid))["actions"][-1], version=g["version"])
+
+    return asyncio.run(play())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from typer.testing import CliRunner
@@ -14,7 +13,7 @@ from tests.engine.test_analysis import LENGTH, MOVE_AT, SEED, greedy_log
 
 import engine
 
-from .conftest import make_settings, running_app
+from .conftest import finished_toy_game
 
 FAST = ["--playouts", "2", "--candidates", "1"]
 
@@ -78,18 +77,7 @@ def test_analyse_refuses_bad_input(tmp_path):
 
 
 def test_analyse_a_stored_game(db_url):
-    async def play() -> int:
-        async with running_app(make_settings(db_url)) as api:
-            ada = await api.user("ada")
-            gid = await api.toy_game(ada, bots=[1])
-            while True:
-                await api.idle()
-                g = await ada.game(gid)
-                if g["status"] == "finished":
-                    return gid
-                await ada.act(gid, (await ada.legal(gid))["actions"][-1], version=g["version"])
-
-    gid = asyncio.run(play())
+    gid = finished_toy_game(db_url)
     result = CliRunner().invoke(cli, ["analyse", str(gid), "--json", *FAST],
                                 env={"DATABASE_URL": db_url})
     assert result.exit_code == 0, result.output

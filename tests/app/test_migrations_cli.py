@@ -16,7 +16,7 @@ from app.cli import cli
 from app.migrate import current_revision, head_revision, upgrade
 from app.models import Base
 
-from .conftest import make_settings, running_app
+from .conftest import finished_toy_game
 
 
 async def _diff(url: str) -> list:
@@ -53,18 +53,7 @@ def test_console_script_help():
 
 
 def test_replay_command(db_url):
-    async def play() -> int:
-        async with running_app(make_settings(db_url)) as api:
-            ada = await api.user("ada")
-            gid = await api.toy_game(ada, bots=[1])
-            while True:
-                await api.idle()
-                g = await ada.game(gid)
-                if g["status"] == "finished":
-                    return gid
-                await ada.act(gid, (await ada.legal(gid))["actions"][-1], version=g["version"])
-
-    gid = asyncio.run(play())
+    gid = finished_toy_game(db_url)
     result = CliRunner().invoke(cli, ["replay", str(gid)], env={"DATABASE_URL": db_url})
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
