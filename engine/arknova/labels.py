@@ -78,21 +78,16 @@ def describe(state, seat, a) -> dict | None:
         return label("analysis.label.support",
                      f"Support {card_name(a['project'])} (level {a['level'] + 1})",
                      project=a["project"], level=a["level"], release=a.get("release"))
-    if t == "task":
-        task = a["task"]
-        if task == "partner":
-            return label("bar.partner_zoo", f"Partner zoo: {a['continent'].capitalize()}",
-                         continent=a["continent"])
-        if task == "university":
-            return label("bar.university", f"University: {a['university'].capitalize()}",
-                         university=a["university"])
-        return label("analysis.label.task", f"Association: {task.replace('_', ' ')}", task=task)
-    if t == "partner":
+    # a partner zoo or a university: an Association task, or the answer of a bonus
+    kind = a["task"] if t == "task" else t
+    if kind == "partner":
         return label("bar.partner_zoo", f"Partner zoo: {a['continent'].capitalize()}",
                      continent=a["continent"])
-    if t == "university":
+    if kind == "university":
         return label("bar.university", f"University: {a['university'].capitalize()}",
                      university=a["university"])
+    if t == "task":
+        return label("analysis.label.task", f"Association: {kind.replace('_', ' ')}", task=kind)
     if t in ("discard", "discard_final"):
         return label("answer.discard", f"Discard {card_name(a['card'])}", card=a["card"])
     if t == "relocate":
