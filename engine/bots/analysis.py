@@ -43,7 +43,7 @@ from typing import Callable
 
 from ..core import rng as _rng
 from ..core.state import canonical_json, digest
-from .evaluation import evaluator_for, step
+from .evaluation import evaluator_for, searching, step
 from .greedy import GreedyBot, candidates as shortlist, own_followup, ranked, score_answers
 from .labels import describe
 from .mcts import MctsBot
@@ -160,6 +160,11 @@ def _values(game, state, seat, chosen, settings: Settings, rng) -> tuple[list, l
     """``(legal, compared indexes, values, chained)`` for ``seat``'s decision in ``state``
     (``chosen``: an answer that must be among the compared ones, or None)."""
     ev = evaluator_for(game)
+    with searching(ev):  # no state is changed in place in here
+        return _compare(game, ev, state, seat, chosen, settings, rng)
+
+
+def _compare(game, ev, state, seat, chosen, settings: Settings, rng):
     g = GreedyBot()
     world = game.determinize(state, seat, rng)
     legal = game.legal_actions(world, seat)

@@ -8,8 +8,9 @@ A game may register an :class:`Evaluator` under its name (the zoo builder's live
 from __future__ import annotations
 
 import importlib
+from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, ContextManager
 
 import orjson
 
@@ -43,6 +44,9 @@ class Evaluator:
       (greedy looks ahead through these decisions). Default: ``seat`` alone owes a decision.
     - ``shortlist(state, seat, legal, k)``: optionally cut a long list of answers down to the
       ``k`` most promising (placements, for example) before each one is simulated.
+    - ``session()``: optionally a context manager the bots enter around a search; inside it
+      no state is changed in place, so the evaluator may memoize by identity.
+      :func:`searching` enters it (or nothing).
     - ``clone(state)``: optionally a faster deep copy of the game's states (for callers that
       need a whole copy; :func:`step` no longer does: it copies only what a move touches).
     """
@@ -52,6 +56,12 @@ class Evaluator:
     shortlist: Callable[[State, int, list, int], list] | None = None
     clone: Callable[[State], State] | None = None
     extra: dict = field(default_factory=dict)
+    session: Callable[[], ContextManager] | None = None
+
+
+def searching(ev: Evaluator) -> ContextManager:
+    """The evaluator's search scope (:attr:`Evaluator.session`), or a scope that does nothing."""
+    return ev.session() if ev.session is not None else nullcontext()
 
 
 def register_evaluator(name: str, evaluator: Evaluator) -> Evaluator:

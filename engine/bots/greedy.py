@@ -10,7 +10,7 @@ first answer in ``legal`` order, so the choice is reproducible for the same ``rn
 from __future__ import annotations
 
 from .base import Bot, RandomBot
-from .evaluation import Evaluator, evaluator_for, step
+from .evaluation import Evaluator, evaluator_for, searching, step
 
 
 def own_followup(game, ev: Evaluator, state, seat) -> bool:
@@ -94,8 +94,9 @@ def ranked(game, ev: Evaluator, state, seat, legal: list, *, depth: int = 8, wid
     ``top_width``), best first; ties keep ``legal`` order."""
     keep = {id(a) for a in candidates(ev, state, seat, legal, top_width)}
     tried_idx = [i for i, a in enumerate(legal) if id(a) in keep]
-    values = score_answers(game, ev, state, seat, [legal[i] for i in tried_idx], depth=depth,
-                           width=width)
+    with searching(ev):
+        values = score_answers(game, ev, state, seat, [legal[i] for i in tried_idx],
+                               depth=depth, width=width)
     return sorted(zip(values, tried_idx), key=lambda t: (-t[0], t[1]))
 
 

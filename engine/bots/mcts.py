@@ -29,7 +29,7 @@ import math
 import time
 
 from .base import Bot, RandomBot
-from .evaluation import evaluator_for, step
+from .evaluation import evaluator_for, searching, step
 from .greedy import GreedyBot, finish_chain, candidates as _shortlist, own_followup, ranked
 
 
@@ -64,6 +64,10 @@ class MctsBot(Bot):
         start = time.perf_counter()
         seat = sample.seat
         ev = evaluator_for(game)
+        with searching(ev):  # no state is changed in place while it searches
+            return self._search(game, legal, rng, sample, seat, ev, start)
+
+    def _search(self, game, legal, rng, sample, seat, ev, start):
         try:
             world = sample(rng)
         except NotImplementedError:  # the game cannot sample possible worlds

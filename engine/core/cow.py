@@ -67,20 +67,22 @@ class Lazy(dict):
 
     # -------------------------------------------------------------- the copy on first read
     def __missing__(self, key):
-        v = self._src.get(key, _NO)
+        v = _get(self._src, key, _NO)
         if v is _NO or self._full or (self._gone is not None and key in self._gone):
             raise KeyError(key)
-        if type(v) not in _ATOMS:
-            spec = self._lazy.get(key) if self._lazy else None
-            if spec is None:
-                v = deep(v)
-            elif type(spec) is not dict:  # the game's own copier for this key
-                v = spec(v)
-            elif type(v) is list:
-                v = [Lazy(x, spec) if type(x) is dict else
-                     (x if type(x) in _ATOMS else deep(x)) for x in v]
-            else:
-                v = deep(v)
+        if type(v) in _ATOMS:  # most reads: nothing to copy
+            _set(self, key, v)
+            return v
+        spec = self._lazy.get(key) if self._lazy else None
+        if spec is None:
+            v = deep(v)
+        elif type(spec) is not dict:  # the game's own copier for this key
+            v = spec(v)
+        elif type(v) is list:
+            v = [Lazy(x, spec) if type(x) is dict else
+                 (x if type(x) in _ATOMS else deep(x)) for x in v]
+        else:
+            v = deep(v)
         _set(self, key, v)
         return v
 
@@ -209,10 +211,17 @@ class Lazy(dict):
     # -------------------------------------------------------------- back to plain data
     def plain(self) -> dict:
         """The plain dict this view stands for: the input's dict, overlaid with what was read
-        or written, without the deleted keys (unread values are shared with the input)."""
-        if not dict.__len__(self) and self._gone is None:
-            return self._src  # nothing read: the input's dict itself
-        out = self._src.copy()
+        or written, without the deleted keys (unread values are shared with the input). A view
+        that only read atoms and changed none stands for the input's dict itself, so a part
+        of the state a move only looked at (another zoo's appeal, say) keeps its identity."""
+        src = self._src
+        if self._gone is None:
+            for key, v in dict.items(self):
+                if _get(src, key, _NO) is not v:
+                    break
+            else:  # nothing read but atoms, none changed: the input's dict itself
+                return src
+        out = src.copy()
         out.update(dict.items(self))
         if self._gone:
             for key in self._gone:

@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from engine.bots import GreedyBot, MctsBot, RandomBot, Sampler, decide, get_bot, make_bot
+import engine.arknova.evalmemo as M
 from engine.bots.evaluation import evaluator_for
 from engine.core import rng as _rng
 from engine.core.state import clone
@@ -247,18 +248,49 @@ def test_bot_state_copies_are_exact_and_independent():
 
 def test_memoized_evaluation_matches_a_fresh_one():
     """The evaluation's memos (zoo values, layouts, icons, hands) never change a value."""
-    import engine.arknova.evaluate as E
-
     ev = evaluator_for(ARK)
     states = [s for seed in (23, 24) for s in positions(ARK, 2, seed, every=5)]
     warm = [(ev.value(s, 0), ev.value(s, 1)) for s in states]
     warm = [(ev.value(s, 0), ev.value(s, 1)) for s in states]  # now from the memos
     fresh = []
     for s in states:
-        E._CACHE.clear()
-        E._MEMO.clear()
+        M.ZOOS.clear()
+        M.MEMO.clear()
         fresh.append((ev.value(s, 0), ev.value(s, 1)))
     assert warm == fresh
+
+
+def test_session_memo_by_identity_matches_a_fresh_one():
+    """Inside a search session values are also found by the identity of the dicts they read
+    (states made by ``simulate`` share what a move did not touch): every value found so is
+    the value computed afresh, with every memo cleared and no session."""
+    ev = evaluator_for(ARK)
+    found, shared = [], 0
+    with ev.session():
+        for seed in (25, 26):
+            for s in positions(ARK, 2, seed, every=9):
+                seat = min(ARK.waiting_for(s))
+                for a in ARK.legal_actions(s, seat)[:6]:
+                    nxt = ARK.simulate(s, seat, a)
+                    shared += any(p is q for p, q in zip(s["players"], nxt["players"]))
+                    # kept as JSON: the states are freed, so their ids are reused in the session
+                    found.append((orjson.dumps(nxt), ev.value(nxt, 0), ev.value(nxt, 1)))
+    assert shared > 10  # a zoo a move only looked at is the same dict in the next state
+    assert len(found) > 50
+    for raw, v0, v1 in found:
+        M.ZOOS.clear()
+        M.MEMO.clear()
+        nxt = orjson.loads(raw)
+        assert (ev.value(nxt, 0), ev.value(nxt, 1)) == (v0, v1)
+
+
+def test_every_scoring_counter_says_what_it_reads():
+    """The final points' memo keys on what each counter reads (COUNTER_READS): a counter
+    added to scoring.count must be named there, or the memo falls back to the whole zoo."""
+    from engine.arknova import scoring
+    from engine.arknova.zooparts import COUNTER_READS
+
+    assert scoring.counter_names() == set(COUNTER_READS)
 
 
 def test_greedy_beats_random():
@@ -396,3 +428,13 @@ def test_searches_leave_the_worlds_they_search_unchanged():
         assert orjson.dumps(state) == real
         checked += 1
     assert checked >= 5
+
+
+def test_session_encodings_hold_what_they_encode():
+    """``enc`` finds an encoding by identity inside a session: the object must be held, or a
+    new object at a freed one's address would get the old encoding."""
+    with M.session():
+        for i in range(200):
+            data = [i, "x" * (i % 7)]
+            assert M.enc(data) == M.encode(data)
+            del data  # freed (were it not held): the next list may reuse its address
