@@ -101,3 +101,25 @@ def test_bot_steps_change_nothing_shared():
             step(game, nxt, s2, game.legal_actions(nxt, s2)[0])
     decide(get_bot("greedy"), game, state, seat, {"rng": 1})
     assert state == snap
+
+
+def test_a_view_that_only_looked_keeps_the_inputs_identity():
+    """A lazy dict that only read atoms and changed none stands for its input itself (another
+    zoo's appeal read by the end-of-game check leaves that zoo the same dict); one that changed
+    anything is a new dict, and its input is unchanged."""
+    src = {"a": 1, "b": "x", "c": [1, 2], "d": None}
+    v = cow.begin(src, {})
+    assert (v["a"], v["b"], v["d"]) == (1, "x", None)
+    assert cow.finish(v) == src and cow.begin(src, {}).plain() is src
+    player = {"money": 3, "hand": ["A"]}
+    root = {"players": [player], "turn": 1}
+    view = cow.begin(root, {"players": {}})
+    assert view["players"][0]["money"] == 3   # only looked at
+    assert cow.finish(view)["players"][0] is player
+    view = cow.begin(root, {"players": {}})
+    view["players"][0]["money"] += 1
+    assert cow.finish(view)["players"][0] == {"money": 4, "hand": ["A"]} and player["money"] == 3
+    view = cow.begin(root, {"players": {}})
+    assert view["players"][0]["hand"] == ["A"]  # a container read: copied, so a new dict
+    out = cow.finish(view)["players"][0]
+    assert out == player and out is not player
