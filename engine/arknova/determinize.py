@@ -22,6 +22,7 @@ are pooled like any hidden card; the view does not record that knowledge either.
 
 from __future__ import annotations
 
+from itertools import chain, filterfalse
 from typing import MutableMapping
 
 from ..core import rng as _rng
@@ -79,17 +80,17 @@ def determinize(state: dict, seat: int, rng: MutableMapping, lazy: dict | None =
     s = cow.begin(state, lazy or {})
     holder = {"rng": _rng.next_u64(rng)}
     main, finals = hidden_piles(s, seat)
-    pool = [c for pile in main for c in pile]
+    pool = list(chain.from_iterable(main))  # (the C builtins: decks of 150 cards)
     # the base-project pile stays fixed while someone is choosing from it (resistance)
     base_locked = any(f["kind"] == "choose_cards" and f["dest"] == "base" for f in s["stack"])
     if s["base_pile"] and not base_locked:
         base = _base_ids()
-        base_pool = sorted([c for c in pool if c in base] + s["base_pile"])
+        base_pool = sorted(list(filter(base.__contains__, pool)) + s["base_pile"])
         _rng.shuffle(holder, base_pool)
         k = len(s["base_pile"])
         s["base_pile"] = sorted(base_pool[:k])
-        pool = [c for c in pool if c not in base] + base_pool[k:]
+        pool = list(filterfalse(base.__contains__, pool)) + base_pool[k:]
     _deal(holder, main, pool)
-    _deal(holder, finals, [c for pile in finals for c in pile])
+    _deal(holder, finals, list(chain.from_iterable(finals)))
     s["rng"] = _rng.next_u64(holder)
     return cow.finish(s)

@@ -29,15 +29,19 @@ from __future__ import annotations
 from typing import Any
 
 _ATOMS = frozenset((str, int, float, bool, type(None)))
+_all_atoms = _ATOMS.issuperset  # of an iterable of types, in C
 _NO = object()
 _set = dict.__setitem__
 _get = dict.get
 
 
 def deep(v: Any) -> Any:
-    """A deep copy of JSON data (dicts, lists, atoms)."""
+    """A deep copy of JSON data (dicts, lists, atoms). A long list of atoms only (a deck) is
+    copied in C: ``map(type, ...)`` and the set test run without a Python step per item."""
     t = type(v)
     if t is list:
+        if len(v) > 12 and _all_atoms(map(type, v)):
+            return v[:]
         return [x if type(x) in _ATOMS else deep(x) for x in v]
     if t is dict:
         return {k: (x if type(x) in _ATOMS else deep(x)) for k, x in v.items()}

@@ -123,3 +123,27 @@ def test_a_view_that_only_looked_keeps_the_inputs_identity():
     assert view["players"][0]["hand"] == ["A"]  # a container read: copied, so a new dict
     out = cow.finish(view)["players"][0]
     assert out == player and out is not player
+
+
+def test_a_key_written_into_a_view_is_never_lost():
+    """A key the input does not have, written into a view (even with the value None, which
+    ``dict.get`` also returns for a missing key), makes the view a new dict; a key deleted
+    after it was read is not read back from the input."""
+    src = {"a": 1, "b": [1]}
+    v = cow.begin(src, {})
+    v["new"] = None
+    out = cow.finish(v)
+    assert out == {"a": 1, "b": [1], "new": None} and "new" not in src
+    player = {"a": 1}
+    root = {"players": [player]}
+    view = cow.begin(root, {"players": {}})
+    view["players"][0]["x"] = None
+    assert cow.finish(view)["players"][0] == {"a": 1, "x": None}
+    v = cow.begin(src, {})
+    assert v["a"] == 1
+    del v["a"]
+    assert "a" not in v and v.get("a") is None and cow.finish(v) == {"b": [1]}
+    v = cow.begin(src, {})
+    v.pop("b")
+    assert "b" not in v and list(v) == ["a"] and cow.finish(v) == {"a": 1}
+    assert src == {"a": 1, "b": [1]}

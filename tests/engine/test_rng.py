@@ -33,3 +33,24 @@ def test_shuffle_draws_exactly_as_randbelow():
         _shuffle_by_randbelow(h1, a)
         R.shuffle(h2, b)
         assert a == b and h1 == h2, seed
+
+
+def test_shuffle_falls_back_to_single_steps_when_a_draw_is_rejected(monkeypatch):
+    """The batched draws assume no output is rejected; when one is (about once in 10**16),
+    the shuffle is made one step at a time. Force that path (every bound 0: every batched
+    output counts as rejected) and the path beyond the batch size: the result is still
+    exactly randbelow's."""
+    monkeypatch.setattr(R, "_LIMITS", (0,) * len(R._LIMITS))
+    for seed, n in ((1, 2), (2, 37), (3, 200), (4, R._LANES_MAX + 300)):
+        a, b = list(range(n)), list(range(n))
+        h1 = {"rng": R.seed_to_int(seed)}
+        h2 = dict(h1)
+        _shuffle_by_randbelow(h1, a)
+        R.shuffle(h2, b)
+        assert a == b and h1 == h2, seed
+
+
+def test_batched_draws_are_the_generators_outputs():
+    x = R.seed_to_int("lanes")
+    holder = {"rng": x}
+    assert R._draws(x, 300) == [R.next_u64(holder) for _ in range(300)]
