@@ -33,26 +33,15 @@ def play(seeds: list[int], decisions: int) -> str:
     """Greedy against greedy, as ``ratios.py`` plays it; returns the hash of the decisions."""
     sys.path.insert(0, str(ROOT))
     import engine
-    from engine.bots import decide, get_bot
-    from engine.core import rng as _rng
+    from benchmarks.ratios import greedy_games
     from engine.core.state import canonical_json
 
     game = engine.get_game("arknova")
     if hasattr(game, "prepare"):
         game.prepare()
-    greedy = get_bot("greedy")
     h = hashlib.sha256()
-    for seed in seeds:
-        state = game.setup(2, {}, seed)
-        rng = {"rng": _rng.seed_to_int(f"greedy-{seed}")}
-        for _ in range(decisions):
-            waiting = sorted(game.waiting_for(state))
-            if not waiting:
-                break
-            seat = waiting[0]
-            action = decide(greedy, game, state, seat, rng)
-            h.update(canonical_json(action))
-            state, _ = game.apply(state, seat, action)
+    for *_, action in greedy_games(game, seeds, decisions):
+        h.update(canonical_json(action))
     return h.hexdigest()[:16]
 
 

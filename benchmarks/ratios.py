@@ -155,11 +155,11 @@ def bench_engine(games: int) -> dict:
 
 
 # --------------------------------------------------------------------------- bots
-def bench_bots(seeds: list[int], decisions: int, mcts_every: int) -> dict:
-    game = engine.get_game("arknova")
+def greedy_games(game, seeds: list[int], decisions: int, on_decision=None):
+    """Greedy against greedy from each seed, the first ``decisions`` decisions of each game
+    (the bots' benchmark positions): yields ``(seed, i, state, seat, action)``, ``action``
+    being greedy's answer in ``state``; ``on_decision(seconds)`` gets each decision's CPU."""
     greedy = get_bot("greedy")
-    mcts = MctsBot(budget=None, playouts=12)
-    g_times, g_hash, positions = [], hashlib.sha256(), []
     for seed in seeds:
         state = game.setup(2, {}, seed)
         rng = {"rng": _rng.seed_to_int(f"greedy-{seed}")}
@@ -170,11 +170,20 @@ def bench_bots(seeds: list[int], decisions: int, mcts_every: int) -> dict:
             seat = waiting[0]
             t = cpu()
             action = decide(greedy, game, state, seat, rng)
-            g_times.append(cpu() - t)
-            g_hash.update(canonical_json(action))
-            if i % mcts_every == 0 and state["stack"] and state["stack"][-1]["kind"] == "turn":
-                positions.append((state, seat, seed * 1000 + i))
+            if on_decision is not None:
+                on_decision(cpu() - t)
+            yield seed, i, state, seat, action
             state, _ = game.apply(state, seat, action)
+
+
+def bench_bots(seeds: list[int], decisions: int, mcts_every: int) -> dict:
+    game = engine.get_game("arknova")
+    mcts = MctsBot(budget=None, playouts=12)
+    g_times, g_hash, positions = [], hashlib.sha256(), []
+    for seed, i, state, seat, action in greedy_games(game, seeds, decisions, g_times.append):
+        g_hash.update(canonical_json(action))
+        if i % mcts_every == 0 and state["stack"] and state["stack"][-1]["kind"] == "turn":
+            positions.append((state, seat, seed * 1000 + i))
     m_hash, playouts, seconds = hashlib.sha256(), 0, 0.0
     for state, seat, k in positions:
         mcts.last_stats = None

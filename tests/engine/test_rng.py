@@ -24,15 +24,18 @@ def _shuffle_by_randbelow(holder, seq):
         seq[i], seq[j] = seq[j], seq[i]
 
 
+def _assert_shuffle_is_randbelows(seed, n):
+    a, b = list(range(n)), list(range(n))
+    h1 = {"rng": R.seed_to_int(seed)}
+    h2 = dict(h1)
+    _shuffle_by_randbelow(h1, a)
+    R.shuffle(h2, b)
+    assert a == b and h1 == h2, (seed, n)
+
+
 def test_shuffle_draws_exactly_as_randbelow():
     for seed in range(400):
-        n = random.Random(seed).randint(0, 220)
-        a, b = list(range(n)), list(range(n))
-        h1 = {"rng": R.seed_to_int(seed)}
-        h2 = dict(h1)
-        _shuffle_by_randbelow(h1, a)
-        R.shuffle(h2, b)
-        assert a == b and h1 == h2, seed
+        _assert_shuffle_is_randbelows(seed, random.Random(seed).randint(0, 220))
 
 
 def test_shuffle_falls_back_to_single_steps_when_a_draw_is_rejected(monkeypatch):
@@ -42,12 +45,7 @@ def test_shuffle_falls_back_to_single_steps_when_a_draw_is_rejected(monkeypatch)
     exactly randbelow's."""
     monkeypatch.setattr(R, "_LIMITS", (0,) * len(R._LIMITS))
     for seed, n in ((1, 2), (2, 37), (3, 200), (4, R._LANES_MAX + 300)):
-        a, b = list(range(n)), list(range(n))
-        h1 = {"rng": R.seed_to_int(seed)}
-        h2 = dict(h1)
-        _shuffle_by_randbelow(h1, a)
-        R.shuffle(h2, b)
-        assert a == b and h1 == h2, seed
+        _assert_shuffle_is_randbelows(seed, n)
 
 
 def test_batched_draws_are_the_generators_outputs():
