@@ -483,8 +483,7 @@ function renderBar() {
     clear(els.bar).append(h("div", { class: "bar-line" }, h("span", { class: "ask" }, st.error || t("common.loading"))));
     return;
   }
-  if (ui) ui.renderBar();
-  hints.attach(els.bar);
+  if (ui) ui.renderBar(); // its every drawing ends with hints.attach (decorateBar)
   document.body.classList.toggle("my-turn", st.legal.length > 0 && !st.pending);
   document.body.dataset.version = String(st.version);
 }
@@ -525,7 +524,7 @@ async function load() {
   takeSummary(g);
   st.gameName = g.game;
   if (!st.catalog) {
-    ui = await mountTable(st, g.game, { send, toast });
+    ui = await mountTable(st, g.game, { send, toast, decorateBar: (bar) => hints.attach(bar) });
     window.menagerie.ui = ui;
   }
   clearTimeout(pollTimer);

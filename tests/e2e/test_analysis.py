@@ -157,3 +157,108 @@ def test_hints_agreed_at_creation_and_the_hint_drawn(server, browser, console, a
         page.wait_for_selector(f'[data-game="{gid}"] .badge.hints', timeout=WAIT)
     finally:
         ctx.close()
+
+
+#: JS: this page owes a decision now, and only this page (a bot answers a simultaneous
+#: decision first: see helpers.ALONE), with the answers of the newest version
+OWES = ("() => { const s = window.menagerie.state; return !!s.view && !s.pending"
+        " && s.legalVersion === s.version && s.legal.length > 0"
+        " && (s.waitingFor || []).every(x => x === s.seat)"
+        " && document.querySelector('#decision.mine') !== null; }")
+
+
+def hint_button_works(page) -> None:
+    """The Hint button is on the bar, usable, and labelled."""
+    button = page.locator("#decision #hint-btn")
+    assert button.count() == 1, "the Hint button is gone from the bar"
+    assert button.is_visible() and button.is_enabled()
+    assert button.inner_text().strip()
+
+
+def test_the_hint_button_stays_through_moves_and_redraws(server, browser, console, artifacts):
+    """The decision bar is drawn anew after every move, every WebSocket update, and inside a
+    decision (a card picked for the opening keep, the collapse button, a chained move's next
+    question): the Hint button is part of each drawing and works after each, and a hint asked
+    for stays shown while the bar redraws at its version."""
+    import random
+
+    from .helpers import click_progress, game_id, register, start_from_table, version
+
+    ctx = browser.new_context(viewport=LAPTOP)
+    try:
+        page = console.watch(ctx.new_page(), "hint-redraws")
+        register(page, server, unique("hr"))
+        page.click("#new-game-btn")
+        page.wait_for_selector("#ng-hints")
+        page.check("#ng-hints")
+        page.check('input[data-bot-seat="1"]')
+        page.click("#create-game")
+        page.wait_for_url(re.compile(r".*/game\.html\?id=\d+"))
+        gid = game_id(page)
+        start_from_table(page)
+        page.wait_for_function(OWES, timeout=WAIT)
+        # the opening keep: each card picked redraws the bar from inside it
+        hint_button_works(page)
+        for cid in page.eval_on_selector_all(
+                "#decision .tray-card[aria-pressed]", "els => els.map(e => e.dataset.id)")[:2]:
+            page.click(f'#decision .tray-card[data-id="{cid}"]')
+            page.wait_for_selector(f'#decision .tray-card[data-id="{cid}"][aria-pressed="true"]')
+            hint_button_works(page)
+        # asked: the proposal stays on the bar through redraws at its version
+        page.click("#hint-btn")
+        page.wait_for_selector("#decision #hint-box", timeout=WAIT)
+        said = page.inner_text("#hint-box").strip()
+        assert said and "object" not in said and "{" not in said, said
+        for cid in page.eval_on_selector_all('#decision .tray-card[aria-pressed="true"]',
+                                              "els => els.map(e => e.dataset.id)"):
+            page.click(f'#decision .tray-card[data-id="{cid}"]')  # picked off again
+            page.wait_for_selector(f'#decision .tray-card[data-id="{cid}"][aria-pressed="false"]')
+            hint_button_works(page)
+            assert page.locator("#decision #hint-box").count() == 1
+        assert page.evaluate("() => Number(document.body.dataset.hintMarks)") > 0
+        rng = random.Random(11)
+        kinds, moves, chained = [], 0, 0
+        while moves < 8:
+            before = version(page)
+            kinds.append(click_progress(page, rng))
+            moves += 1
+            # the next question: the bot's moves arrive over the WebSocket first, or it is the
+            # next step of my own move (a building, then its placement: no bot in between)
+            page.wait_for_function(f"() => window.menagerie.state.version > {before}", timeout=WAIT)
+            page.wait_for_function(OWES, timeout=WAIT * 2)
+            if server.api("GET", f"/api/games/{gid}")["version"] == before + 1:
+                chained += 1
+            hint_button_works(page)
+            assert page.locator("#decision #hint-box").count() == 0  # the old version's is gone
+            # a redraw from inside the bar, as its own controls make one (a stepper, an
+            # animal picked, a placement browsed)
+            page.evaluate("() => window.menagerie.ui.bar.render()")
+            hint_button_works(page)
+            if moves == 4:
+                page.screenshot(path=str(artifacts / "hint-moves-1440x900.png"))
+        assert chained, f"no decision inside a chained move was met ({kinds})"
+        # and it still works: a proposal at the current version
+        page.click("#hint-btn")
+        page.wait_for_selector("#decision #hint-box", timeout=WAIT)
+        said = page.inner_text("#hint-box").strip()
+        # in words: the compared answer's label too (no "[object Object]", no "{label}")
+        assert said and "object" not in said and "{" not in said, said
+        page.screenshot(path=str(artifacts / "hint-after-moves-1440x900.png"))
+        page.set_viewport_size(PHONE)
+        page.wait_for_function("() => document.documentElement.scrollWidth <= 390", timeout=WAIT)
+        hint_button_works(page)
+        # a phone's bar folds away and opens again (a redraw each): the button and the proposal
+        # are part of both drawings
+        if page.locator("#decision .bar-collapse").is_visible():
+            page.click("#decision .bar-collapse")
+            page.wait_for_selector("#decision.collapsed")
+            hint_button_works(page)
+            page.click("#decision .bar-collapse")
+            page.wait_for_selector("#decision:not(.collapsed)")
+            hint_button_works(page)
+            assert page.locator("#decision #hint-box").count() == 1
+        box = page.locator("#hint-btn").bounding_box()
+        assert box and 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"]
+        page.screenshot(path=str(artifacts / "hint-after-moves-390x844.png"))
+    finally:
+        ctx.close()
