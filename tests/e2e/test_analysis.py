@@ -13,6 +13,7 @@ Screenshots: ``test-artifacts/analysis-1440x900.png``, ``analysis-390x844.png``,
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +22,7 @@ from tests.arkrecord import greedy_record
 from .helpers import WAIT, PASSWORD, sign_in, unique
 
 LAPTOP = {"width": 1440, "height": 900}
+STATIC = Path(__file__).resolve().parents[2] / "static"
 PHONE = {"width": 390, "height": 844}
 ANALYSIS = 180_000
 
@@ -260,5 +262,87 @@ def test_the_hint_button_stays_through_moves_and_redraws(server, browser, consol
         box = page.locator("#hint-btn").bounding_box()
         assert box and 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"]
         page.screenshot(path=str(artifacts / "hint-after-moves-390x844.png"))
+    finally:
+        ctx.close()
+
+
+def zoocracy_labels(seats: int) -> list[dict]:
+    """One label of each kind (key, and the vote's yes/no) of Zoocracy's answers, from real
+    decisions of a game of ``seats``, with the engine's English text."""
+    import engine
+    from engine.bots.labels import describe
+    from engine.core import rng as _rng
+
+    game = engine.get_game("zoocracy")
+    found: dict[tuple, dict] = {}
+    for n in range(4):
+        state = game.setup(seats, {}, f"e2e-labels-{n}")
+        chooser = {"rng": n}
+        for _ in range(600):
+            waiting = sorted(game.waiting_for(state))
+            if not waiting:
+                break
+            legal = game.legal_actions(state, waiting[0])
+            for a in legal:
+                lab = describe(game, state, waiting[0], a)
+                found.setdefault((lab["key"], lab["params"].get("yes")), lab)
+            state, _ = game.apply(state, waiting[0], legal[_rng.randbelow(chooser, len(legal))])
+    return list(found.values())
+
+
+LABEL_TEXTS = ("async (labels) => { const m = await import(new URL('js/analysis.js', location.href).href);"
+               " return labels.map((l) => m.labelText(l, window.menagerie.ui)); }")
+
+
+@pytest.mark.parametrize("lang", ["uk", "de", "en"])
+def test_zoocracy_labels_in_the_readers_language(server, browser, console, lang):
+    """A Zoocracy game with hints, read in Ukrainian, German and English: every kind of label
+    an analysis or a hint shows (one of each, from real decisions) is in the page's language,
+    enclosures by their names in it, parties by their players, never the engine's English with
+    its "party 2"; and the Hint button's proposal is in words."""
+    import json
+
+    from .helpers import wait_my_turn
+
+    name = unique(f"zl{lang}")
+    reg = server.api("POST", "/api/auth/register", {"username": name, "password": PASSWORD})
+    game = server.api("POST", "/api/games", {"game": "zoocracy", "seats": 3, "bots": [1, 2],
+                                             "hints": True}, reg["token"])
+    server.api("POST", f"/api/games/{game['id']}/start", None, reg["token"])
+    cat = json.loads((STATIC / "i18n" / f"{lang}.json").read_text())
+    labels = zoocracy_labels(3)
+    assert len(labels) >= 15
+    ctx = browser.new_context(viewport=LAPTOP)
+    try:
+        page = console.watch(ctx.new_page(), f"zc-labels-{lang}")
+        page.goto(server.url("/"))
+        sign_in(page, server, reg["user"], reg["token"])
+        page.evaluate("(l) => localStorage.setItem('menagerie.lang', l)", lang)
+        page.goto(server.url(f"/game.html?id={game['id']}"))
+        page.wait_for_function("() => window.menagerie && window.menagerie.ui"
+                               " && window.menagerie.state.view", timeout=WAIT)
+        assert page.evaluate("document.documentElement.lang") == lang
+        texts = page.evaluate(LABEL_TEXTS, labels)
+        enclosures = {k.rsplit(".", 1)[1]: v for k, v in cat.items()
+                      if k.startswith("zoocracy.enclosure.")}
+        for lab, text in zip(labels, texts):
+            p = lab["params"]
+            assert text and "{" not in text and "party " not in text, (lab, text)
+            if lang != "en":
+                assert text != lab["text"], f"{lab['key']} shows the engine's English: {text}"
+            for k in ("enclosure", "from", "to"):
+                if p.get(k):
+                    assert enclosures[p[k]] in text and p[k] not in text, (lab, text)
+            if p.get("office"):
+                assert cat[f"zc.office.{p['office']}"] in text, (lab, text)
+            if p.get("party") == 0:  # the reader's own party: by the player's name
+                assert name in text, (lab, text)
+        # the Hint button's proposal in this language
+        wait_my_turn(page, timeout=WAIT * 2)
+        page.click("#hint-btn")
+        page.wait_for_selector("#decision #hint-box", timeout=WAIT)
+        said = page.inner_text("#hint-box").strip()
+        assert said and "{" not in said and "object" not in said and "party " not in said, said
+        assert said.startswith(cat["hints.proposal"].split("{")[0].strip()), said
     finally:
         ctx.close()
