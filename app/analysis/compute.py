@@ -116,3 +116,26 @@ def run_hint(name: str, dumped: dict, seat: int, settings: dict | None) -> dict:
     game = engine.get_game(name)
     state = game.load(dumped)
     return an.hint(game, state, seat, an.Settings.from_dict(settings or {}))
+
+
+def hint_loop(conn: Any, modules: list[str] = ()) -> None:
+    """The hint process (``app/analysis/hints.py``): answer ``(name, dumped, seat, settings)``
+    jobs from ``conn`` one after another with ``("ok", hint)`` or ``("error", text)``, until
+    the pipe closes or ``None`` arrives. The server kills the process when a hint takes too
+    long, so a search it gave up on never runs on."""
+    preload(list(modules))
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        try:
+            answer = ("ok", run_hint(*job))
+        except Exception as exc:  # the engine could not search this decision
+            answer = ("error", f"{type(exc).__name__}: {exc}"[:400])
+        try:
+            conn.send(answer)
+        except (EOFError, OSError):
+            return

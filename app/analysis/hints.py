@@ -13,8 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+import threading
 
 from cachetools import LRUCache
 
@@ -23,14 +22,22 @@ from . import compute
 
 log = logging.getLogger("menagerie.analysis")
 
+TIMEOUT = ("hint_timeout", "The hint took too long; try again in a moment.")
+
 
 class HintPool:
-    """One worker process (started on the first hint) and the answers of the last versions."""
+    """One worker process (started on the first hint, kept warm between hints) and the answers
+    of the last versions. A hint that takes longer than ``hint_timeout`` kills the process: its
+    search stops there, not when it would have ended, so slow hints never pile up CPU work; the
+    next hint starts a fresh process."""
 
     def __init__(self, settings, preload: list[str]) -> None:
         self.settings = settings
         self.preload = preload
-        self._pool: ProcessPoolExecutor | None = None
+        self._proc = None           # the process (multiprocessing, spawned)
+        self._conn = None           # our end of its pipe
+        self._started = threading.Lock()  # guards _proc/_conn (the asking thread, the loop)
+        self._asking = threading.Lock()   # one job on the pipe at a time
         #: (game id, version, seat) -> hint: asking twice costs nothing
         self._cache: LRUCache = LRUCache(maxsize=256)
         self._lock = asyncio.Lock()
@@ -39,17 +46,50 @@ class HintPool:
         playouts = self.settings.hint_playouts
         return {"playouts": playouts} if playouts else {}
 
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                initializer=compute.preload, initargs=(self.preload,))
-        return self._pool
+    @property
+    def pid(self) -> int | None:
+        """The worker process' id while it runs (None before the first hint, after a kill)."""
+        proc = self._proc
+        return proc.pid if proc is not None and proc.is_alive() else None
 
-    def _drop(self) -> None:
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+    def _process(self):
+        with self._started:
+            if self._proc is None or not self._proc.is_alive():
+                self._end_locked()
+                ctx = multiprocessing.get_context("spawn")
+                ours, theirs = ctx.Pipe()
+                proc = ctx.Process(target=compute.hint_loop, args=(theirs, list(self.preload)),
+                                   name="menagerie-hint", daemon=True)
+                proc.start()
+                theirs.close()
+                self._proc, self._conn = proc, ours
+            return self._conn
+
+    def _end_locked(self) -> None:
+        proc, conn = self._proc, self._conn
+        self._proc = self._conn = None
+        if proc is not None:
+            if proc.is_alive():
+                proc.kill()
+            proc.join(5)
+        if conn is not None:
+            conn.close()
+
+    def kill(self) -> None:
+        """End the worker process now, whatever it computes (blocking: from a thread)."""
+        with self._started:
+            self._end_locked()
+
+    def _ask(self, job: tuple) -> tuple[str, object]:
+        """One job through the process (in a thread). ``("ok", hint)``, ``("error", text)``,
+        or ``("died", None)`` when the process ended under it (killed: the hint timed out)."""
+        with self._asking:
+            conn = self._process()
+            try:
+                conn.send(job)
+                return conn.recv()
+            except (EOFError, OSError):
+                return "died", None
 
     async def hint(self, key: tuple, name: str, dumped: dict, seat: int) -> dict:
         found = self._cache.get(key)
@@ -59,33 +99,31 @@ class HintPool:
             found = self._cache.get(key)
             if found is not None:
                 return found
-            loop = asyncio.get_running_loop()
+            job = (name, dumped, seat, self.engine_settings())
+            asking = asyncio.ensure_future(asyncio.to_thread(self._ask, job))
             try:
-                fut = loop.run_in_executor(self._executor(), compute.run_hint, name, dumped,
-                                           seat, self.engine_settings())
-                answer = await asyncio.wait_for(fut, self.settings.hint_timeout)
-            except asyncio.TimeoutError:
-                self._drop()
-                raise ApiError(503, "hint_timeout",
-                               "The hint took too long; try again in a moment.") from None
-            except BrokenProcessPool:
-                self._drop()
-                raise ApiError(503, "hint_timeout",
-                               "The hint took too long; try again in a moment.") from None
-            except ApiError:
-                raise
-            except Exception:  # the engine could not search this decision
-                log.exception("hint for %s failed", key)
+                status, value = await asyncio.wait_for(asyncio.shield(asking),
+                                                       self.settings.hint_timeout)
+            except (asyncio.TimeoutError, asyncio.CancelledError) as exc:
+                # too long, or nobody waits for it any more: the search stops now (the asking
+                # thread sees the pipe close and ends)
+                await asyncio.shield(asyncio.to_thread(self.kill))
+                await asyncio.shield(asking)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+                raise ApiError(503, *TIMEOUT) from None
+            if status == "died":
+                raise ApiError(503, *TIMEOUT)
+            if status != "ok":  # the engine could not search this decision
+                log.error("hint for %s failed: %s", key, value)
                 raise ApiError(503, "hint_unavailable",
-                               "No hint can be given for this decision.") from None
-            self._cache[key] = answer
-            return answer
+                               "No hint can be given for this decision.")
+            self._cache[key] = value
+            return value
 
     def forget(self) -> None:
         """Drop the remembered answers (a test that changes a stored state)."""
         self._cache.clear()
 
     async def close(self) -> None:
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
+        await asyncio.to_thread(self.kill)

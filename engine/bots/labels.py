@@ -35,7 +35,8 @@ KEYS = frozenset(
         "generic", "action", "x_token", "keep", "keep_card", "building", "place", "animal",
         "sponsor", "support", "task", "relocate", "tile", "zc_marker", "zc_vote", "zc_pass",
         "zc_add", "zc_target", "zc_office", "zc_goal", "zc_negative", "zc_assign", "zc_move",
-        "zc_target_enclosure", "zc_decline", "zc_pay", "zc_head_bonus", "zc_members_done")]
+        "zc_target_enclosure", "zc_target_in", "zc_vote_card", "zc_decline", "zc_pay",
+        "zc_head_bonus", "zc_members_done")]
     + [f"analysis.reason.{k}" for k in ("forced", "clear", "better")])
 
 #: Answer types that say nothing on their own in a line of follow-ups.

@@ -1,6 +1,8 @@
 """Labels of Zoocracy's answers for analysis reports and hints (see
 :mod:`engine.bots.labels`); keys reuse the client's ``zc.answer.*`` messages where it has
-one, else ``analysis.label.*``. Params hold ids (cards, enclosures, parties = seats)."""
+one, else ``analysis.label.*``. Params hold ids (cards, enclosures, parties = seats, offices),
+which the client names in the reader's language; each key always comes with the same params
+(the client's catalogues say every label in English, Ukrainian and German)."""
 
 from __future__ import annotations
 
@@ -35,6 +37,18 @@ SIMPLE = {
     "members_done": ("analysis.label.zc_members_done", "Coalition complete"),
 }
 
+#: answers naming one party (and no enclosure): type -> (key, English with {party})
+PARTY = {
+    "add": ("analysis.label.zc_add", "Add {party} to the coalition"),
+    "target": ("analysis.label.zc_target", "Target {party}"),
+    "goal": ("analysis.label.zc_goal", "Goal for {party}"),
+    "assign": ("analysis.label.zc_assign", "Goal to {party}"),
+}
+
+
+def _party(p) -> str:
+    return f"party {int(p) + 1}"
+
 
 def describe(state, seat, a) -> dict | None:
     t = a.get("type")
@@ -51,8 +65,11 @@ def describe(state, seat, a) -> dict | None:
         return label("analysis.label.zc_marker", f"Marker in the {_enc(a['enclosure'])}",
                      enclosure=a["enclosure"])
     if t == "vote":
-        return label("analysis.label.zc_vote", "Vote yes" if a["yes"] else "Vote no",
-                     yes=a["yes"], card=a.get("card"))
+        said = "Vote yes" if a["yes"] else "Vote no"
+        if a.get("card"):  # the card doubles the vote
+            return label("analysis.label.zc_vote_card", f"{said} ×2 ({_card(a['card'])})",
+                         yes=a["yes"], card=a["card"])
+        return label("analysis.label.zc_vote", said, yes=a["yes"])
     if t == "pass":
         return label("analysis.label.zc_pass", "Pass")
     if t in ("done", "skip"):
@@ -66,17 +83,21 @@ def describe(state, seat, a) -> dict | None:
     if t == "target" and "party" not in a and "enclosure" in a:
         return label("analysis.label.zc_target_enclosure", f"Target the {_enc(a['enclosure'])}",
                      enclosure=a["enclosure"])
-    if t in ("add", "target", "office", "goal", "negative", "assign") and "party" in a \
-            and set(a) <= {"type", "party", "office", "slot", "enclosure"}:
-        office = OFFICES.get(a.get("office"), str(a.get("office", "")).replace("_", " "))
-        what = {"add": "Add a member of", "target": "Target", "office": f"{office}:",
-                "goal": "Goal for", "negative": "Negative marker for",
-                "assign": "Goal to"}[t].strip()
-        where = f" in the {_enc(a['enclosure'])}" if a.get("enclosure") else ""
-        text = f"{what[0].upper()}{what[1:]} party {a['party'] + 1}{where}"
-        return label(f"analysis.label.zc_{t}", text,
-                     party=a["party"], office=a.get("office"), slot=a.get("slot"),
-                     enclosure=a.get("enclosure"))
+    if t == "target" and set(a) == {"type", "party", "enclosure"}:
+        return label("analysis.label.zc_target_in",
+                     f"Target the marker of {_party(a['party'])} in the {_enc(a['enclosure'])}",
+                     party=a["party"], enclosure=a["enclosure"])
+    if t == "negative" and set(a) == {"type", "party", "enclosure"}:
+        return label("analysis.label.zc_negative",
+                     f"Swap a marker of {_party(a['party'])} in the {_enc(a['enclosure'])}",
+                     party=a["party"], enclosure=a["enclosure"])
+    if t == "office" and set(a) == {"type", "party", "office"} and a["office"] in OFFICES:
+        return label("analysis.label.zc_office",
+                     f"{OFFICES[a['office']]}: {_party(a['party'])}",
+                     office=a["office"], party=a["party"])
+    if t in PARTY and set(a) <= {"type", "party", "slot"} and "party" in a:
+        key, text = PARTY[t]
+        return label(key, text.format(party=_party(a["party"])), party=a["party"])
     return None
 
 

@@ -7,7 +7,7 @@
 import { api, request } from "./api.js";
 import { h, s, clear } from "./dom.js";
 import { t, tOr, listing, lang } from "./i18n.js";
-import { seatColour, seatTag } from "./seats.js";
+import { seatColour, seatName, seatTag } from "./seats.js";
 import { iconLabel } from "./icons.js";
 import { actionName } from "./arknova/cards.js";
 
@@ -20,10 +20,21 @@ export const REASON_KEYS = ["analysis.reason.forced", "analysis.reason.clear", "
 const LABEL_KEYS = new Set(["analysis.label.action", "analysis.label.x_token", "analysis.label.keep",
   "analysis.label.keep_card", "analysis.label.building", "analysis.label.place", "analysis.label.animal",
   "analysis.label.sponsor", "analysis.label.support", "analysis.label.relocate", "analysis.label.tile",
-  "analysis.label.zc_pass"]);
-//: label keys whose words depend on a parameter (the engine sends the first of each pair)
-const VARIANT_KEYS = ["analysis.label.action_x", "analysis.label.animal_folder",
-  "analysis.label.zc_vote_yes", "analysis.label.zc_vote_no"];
+  "analysis.label.zc_pass", "analysis.label.zc_marker", "analysis.label.zc_add", "analysis.label.zc_target",
+  "analysis.label.zc_target_in", "analysis.label.zc_target_enclosure", "analysis.label.zc_move",
+  "analysis.label.zc_office", "analysis.label.zc_goal", "analysis.label.zc_assign", "analysis.label.zc_negative",
+  "analysis.label.zc_decline", "analysis.label.zc_pay", "analysis.label.zc_head_bonus",
+  "analysis.label.zc_members_done"]);
+//: label keys whose words depend on a parameter: the engine's key (analysis.label.<name>) ->
+//: [the param, its words when the param is set, when it is not] (tests/engine/test_analysis.py
+//: reads this table)
+const LABEL = "analysis.label.";
+const VARIANTS = {
+  action: ["x", "analysis.label.action_x", "analysis.label.action"],
+  animal: ["folder", "analysis.label.animal_folder", "analysis.label.animal"],
+  zc_vote: ["yes", "analysis.label.zc_vote_yes", "analysis.label.zc_vote_no"],
+  zc_vote_card: ["yes", "analysis.label.zc_vote_yes_card", "analysis.label.zc_vote_no_card"],
+};
 
 /** A label of the engine ({key, params: ids, text}) in the reader's language: ids named by the
  * table `ui` (cards, buildings, action cards, continents); its English text where the catalogue
@@ -31,12 +42,14 @@ const VARIANT_KEYS = ["analysis.label.action_x", "analysis.label.animal_folder",
 export function labelText(label, ui = null) {
   if (!label) return "";
   if (typeof label === "string") return label;
-  // English: the engine's own sentence says most (which enclosure, the follow-ups)
-  if (lang === "en" && label.text) return label.text;
+  // English: the engine's own sentence says most (which enclosure, the follow-ups); a Zoocracy
+  // table names the parties by their players in every language
+  if (lang === "en" && label.text && !(ui && ui.enclosureName)) return label.text;
   let key = label.key || "";
-  const voted = key.endsWith(".zc_vote");
-  if (key.startsWith("analysis.label.") && !LABEL_KEYS.has(key) && !voted) return label.text || "";
+  const variant = key.startsWith(LABEL) ? VARIANTS[key.slice(LABEL.length)] : null;
+  if (key.startsWith(LABEL) && !LABEL_KEYS.has(key) && !variant) return label.text || "";
   const p = { ...(label.params || {}) };
+  if (variant) key = p[variant[0]] ? variant[1] : variant[2];
   const card = (id) => (id && ui && ui.cardName ? ui.cardName(id) : id);
   if (p.card) p.card = card(p.card);
   if (p.project) p.project = card(p.project);
@@ -48,9 +61,10 @@ export function labelText(label, ui = null) {
   if (p.university) p.university = tOr(`university.${p.university}`, p.university);
   if (Array.isArray(p.cells)) p.cells = p.cells.slice(0, 3).map((c) => `${c[0]},${c[1]}`).join(" ");
   if (Number.isInteger(p.level)) p.level += 1;
-  if (key === "analysis.label.action" && p.x) key = VARIANT_KEYS[0];
-  if (key === "analysis.label.animal" && p.folder) key = VARIANT_KEYS[1];
-  if (voted) key = p.yes ? VARIANT_KEYS[2] : VARIANT_KEYS[3];
+  // Zoocracy: enclosures and offices by their names, parties by their players
+  if (ui && ui.enclosureName) for (const k of ["enclosure", "from", "to"]) if (typeof p[k] === "string") p[k] = ui.enclosureName(p[k]);
+  if (ui && ui.officeName && typeof p.office === "string") p.office = ui.officeName(p.office);
+  if (Number.isInteger(p.party)) p.party = seatName(p.party);
   const then = Array.isArray(p.then) ? p.then : [];
   delete p.then;
   const main = tOr(key, "", p);

@@ -109,6 +109,8 @@ export class DecisionBar {
     this.host.classList.toggle("pending", !!st.pending);
     this.host.dataset.kind = dec ? dec.kind : "";
     this.applyHighlights();
+    // what the page adds to every drawing of the bar (the game page: the Hint button)
+    if (ui.decorateBar) ui.decorateBar(this.host);
     // keyboard users: a new question puts the focus on its first answer (never steals it from
     // elsewhere on the page)
     const active = document.activeElement;

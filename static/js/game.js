@@ -1,15 +1,19 @@
 // The game page: loads a game, keeps it live over the WebSocket, renders it, sends answers.
-// What is legal comes only from GET /legal; what is true only from the view.
-import { api, auth, wsUrl, ApiError } from "./api.js";
+// What is legal comes only from GET /legal; what is true only from the view. Around it: the
+// socket (live.js), the log's missed versions (gamelog.js), the header, waiting room, final
+// buttons and toasts (gamechrome.js), the Hint button (hintbutton.js).
+import { api, auth, ApiError } from "./api.js";
 import { h, clear, $ } from "./dom.js";
 import { injectSprite } from "./icons.js";
-import { setSeats, seatTag } from "./seats.js";
+import { setSeats } from "./seats.js";
 import { mountTable } from "./mount.js";
 import { Chat } from "./chat.js";
 import { HintButton } from "./hintbutton.js";
-import { t, tOr, setupPage } from "./i18n.js";
-import { awayBanner, clockChips, countMyTurns, notificationButton, setBadge, showNotification,
-  titleWithCount, TurnFeed, turnNotice, undoButton } from "./asyncplay.js";
+import { t, setupPage } from "./i18n.js";
+import { countMyTurns, setBadge, showNotification, titleWithCount, TurnFeed, turnNotice } from "./asyncplay.js";
+import { Live, setConn } from "./live.js";
+import { loadLog as readLog } from "./gamelog.js";
+import { renderHeader, renderWaitingRoom, toast, watchFinalScreen } from "./gamechrome.js";
 
 injectSprite();
 setupPage();
@@ -51,83 +55,15 @@ let ui = null;
 const chat = new Chat({ gameId });
 const hints = new HintButton(st, { ui: () => ui, rerender: () => renderBar(), toast });
 
-// ------------------------------------------------------------------ connection indicator
-function setConn(state, text) {
-  els.conn.dataset.state = state;
-  const label = { live: t("conn.live"), connecting: t("conn.connecting"), down: t("conn.down"), idle: t("conn.idle") }[state] || state;
-  els.conn.querySelector(".conn-text").textContent = text || label;
-  els.conn.title = text || label;
-  document.body.classList.toggle("disconnected", state === "down");
-}
+const conn = (state, text) => setConn(els.conn, state, text);
+const live = new Live(st, { onMessage: (msg) => onMessage(msg), conn });
+// the page's parts drawn by gamechrome.js
+const page = {
+  st, els, ui: () => ui, conn,
+  applyState: (...a) => applyState(...a), resync: () => resync(), refreshSummary: () => refreshSummary(), load: () => load(),
+};
 
 // ------------------------------------------------------------------ live updates
-class Live {
-  constructor() {
-    this.ws = null;
-    this.attempt = 0;
-    this.timer = null;
-    this.stopped = false;
-  }
-
-  connect() {
-    if (this.stopped) return;
-    clearTimeout(this.timer);
-    setConn("connecting");
-    let ws;
-    try {
-      ws = new WebSocket(wsUrl(st.id));
-    } catch {
-      this.schedule();
-      return;
-    }
-    this.ws = ws;
-    ws.onopen = () => {
-      if (this.ws !== ws) return;
-      this.attempt = 0;
-      setConn("live");
-      ws.send(JSON.stringify({ type: "sync", after: Math.max(st.version, 0) }));
-    };
-    ws.onmessage = (e) => {
-      if (this.ws !== ws) return;
-      let msg;
-      try { msg = JSON.parse(e.data); } catch { return; }
-      onMessage(msg);
-    };
-    ws.onclose = (ev) => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      if (ev.code === 4404) { this.stopped = true; setConn("down", t("conn.no_such_game")); return; }
-      this.schedule();
-    };
-    ws.onerror = () => { /* onclose follows */ };
-  }
-
-  schedule() {
-    if (this.stopped) return;
-    const hold = Math.max(0, (this.holdUntil || 0) - Date.now());
-    const delay = Math.max(hold, Math.min(10000, 400 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5));
-    this.attempt += 1;
-    setConn("down", t("conn.reconnecting", { s: Math.ceil(delay / 1000) }));
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.connect(), delay);
-  }
-
-  /** Reconnect now (browser came back online, user clicked the dot). */
-  now() {
-    if (this.ws && this.ws.readyState <= 1) return;
-    this.attempt = 0;
-    this.connect();
-  }
-
-  /** Close the socket (tests, or a user who wants a fresh one); reconnect after `hold` ms. */
-  drop(hold = 0) {
-    this.holdUntil = Date.now() + hold;
-    if (this.ws) this.ws.close();
-  }
-}
-
-const live = new Live();
-
 function onMessage(msg) {
   if (msg.type === "state") {
     applyState(msg, { fromSocket: true });
@@ -308,84 +244,11 @@ async function send(action) {
 }
 
 // ------------------------------------------------------------------ log
-function normaliseLog(data) {
-  const list = Array.isArray(data) ? data : (data && (data.log || data.entries || data.versions || data.events)) || [];
-  const out = [];
-  for (const item of list) {
-    if (!item || typeof item !== "object") continue;
-    if (Array.isArray(item.events)) out.push({ version: item.version, events: item.events });
-    else if (item.kind) {
-      const last = out[out.length - 1];
-      if (last && last.version === item.version) last.events.push(item);
-      else out.push({ version: item.version, events: [item] });
-    }
-  }
-  return out;
+function loadLog(after) {
+  return readLog(st, after, () => { if (ui) ui.renderLog(); });
 }
 
-async function loadLog(after) {
-  try {
-    let from = Math.max(0, after);
-    const entries = [];
-    for (let page = 0; page < 40; page++) {
-      const data = await api.log(st.id, from);
-      const got = normaliseLog(data).filter((e) => typeof e.version !== "number" || e.version > after);
-      entries.push(...got);
-      const last = got.length ? got[got.length - 1].version : null;
-      if (!data || !data.more || typeof last !== "number") break;
-      from = last;
-    }
-    const known = new Set(st.log.map((e) => e.version));
-    for (const e of entries) if (!known.has(e.version)) st.log.push(e);
-    st.log.sort((a, b) => (a.version ?? 0) - (b.version ?? 0));
-    if (ui) ui.renderLog();
-  } catch {
-    /* the log is a nicety */
-  }
-}
-
-// ------------------------------------------------------------------ toasts
-function toast(text) {
-  const host = $("#toasts");
-  const t = h("div", { class: "toast", role: "alert" }, text);
-  host.appendChild(t);
-  setTimeout(() => t.remove(), 5000);
-}
-
-// ------------------------------------------------------------------ header, waiting room
-function renderHeader() {
-  const g = st.summary || {};
-  const title = tOr(`game.${st.gameName || g.game}.title`, (st.catalogInfo && st.catalogInfo.title) || g.title || g.game || t("game.game"));
-  els.title.textContent = `${title} · #${st.id}`;
-  document.title = t("game.doc_title", { title, id: st.id });
-  const u = auth.user;
-  clear(els.me).append(u ? h("span", { class: "who" }, t("auth.signed_in_as", { name: u.username })) : h("a", { href: "./" }, t("game.sign_in")),
-    st.seat === null ? h("span", { class: "badge spectator" }, t("game.spectator")) : h("span", { class: "badge" }, t("game.you_are"), " ", seatTag(st.seat, { small: true })));
-  const line = [];
-  if (st.status === "open") { line.push(t("game.waiting_for_players")); setConn("idle", t("conn.not_started")); }
-  else if (ui && ui.statusLine) line.push(...ui.statusLine());
-  if (st.status === "running" || st.status === "finished") {
-    const clocks = clockChips(g, g.clock);
-    if (clocks) line.push(clocks);
-  }
-  if (g.hints) line.push(h("span", { class: "badge hints", title: t("hints.badge_help") }, t("hints.badge")));
-  const undo = st.seat !== null ? undoButton(st, { applyState, resync, toast }) : null;
-  if (undo) line.push(undo);
-  const bell = auth.user ? notificationButton() : null;
-  if (bell) line.push(bell);
-  clear(els.status).append(...line);
-  const away = awayBanner(st, { reload: () => refreshSummary(), toast });
-  const old = document.getElementById("away-banner");
-  if (old) old.remove();
-  if (away) document.body.insertBefore(away, document.getElementById("decision"));
-  document.title = titleWithCount(document.title, st.turns);
-  const name = encodeURIComponent(st.gameName || g.game || "arknova");
-  for (const a of document.querySelectorAll(".top-links a")) {
-    if (/rules\.html/.test(a.getAttribute("href"))) a.href = `rules.html?game=${name}`;
-    if (/cards\.html/.test(a.getAttribute("href"))) a.href = `cards.html?game=${name}`;
-  }
-}
-
+// ------------------------------------------------------------------ header, clocks
 /** A new clock (with a state message): a seat newly played by the platform may have been
  * handed to a bot, so the seats are read again then. */
 function takeClock(clock) {
@@ -404,39 +267,11 @@ async function refreshSummary() {
   } catch { /* the next message tries again */ }
 }
 
-function renderWaitingRoom() {
-  const g = st.summary || {};
-  const seats = Array.isArray(g.seats) ? g.seats : [];
-  const total = g.seat_count || g.seats_total || (typeof g.seats === "number" ? g.seats : seats.length);
-  const me = auth.user;
-  const mine = seats.some((x) => x && me && (x.username === me.username || (x.user && (x.user.username === me.username || x.user === me.username))));
-  const filled = seats.filter((x) => x && (x.user || x.username || x.bot)).length;
-  const rows = [];
-  for (let i = 0; i < Math.max(total, seats.length); i++) {
-    const entry = seats.find((x) => x && x.seat === i) || seats[i];
-    const taken = entry && (entry.user || entry.username || entry.bot);
-    rows.push(h("li", null, seatTag(i), " ", taken ? (entry.bot ? h("em", t("seat.bot")) : "") : h("em", { class: "muted" }, t("game.free_seat"))));
-  }
-  const buttons = [];
-  if (!me) buttons.push(h("a", { class: "btn", href: "./" }, t("lobby.sign_in_to_join")));
-  else if (!mine) buttons.push(h("button", { class: "btn primary", id: "join-btn", onclick: async (e) => { e.target.disabled = true; try { await api.join(st.id); } catch (err) { toast(err.message); } load(); } }, t("game.join_this_game")));
-  const creator = g.created_by && me && (g.created_by.username === me.username || g.created_by.id === me.id);
-  if (mine && !creator) buttons.push(h("p", { class: "muted" }, (g.created_by && g.created_by.username) ? t("game.creator_starts", { name: g.created_by.username }) : t("game.the_creator_starts")));
-  if (mine && creator) buttons.push(h("button", { class: "btn primary", id: "start-btn", disabled: filled < total, onclick: async (e) => { e.target.disabled = true; try { await api.start(st.id); } catch (err) { toast(err.message); } load(); } }, filled < total ? t("game.start_count", { filled, total }) : t("game.start_the_game")));
-  const link = h("input", { readonly: true, value: location.href, "aria-label": t("game.link_aria"), onfocus: (e) => e.target.select() });
-  clear(els.waiting).append(...[h("h2", t("game.waiting_for_players")), h("ul", { class: "seat-list" }, rows),
-    filled < total ? h("p", { class: "invite" }, h("span", t("game.invite")), link) : null,
-    // a joiner reads it before joining: the join is the agreement
-    g.hints ? h("p", { class: "hints-note", id: "hints-note" }, h("span", { class: "badge hints" }, t("hints.badge")), " ", t("hints.badge_help")) : null,
-    h("div", { class: "row" }, buttons)].filter(Boolean));
-  els.waiting.hidden = false;
-}
-
 function renderAll() {
-  renderHeader();
+  renderHeader(page);
   chat.sync(st.seat, st.status);
   if (st.status === "open" || !st.view) {
-    if (st.status === "open") renderWaitingRoom();
+    if (st.status === "open") renderWaitingRoom(page);
     renderBar();
     return;
   }
@@ -446,33 +281,7 @@ function renderAll() {
   renderBar();
 }
 
-// ------------------------------------------------------------------ final screen: replay, rematch
-// The table draws the final screen; these two buttons join it each time it is drawn.
-function finalButtons() {
-  const card = document.querySelector("#final-screen .final-card");
-  if (!card || card.querySelector(".final-extra")) return;
-  const buttons = [h("a", { class: "btn", id: "replay-link", href: `replay.html?id=${encodeURIComponent(st.id)}` }, t("final.replay"))];
-  if (st.seat !== null && st.seat !== undefined && auth.user) {
-    buttons.push(h("button", {
-      class: "btn primary", type: "button", id: "rematch-btn",
-      onclick: async (e) => {
-        e.currentTarget.disabled = true;
-        const btn = e.currentTarget;
-        try {
-          const g = await api.post(`/api/games/${encodeURIComponent(st.id)}/rematch`);
-          // someone asked first and we are invited: clicking "Rematch" says yes
-          if ((g.invited || []).includes(g.your_seat)) await api.post(`/api/games/${encodeURIComponent(g.id)}/rematch/accept`);
-          location.href = `game.html?id=${encodeURIComponent(g.id)}`;
-        } catch (err) {
-          btn.disabled = false;
-          toast(err.message);
-        }
-      },
-    }, t("final.rematch")));
-  }
-  card.appendChild(h("p", { class: "final-extra row" }, buttons));
-}
-new MutationObserver(finalButtons).observe($("#final-screen"), { childList: true });
+watchFinalScreen(st);
 
 function renderBar() {
   if (st.status === "open") {
@@ -483,8 +292,7 @@ function renderBar() {
     clear(els.bar).append(h("div", { class: "bar-line" }, h("span", { class: "ask" }, st.error || t("common.loading"))));
     return;
   }
-  if (ui) ui.renderBar();
-  hints.attach(els.bar);
+  if (ui) ui.renderBar(); // its every drawing ends with hints.attach (decorateBar)
   document.body.classList.toggle("my-turn", st.legal.length > 0 && !st.pending);
   document.body.dataset.version = String(st.version);
 }
@@ -525,7 +333,7 @@ async function load() {
   takeSummary(g);
   st.gameName = g.game;
   if (!st.catalog) {
-    ui = await mountTable(st, g.game, { send, toast });
+    ui = await mountTable(st, g.game, { send, toast, decorateBar: (bar) => hints.attach(bar) });
     window.menagerie.ui = ui;
   }
   clearTimeout(pollTimer);

@@ -26,6 +26,7 @@ export class GenericUI {
   constructor(st, hooks) {
     this.st = st;
     this.send = hooks.send;
+    this.decorateBar = hooks.decorateBar || null;
     document.body.classList.add("generic-game");
   }
 
@@ -70,5 +71,6 @@ export class GenericUI {
         dataset: { answer: stableKey(a), type: a.type }, onclick: () => this.send(a),
       }, genericLabel(a))))));
     bar.classList.toggle("mine", legal.length > 0);
+    if (this.decorateBar) this.decorateBar(bar);
   }
 }

@@ -8,9 +8,13 @@ import { t, tOr } from "./i18n.js";
 import { showSuggestion, clearSuggestion } from "./suggest.js";
 import { labelText } from "./analysis.js";
 
-export function reasonText(reason) {
+/** The hint's reason in words: the labels it names (the compared answer, the proposal) in the
+ * reader's language, named by the table `ui`. */
+export function reasonText(reason, ui = null, label = null) {
   if (!reason || !reason.key) return "";
-  const p = reason.params || {};
+  const p = { ...(reason.params || {}) };
+  if (p.alternative && typeof p.alternative === "object") p.alternative = labelText(p.alternative, ui);
+  if (p.label === undefined && label) p.label = labelText(label, ui);
   if (reason.key === "analysis.reason.better") {
     // a follow-up inside the player's own move is judged by a quick look, not by playouts
     if (!(Number(p.gain) >= 0.1)) return t("analysis.reason.close", p);
@@ -29,7 +33,8 @@ export class HintButton {
     this.busy = false;
   }
 
-  /** After each drawing of the decision bar (`bar`): the button, and the hint of this version. */
+  /** Part of each drawing of the decision bar (`bar`; the table calls it at the end of every
+   * drawing, also the redraws inside a decision): the button, and the hint of this version. */
   attach(bar) {
     const st = this.st;
     const g = st.summary || {};
@@ -49,9 +54,14 @@ export class HintButton {
       const d = this.hint.data;
       bar.append(h("p", { class: "hint-box", id: "hint-box", role: "status" },
         h("span", { class: "hint-label" }, t("hints.proposal", { label: labelText(d.label, this.ui()) || t("hints.shown") })), " ",
-        h("span", { class: "hint-reason" }, reasonText(d.reason))));
-      document.body.dataset.hintMarks = String(showSuggestion(this.ui(), d.action, !this.hint.shown));
-      this.hint.shown = true;
+        h("span", { class: "hint-reason" }, reasonText(d.reason, this.ui(), d.label))));
+      if (!this.hint.shown) {
+        document.body.dataset.hintMarks = String(showSuggestion(this.ui(), d.action, true));
+        this.hint.shown = true;
+      } else {
+        // a redraw at the same version: the marks the redraw took away, the map as it is
+        showSuggestion(this.ui(), d.action, false, { placement: false });
+      }
     }
   }
 

@@ -18,22 +18,24 @@ const cellsKey = (cells) => cells.map((c) => `${c[0]},${c[1]}`).sort().join(";")
 
 const esc = (v) => (window.CSS && CSS.escape ? CSS.escape(String(v)) : String(v).replace(/["\\]/g, "\\$&"));
 
-export function clearSuggestion(ui) {
+export function clearSuggestion(ui, { placement = true } = {}) {
   for (const el of document.querySelectorAll(".suggested")) el.classList.remove("suggested");
-  if (ui && ui.zoo && ui.zoo.suggesting) {
+  if (placement && ui && ui.zoo && ui.zoo.suggesting) {
     ui.zoo.suggesting = false;
     ui.zoo.setPlacements(null);
   }
 }
 
 /** Draw `action` (or a list: an answer and the seat's own follow-ups, such as the folder a
- * Cards action draws from); `bring` also scrolls it into sight (the first time it is drawn). */
-export function showSuggestion(ui, action, bring = true) {
-  clearSuggestion(ui);
+ * Cards action draws from); `bring` also scrolls it into sight (the first time it is drawn).
+ * `placement: false` marks the cards and action cards again but leaves the zoo map's preview
+ * where it is (a redraw of the bar while the player browses the placements). */
+export function showSuggestion(ui, action, bring = true, { placement = true } = {}) {
+  clearSuggestion(ui, { placement });
   const list = (Array.isArray(action) ? action : [action]).filter((a) => a && typeof a === "object");
   if (!list.length) return 0;
   let n = 0;
-  let placed = false;
+  let placed = !placement;
   for (const a of list) {
     n += mark(ui, a, placed);
     placed = placed || a.type === "place";

@@ -276,6 +276,40 @@ async def test_hint_for_the_seat_that_owes_a_decision(api):
     assert await rows(api, gid) == []
 
 
+async def test_a_hint_that_times_out_stops_computing(api, settings):
+    """A hint past its bound answers 503 ``hint_timeout``, and its search stops there: no
+    process goes on computing it (the one that searched ends within a short wait, where it
+    would otherwise search for minutes); the next hint gets a fresh process and its answer."""
+    import multiprocessing
+
+    gid, ada, _ = await hints_game(api, name="arknova")
+    hints = api.services.analysis.hints
+    before = {p.pid for p in multiprocessing.active_children()}
+    # the opening keep (70 answers) at 10,000 playouts per compared answer: minutes of search
+    hints.settings = settings.model_copy(update={"hint_playouts": 10_000, "hint_timeout": 0.5})
+    r = await ada.get(f"/api/games/{gid}/hint")
+    assert r.status_code == 503 and r.json()["error"]["code"] == "hint_timeout", r.text
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 15.0
+    while left := [p for p in multiprocessing.active_children() if p.pid not in before]:
+        assert loop.time() < end, f"the timed-out hint is still computing in {left}"
+        await asyncio.sleep(0.1)
+    assert hints.pid is None
+    # a burst: each one past its bound ends its own search the same way
+    for _ in range(2):
+        r = await ada.get(f"/api/games/{gid}/hint")
+        assert r.status_code == 503 and r.json()["error"]["code"] == "hint_timeout", r.text
+    end = loop.time() + 15.0
+    while left := [p for p in multiprocessing.active_children() if p.pid not in before]:
+        assert loop.time() < end, f"timed-out hints are still computing in {left}"
+        await asyncio.sleep(0.1)
+    hints.settings = settings
+    r = await ada.get(f"/api/games/{gid}/hint")
+    assert r.status_code == 200, r.text
+    assert r.json()["action"] in (await ada.legal(gid))["actions"]
+    assert hints.pid is not None and hints.pid not in before
+
+
 # --------------------------------------------------------------------------- hidden information
 
 CARD = re.compile(r'"([A-Z]\d{2,3})"')

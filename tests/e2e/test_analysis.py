@@ -13,6 +13,7 @@ Screenshots: ``test-artifacts/analysis-1440x900.png``, ``analysis-390x844.png``,
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +22,7 @@ from tests.arkrecord import greedy_record
 from .helpers import WAIT, PASSWORD, sign_in, unique
 
 LAPTOP = {"width": 1440, "height": 900}
+STATIC = Path(__file__).resolve().parents[2] / "static"
 PHONE = {"width": 390, "height": 844}
 ANALYSIS = 180_000
 
@@ -155,5 +157,192 @@ def test_hints_agreed_at_creation_and_the_hint_drawn(server, browser, console, a
         # the lobby marks the game
         page.goto(server.url("/"))
         page.wait_for_selector(f'[data-game="{gid}"] .badge.hints', timeout=WAIT)
+    finally:
+        ctx.close()
+
+
+#: JS: this page owes a decision now, and only this page (a bot answers a simultaneous
+#: decision first: see helpers.ALONE), with the answers of the newest version
+OWES = ("() => { const s = window.menagerie.state; return !!s.view && !s.pending"
+        " && s.legalVersion === s.version && s.legal.length > 0"
+        " && (s.waitingFor || []).every(x => x === s.seat)"
+        " && document.querySelector('#decision.mine') !== null; }")
+
+
+def hint_button_works(page) -> None:
+    """The Hint button is on the bar, usable, and labelled."""
+    button = page.locator("#decision #hint-btn")
+    assert button.count() == 1, "the Hint button is gone from the bar"
+    assert button.is_visible() and button.is_enabled()
+    assert button.inner_text().strip()
+
+
+def test_the_hint_button_stays_through_moves_and_redraws(server, browser, console, artifacts):
+    """The decision bar is drawn anew after every move, every WebSocket update, and inside a
+    decision (a card picked for the opening keep, the collapse button, a chained move's next
+    question): the Hint button is part of each drawing and works after each, and a hint asked
+    for stays shown while the bar redraws at its version."""
+    import random
+
+    from .helpers import click_progress, game_id, register, start_from_table, version
+
+    ctx = browser.new_context(viewport=LAPTOP)
+    try:
+        page = console.watch(ctx.new_page(), "hint-redraws")
+        register(page, server, unique("hr"))
+        page.click("#new-game-btn")
+        page.wait_for_selector("#ng-hints")
+        page.check("#ng-hints")
+        page.check('input[data-bot-seat="1"]')
+        page.click("#create-game")
+        page.wait_for_url(re.compile(r".*/game\.html\?id=\d+"))
+        gid = game_id(page)
+        start_from_table(page)
+        page.wait_for_function(OWES, timeout=WAIT)
+        # the opening keep: each card picked redraws the bar from inside it
+        hint_button_works(page)
+        for cid in page.eval_on_selector_all(
+                "#decision .tray-card[aria-pressed]", "els => els.map(e => e.dataset.id)")[:2]:
+            page.click(f'#decision .tray-card[data-id="{cid}"]')
+            page.wait_for_selector(f'#decision .tray-card[data-id="{cid}"][aria-pressed="true"]')
+            hint_button_works(page)
+        # asked: the proposal stays on the bar through redraws at its version
+        page.click("#hint-btn")
+        page.wait_for_selector("#decision #hint-box", timeout=WAIT)
+        said = page.inner_text("#hint-box").strip()
+        assert said and "object" not in said and "{" not in said, said
+        for cid in page.eval_on_selector_all('#decision .tray-card[aria-pressed="true"]',
+                                              "els => els.map(e => e.dataset.id)"):
+            page.click(f'#decision .tray-card[data-id="{cid}"]')  # picked off again
+            page.wait_for_selector(f'#decision .tray-card[data-id="{cid}"][aria-pressed="false"]')
+            hint_button_works(page)
+            assert page.locator("#decision #hint-box").count() == 1
+        assert page.evaluate("() => Number(document.body.dataset.hintMarks)") > 0
+        rng = random.Random(11)
+        kinds, moves, chained = [], 0, 0
+        while moves < 8:
+            before = version(page)
+            kinds.append(click_progress(page, rng))
+            moves += 1
+            # the next question: the bot's moves arrive over the WebSocket first, or it is the
+            # next step of my own move (a building, then its placement: no bot in between)
+            page.wait_for_function(f"() => window.menagerie.state.version > {before}", timeout=WAIT)
+            page.wait_for_function(OWES, timeout=WAIT * 2)
+            if server.api("GET", f"/api/games/{gid}")["version"] == before + 1:
+                chained += 1
+            hint_button_works(page)
+            assert page.locator("#decision #hint-box").count() == 0  # the old version's is gone
+            # a redraw from inside the bar, as its own controls make one (a stepper, an
+            # animal picked, a placement browsed)
+            page.evaluate("() => window.menagerie.ui.bar.render()")
+            hint_button_works(page)
+            if moves == 4:
+                page.screenshot(path=str(artifacts / "hint-moves-1440x900.png"))
+        assert chained, f"no decision inside a chained move was met ({kinds})"
+        # and it still works: a proposal at the current version
+        page.click("#hint-btn")
+        page.wait_for_selector("#decision #hint-box", timeout=WAIT)
+        said = page.inner_text("#hint-box").strip()
+        # in words: the compared answer's label too (no "[object Object]", no "{label}")
+        assert said and "object" not in said and "{" not in said, said
+        page.screenshot(path=str(artifacts / "hint-after-moves-1440x900.png"))
+        page.set_viewport_size(PHONE)
+        page.wait_for_function("() => document.documentElement.scrollWidth <= 390", timeout=WAIT)
+        hint_button_works(page)
+        # a phone's bar folds away and opens again (a redraw each): the button and the proposal
+        # are part of both drawings
+        if page.locator("#decision .bar-collapse").is_visible():
+            page.click("#decision .bar-collapse")
+            page.wait_for_selector("#decision.collapsed")
+            hint_button_works(page)
+            page.click("#decision .bar-collapse")
+            page.wait_for_selector("#decision:not(.collapsed)")
+            hint_button_works(page)
+            assert page.locator("#decision #hint-box").count() == 1
+        box = page.locator("#hint-btn").bounding_box()
+        assert box and 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"]
+        page.screenshot(path=str(artifacts / "hint-after-moves-390x844.png"))
+    finally:
+        ctx.close()
+
+
+def zoocracy_labels(seats: int) -> list[dict]:
+    """One label of each kind (key, and the vote's yes/no) of Zoocracy's answers, from real
+    decisions of a game of ``seats``, with the engine's English text."""
+    import engine
+    from engine.bots.labels import describe
+    from engine.core import rng as _rng
+
+    game = engine.get_game("zoocracy")
+    found: dict[tuple, dict] = {}
+    for n in range(4):
+        state = game.setup(seats, {}, f"e2e-labels-{n}")
+        chooser = {"rng": n}
+        for _ in range(600):
+            waiting = sorted(game.waiting_for(state))
+            if not waiting:
+                break
+            legal = game.legal_actions(state, waiting[0])
+            for a in legal:
+                lab = describe(game, state, waiting[0], a)
+                found.setdefault((lab["key"], lab["params"].get("yes")), lab)
+            state, _ = game.apply(state, waiting[0], legal[_rng.randbelow(chooser, len(legal))])
+    return list(found.values())
+
+
+LABEL_TEXTS = ("async (labels) => { const m = await import(new URL('js/analysis.js', location.href).href);"
+               " return labels.map((l) => m.labelText(l, window.menagerie.ui)); }")
+
+
+@pytest.mark.parametrize("lang", ["uk", "de", "en"])
+def test_zoocracy_labels_in_the_readers_language(server, browser, console, lang):
+    """A Zoocracy game with hints, read in Ukrainian, German and English: every kind of label
+    an analysis or a hint shows (one of each, from real decisions) is in the page's language,
+    enclosures by their names in it, parties by their players, never the engine's English with
+    its "party 2"; and the Hint button's proposal is in words."""
+    import json
+
+    from .helpers import wait_my_turn
+
+    name = unique(f"zl{lang}")
+    reg = server.api("POST", "/api/auth/register", {"username": name, "password": PASSWORD})
+    game = server.api("POST", "/api/games", {"game": "zoocracy", "seats": 3, "bots": [1, 2],
+                                             "hints": True}, reg["token"])
+    server.api("POST", f"/api/games/{game['id']}/start", None, reg["token"])
+    cat = json.loads((STATIC / "i18n" / f"{lang}.json").read_text())
+    labels = zoocracy_labels(3)
+    assert len(labels) >= 15
+    ctx = browser.new_context(viewport=LAPTOP)
+    try:
+        page = console.watch(ctx.new_page(), f"zc-labels-{lang}")
+        page.goto(server.url("/"))
+        sign_in(page, server, reg["user"], reg["token"])
+        page.evaluate("(l) => localStorage.setItem('menagerie.lang', l)", lang)
+        page.goto(server.url(f"/game.html?id={game['id']}"))
+        page.wait_for_function("() => window.menagerie && window.menagerie.ui"
+                               " && window.menagerie.state.view", timeout=WAIT)
+        assert page.evaluate("document.documentElement.lang") == lang
+        texts = page.evaluate(LABEL_TEXTS, labels)
+        enclosures = {k.rsplit(".", 1)[1]: v for k, v in cat.items()
+                      if k.startswith("zoocracy.enclosure.")}
+        for lab, text in zip(labels, texts):
+            p = lab["params"]
+            assert text and "{" not in text and "party " not in text, (lab, text)
+            if lang != "en":
+                assert text != lab["text"], f"{lab['key']} shows the engine's English: {text}"
+            for k in ("enclosure", "from", "to"):
+                if p.get(k):
+                    assert enclosures[p[k]] in text and p[k] not in text, (lab, text)
+            if p.get("office"):
+                assert cat[f"zc.office.{p['office']}"] in text, (lab, text)
+            if p.get("party") == 0:  # the reader's own party: by the player's name
+                assert name in text, (lab, text)
+        # the Hint button's proposal in this language
+        wait_my_turn(page, timeout=WAIT * 2)
+        page.click("#hint-btn")
+        page.wait_for_selector("#decision #hint-box", timeout=WAIT)
+        said = page.inner_text("#hint-box").strip()
+        assert said and "{" not in said and "object" not in said and "party " not in said, said
+        assert said.startswith(cat["hints.proposal"].split("{")[0].strip()), said
     finally:
         ctx.close()

@@ -350,6 +350,77 @@ def test_every_label_key_is_known(name, seats):
     assert all(k.startswith(("analysis.label.", "analysis.reason.")) for k in KEYS)
 
 
+STATIC = Path(__file__).resolve().parents[2] / "static"
+
+
+def client_label_tables() -> tuple[set[str], dict[str, tuple[str, str, str]]]:
+    """static/js/analysis.js: the engine's label keys the client puts into words (LABEL_KEYS),
+    and its VARIANTS (key -> the param that picks, its words when set, when not)."""
+    js = (STATIC / "js" / "analysis.js").read_text()
+    block = re.search(r"const LABEL_KEYS = new Set\(\[(.*?)\]\);", js, re.S).group(1)
+    variants = re.search(r"const VARIANTS = \{(.*?)\};", js, re.S).group(1)
+    return set(re.findall(r'"([a-z_.]+)"', block)), {
+        f"analysis.label.{k}": (p, yes, no) for k, p, yes, no in
+        re.findall(r'(\w+): \["(\w+)", "([a-z_.]+)", "([a-z_.]+)"\]', variants)}
+
+
+#: the params of a Zoocracy label the client names (ids: parties, enclosures, offices, cards)
+#: or prints as they are (numbers, the vote)
+ZC_PARAMS = {"party", "enclosure", "from", "to", "office", "card", "count", "amount", "yes"}
+
+
+def test_zoocracy_labels_are_in_words_in_every_language():
+    """Every label of Zoocracy's answers a reader can see (hints, analysis reports: here the
+    labels of every legal answer of real decisions, games of 2 to 5 seats) is a key and params
+    that the client puts into words in English, Ukrainian and German: a key of the client's
+    catalogues (or its VARIANTS' words), never one left to the engine's English text; each
+    placeholder of each language's words is a param the label carries."""
+    cats = {lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text())
+            for lang in ("en", "uk", "de")}
+    translated, variants = client_label_tables()
+    game = engine.get_game("zoocracy")
+    kinds, keys = set(), set()
+
+    def check(a, lab):
+        key, params = lab["key"], lab["params"]
+        assert key != "analysis.label.generic", (a, lab)
+        assert set(params) <= ZC_PARAMS, (a, lab)
+        if key in variants:
+            param, on, off = variants[key]
+            words = [on, off]  # both exist; the one the params pick is shown
+        else:
+            assert not key.startswith("analysis.label.") or key in translated, \
+                f"{key} is shown in the engine's English only ({a})"
+            words = [key]
+        for w in words:
+            for lang, cat in cats.items():
+                assert isinstance(cat.get(w), str), f"{lang}: no words for {w} ({a})"
+                needs = set(re.findall(r"\{(\w+)\}", cat[w]))
+                assert needs <= {k for k, v in params.items() if v is not None}, \
+                    (lang, w, cat[w], params)
+        keys.add(key)
+
+    for seats in (2, 3, 4, 5):
+        state = game.setup(seats, {}, f"zc-labels-{seats}")
+        chooser = {"rng": seats}
+        for _ in range(600):
+            waiting = sorted(game.waiting_for(state))
+            if not waiting:
+                break
+            seat = waiting[0]
+            legal = game.legal_actions(state, seat)
+            for a in legal:
+                check(a, describe(game, state, seat, a))
+                kinds.add(a["type"])
+            pick = legal[_rng.randbelow(chooser, len(legal))]
+            # a label with the answer's follow-ups: each of them in words too
+            lab = describe(game, state, seat, pick, line=legal[:3])
+            for sub in lab["params"].get("then", []):
+                check(pick, sub)
+            state, _ = game.apply(state, seat, pick)
+    assert len(kinds) >= 15 and len(keys) >= 15, (kinds, keys)
+
+
 def test_summarize_of_no_entries():
     r = summarize(ARK, 2, [], 10)
     assert r["complete"] is False and r["mistakes"] == [] and r["seats"][0]["accuracy"] is None

@@ -120,10 +120,7 @@ export class DecisionBar extends TableBar {
     return [seatChip(q, { small: true }), " ", q === this.st.seat ? t("zc.who.you") : seatName(q), extra ? h("span", { class: "btn-note" }, extra) : null];
   }
 
-  encName(id) {
-    const e = this.ui.cat.encById.get(id);
-    return e ? e.name : cap(id);
-  }
+  encName(id) { return this.ui.enclosureName(id); }
 
   /** A label for any legal action (the fallback, and the focus row). */
   label(a) {

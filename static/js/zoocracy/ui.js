@@ -2,11 +2,11 @@
 // markers, the parliament hemicycle with government, proposal and vote, the round track and the
 // event deck, the own party's treasury and hand, the log, and the winner screen.
 // Everything shown comes from the view (public + own private part) and the game's catalog.
-import { h, clear } from "../dom.js";
+import { h, clear, cap } from "../dom.js";
 import { seatChip, seatName } from "../seats.js";
 import { t } from "../i18n.js";
 import { TableUI } from "../table.js";
-import { indexZoocracy, phaseLabel, PHASE } from "./common.js";
+import { indexZoocracy, phaseLabel, PHASE, OFFICE } from "./common.js";
 import { renderCard } from "./cards.js";
 import {
   renderEnclosures, renderHemicycle, parliamentLegend, renderGovernment, renderProposal, renderPresidential,
@@ -27,6 +27,8 @@ export class ZoocracyUI extends TableUI {
 
   // ---------------------------------------------------------------- helpers
   cardName(id) { const c = this.cat.cards.get(id); return c ? c.name : String(id); }
+  enclosureName(id) { const e = this.cat.encById.get(id); return e ? e.name : cap(id); }
+  officeName(id) { return OFFICE[id] ? OFFICE[id].label : String(id); }
   cardText(id) { const c = this.cat.cards.get(id); return c ? t("zc.card.text", { name: c.name, text: c.text }) : String(id); }
   /** My own campaign turn frame, if it is the current decision. */
   myCampaignFrame() {
