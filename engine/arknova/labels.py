@@ -88,6 +88,10 @@ def describe(state, seat, a) -> dict | None:
                      university=a["university"])
     if t == "task":
         return label("analysis.label.task", f"Association: {kind.replace('_', ' ')}", task=kind)
+    if t in ("sell", "pouch"):  # a hand card for a sell or pouch ability
+        verb = "Sell" if t == "sell" else "Tuck"
+        return label("analysis.label.hand_card", f"{verb} {card_name(a['card'])}", verb=t,
+                     card=a["card"])
     if t in ("discard", "discard_final"):
         return label("answer.discard", f"Discard {card_name(a['card'])}", card=a["card"])
     if t == "relocate":

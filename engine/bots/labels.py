@@ -33,7 +33,7 @@ _DESCRIBERS: dict[str, Describer] = {}
 KEYS = frozenset(
     [f"analysis.label.{k}" for k in (
         "generic", "action", "x_token", "keep", "keep_card", "building", "place", "animal",
-        "sponsor", "support", "task", "relocate", "tile", "zc_marker", "zc_vote", "zc_pass",
+        "sponsor", "support", "task", "hand_card", "relocate", "tile", "zc_marker", "zc_vote", "zc_pass",
         "zc_add", "zc_target", "zc_office", "zc_goal", "zc_negative", "zc_assign", "zc_move",
         "zc_target_enclosure", "zc_target_in", "zc_vote_card", "zc_decline", "zc_pay",
         "zc_head_bonus", "zc_members_done")]

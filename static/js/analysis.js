@@ -19,7 +19,8 @@ export const REASON_KEYS = ["analysis.reason.forced", "analysis.reason.clear", "
 //: engine/zoocracy/labels.py); the others keep the engine's English text
 const LABEL_KEYS = new Set(["analysis.label.action", "analysis.label.x_token", "analysis.label.keep",
   "analysis.label.keep_card", "analysis.label.building", "analysis.label.place", "analysis.label.animal",
-  "analysis.label.sponsor", "analysis.label.support", "analysis.label.relocate", "analysis.label.tile",
+  "analysis.label.sponsor", "analysis.label.support", "analysis.label.task", "analysis.label.hand_card",
+  "analysis.label.relocate", "analysis.label.tile",
   "analysis.label.zc_pass", "analysis.label.zc_marker", "analysis.label.zc_add", "analysis.label.zc_target",
   "analysis.label.zc_target_in", "analysis.label.zc_target_enclosure", "analysis.label.zc_move",
   "analysis.label.zc_office", "analysis.label.zc_goal", "analysis.label.zc_assign", "analysis.label.zc_negative",
@@ -59,6 +60,8 @@ export function labelText(label, ui = null) {
   if (p.building && ui && ui.buildingName) p.building = ui.buildingName(p.building);
   if (p.continent) p.continent = iconLabel(p.continent);
   if (p.university) p.university = tOr(`university.${p.university}`, p.university);
+  if (typeof p.task === "string") p.task = tOr(`assoc.task.${p.task}`, p.task);
+  if (typeof p.verb === "string") p.verb = tOr(`bar.verb.${p.verb}`, p.verb);
   if (Array.isArray(p.cells)) p.cells = p.cells.slice(0, 3).map((c) => `${c[0]},${c[1]}`).join(" ");
   if (Number.isInteger(p.level)) p.level += 1;
   // Zoocracy: enclosures and offices by their names, parties by their players

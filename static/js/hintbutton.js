@@ -19,6 +19,7 @@ export function reasonText(reason, ui = null, label = null) {
     // a follow-up inside the player's own move is judged by a quick look, not by playouts
     if (!(Number(p.gain) >= 0.1)) return t("analysis.reason.close", p);
     if (!Number(p.playouts)) return t("analysis.reason.better_quick", p);
+    p.count = Number(p.playouts);  // "in 1 sampled game", "in 8 sampled games"
   }
   return tOr(reason.key, "", p);
 }

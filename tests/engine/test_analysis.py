@@ -424,3 +424,51 @@ def test_zoocracy_labels_are_in_words_in_every_language():
 def test_summarize_of_no_entries():
     r = summarize(ARK, 2, [], 10)
     assert r["complete"] is False and r["mistakes"] == [] and r["seats"][0]["accuracy"] is None
+
+
+#: the params of an Ark Nova label the client names or prints (analysis.js labelText)
+ARK_PARAMS = {"action", "x", "cards", "card", "building", "cells", "enclosure", "folder",
+              "project", "level", "release", "task", "continent", "university", "tile", "verb"}
+
+
+def test_arknova_labels_are_in_words_in_every_language():
+    """Every label of the zoo builder's answers (here every legal answer of random 2-player
+    games, the sell and pouch answers of hand-card abilities and the reputation task
+    among them) is a key the client puts into words in English, Ukrainian and German, never
+    the generic label or the engine's English only; each placeholder is a param it carries."""
+    cats = {lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text())
+            for lang in ("en", "uk", "de")}
+    translated, variants = client_label_tables()
+    types, keys = set(), set()
+    for seed in range(10):
+        state = ARK.setup(2, {}, f"ark-labels-{seed}")
+        chooser = {"rng": seed}
+        for _ in range(500):
+            waiting = sorted(ARK.waiting_for(state))
+            if not waiting:
+                break
+            seat = waiting[0]
+            legal = ARK.legal_actions(state, seat)
+            for a in legal[:80]:
+                lab = describe(ARK, state, seat, a)
+                key, params = lab["key"], lab["params"]
+                assert key != "analysis.label.generic", (a, lab)
+                assert set(params) <= ARK_PARAMS, (a, lab)
+                if key in variants:  # the words the params pick (analysis.js VARIANTS)
+                    param, on, off = variants[key]
+                    words = [on if params.get(param) else off]
+                else:
+                    words = [key]
+                assert key in variants or not key.startswith("analysis.label.") or \
+                    key in translated, f"{key} is shown in the engine's English only ({a})"
+                for w in words:
+                    for lang, cat in cats.items():
+                        assert isinstance(cat.get(w), str), f"{lang}: no words for {w} ({a})"
+                        needs = set(re.findall(r"\{(\w+)\}", cat[w]))
+                        assert needs <= {k for k, v in params.items() if v is not None} | {
+                            "then"}, (lang, w, cat[w], params)
+                types.add(a["type"])
+                keys.add(key)
+            state, _ = ARK.apply(state, seat, legal[_rng.randbelow(chooser, len(legal))])
+    assert {"task", "sell", "pouch"} & types, types
+    assert len(types) >= 20 and len(keys) >= 20, (types, keys)
