@@ -9,8 +9,9 @@ import { showSuggestion, clearSuggestion } from "./suggest.js";
 import { labelText } from "./analysis.js";
 
 /** The hint's reason in words: the labels it names (the compared answer, the proposal) in the
- * reader's language, named by the table `ui`. */
-export function reasonText(reason, ui = null, label = null) {
+ * reader's language, named by the table `ui`; gains in the game's unit (Zoocracy scores in goal
+ * steps, the zoo builder in VP). */
+export function reasonText(reason, ui = null, label = null, game = null) {
   if (!reason || !reason.key) return "";
   const p = { ...(reason.params || {}) };
   if (p.alternative && typeof p.alternative === "object") p.alternative = labelText(p.alternative, ui);
@@ -18,8 +19,10 @@ export function reasonText(reason, ui = null, label = null) {
   if (reason.key === "analysis.reason.better") {
     // a follow-up inside the player's own move is judged by a quick look, not by playouts
     if (!(Number(p.gain) >= 0.1)) return t("analysis.reason.close", p);
-    if (!Number(p.playouts)) return t("analysis.reason.better_quick", p);
+    const steps = game === "zoocracy";
+    if (!Number(p.playouts)) return t(steps ? "analysis.reason.better_quick_steps" : "analysis.reason.better_quick", p);
     p.count = Number(p.playouts);  // "in 1 sampled game", "in 8 sampled games"
+    if (steps) return t("analysis.reason.better_steps", p);
   }
   return tOr(reason.key, "", p);
 }
@@ -55,7 +58,7 @@ export class HintButton {
       const d = this.hint.data;
       bar.append(h("p", { class: "hint-box", id: "hint-box", role: "status" },
         h("span", { class: "hint-label" }, t("hints.proposal", { label: labelText(d.label, this.ui()) || t("hints.shown") })), " ",
-        h("span", { class: "hint-reason" }, reasonText(d.reason, this.ui(), d.label))));
+        h("span", { class: "hint-reason" }, reasonText(d.reason, this.ui(), d.label, g.game))));
       if (!this.hint.shown) {
         document.body.dataset.hintMarks = String(showSuggestion(this.ui(), d.action, true));
         this.hint.shown = true;

@@ -246,12 +246,16 @@ def test_the_hint_button_stays_through_moves_and_redraws(server, browser, consol
         # in words: the compared answer's label too (no "[object Object]", no "{label}")
         assert said and "object" not in said and "{" not in said, said
         # the number of sampled games in the right form ("1 sampled game", "8 ... games")
+        # and in the game's unit (Zoocracy scores in goal steps)
         reasons = page.evaluate(
             "async () => { const m = await import('/js/hintbutton.js');"
-            " const r = (n) => m.reasonText({key: 'analysis.reason.better', params: {gain: 1.3,"
-            " alternative: 'X', playouts: n}}); return [r(1), r(8)]; }")
+            " const r = (n, game) => m.reasonText({key: 'analysis.reason.better', params: {gain:"
+            " 1.3, alternative: 'X', playouts: n}}, null, null, game);"
+            " return [r(1, 'arknova'), r(8, 'arknova'), r(8, 'zoocracy'), r(0, 'zoocracy')]; }")
         assert reasons == ["About 1.3 VP better than X in 1 sampled game.",
-                           "About 1.3 VP better than X in 8 sampled games."], reasons
+                           "About 1.3 VP better than X in 8 sampled games.",
+                           "About 1.3 goal steps better than X in 8 sampled games.",
+                           "About 1.3 goal steps better than X at a quick look."], reasons
         page.screenshot(path=str(artifacts / "hint-after-moves-1440x900.png"))
         page.set_viewport_size(PHONE)
         page.wait_for_function("() => document.documentElement.scrollWidth <= 390", timeout=WAIT)
