@@ -122,21 +122,29 @@ def test_analysis_on_a_phone(server, browser, console, artifacts, imported):
         ctx.close()
 
 
+def new_hints_game(page, server, name: str) -> int:
+    """Register ``name`` and create a game with hints on against a bot (the form's hints box
+    is off until checked); returns the game's id, on its page."""
+    from .helpers import game_id, register
+
+    register(page, server, name)
+    page.click("#new-game-btn")
+    page.wait_for_selector("#ng-hints")
+    assert not page.is_checked("#ng-hints")  # off unless chosen
+    page.check("#ng-hints")
+    page.check('input[data-bot-seat="1"]')
+    page.click("#create-game")
+    page.wait_for_url(re.compile(r".*/game\.html\?id=\d+"))
+    return game_id(page)
+
+
 def test_hints_agreed_at_creation_and_the_hint_drawn(server, browser, console, artifacts):
-    from .helpers import game_id, register, start_from_table, wait_my_turn
+    from .helpers import start_from_table, wait_my_turn
 
     ctx = browser.new_context(viewport=LAPTOP)
     try:
         page = console.watch(ctx.new_page(), "hints")
-        register(page, server, unique("hn"))
-        page.click("#new-game-btn")
-        page.wait_for_selector("#ng-hints")
-        assert not page.is_checked("#ng-hints")  # off unless chosen
-        page.check("#ng-hints")
-        page.check('input[data-bot-seat="1"]')
-        page.click("#create-game")
-        page.wait_for_url(re.compile(r".*/game\.html\?id=\d+"))
-        gid = game_id(page)
+        gid = new_hints_game(page, server, unique("hn"))
         assert server.api("GET", f"/api/games/{gid}")["hints"] is True
         # shown before anybody joins or plays: the waiting room and the table say so
         page.wait_for_selector("#hints-note", timeout=WAIT)
@@ -184,19 +192,12 @@ def test_the_hint_button_stays_through_moves_and_redraws(server, browser, consol
     for stays shown while the bar redraws at its version."""
     import random
 
-    from .helpers import click_progress, game_id, register, start_from_table, version
+    from .helpers import click_progress, start_from_table, version
 
     ctx = browser.new_context(viewport=LAPTOP)
     try:
         page = console.watch(ctx.new_page(), "hint-redraws")
-        register(page, server, unique("hr"))
-        page.click("#new-game-btn")
-        page.wait_for_selector("#ng-hints")
-        page.check("#ng-hints")
-        page.check('input[data-bot-seat="1"]')
-        page.click("#create-game")
-        page.wait_for_url(re.compile(r".*/game\.html\?id=\d+"))
-        gid = game_id(page)
+        gid = new_hints_game(page, server, unique("hr"))
         start_from_table(page)
         page.wait_for_function(OWES, timeout=WAIT)
         # the opening keep: each card picked redraws the bar from inside it

@@ -369,56 +369,71 @@ def client_label_tables() -> tuple[set[str], dict[str, tuple[str, str, str]]]:
 ZC_PARAMS = {"party", "enclosure", "from", "to", "office", "card", "count", "amount", "yes"}
 
 
-def test_zoocracy_labels_are_in_words_in_every_language():
-    """Every label of Zoocracy's answers a reader can see (hints, analysis reports: here the
-    labels of every legal answer of real decisions, games of 2 to 5 seats) is a key and params
-    that the client puts into words in English, Ukrainian and German: a key of the client's
-    catalogues (or its VARIANTS' words), never one left to the engine's English text; each
-    placeholder of each language's words is a param the label carries."""
-    cats = {lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text())
-            for lang in ("en", "uk", "de")}
-    translated, variants = client_label_tables()
-    game = engine.get_game("zoocracy")
-    kinds, keys = set(), set()
+class LabelWords:
+    """Checks that a label is in words in English, Ukrainian and German: a key of the client's
+    catalogues (or its VARIANTS' words, the one its params pick), never the generic label or a
+    key left to the engine's English text, only params of ``allowed``, and every placeholder of
+    each language's words a param the label carries."""
 
-    def check(a, lab):
+    def __init__(self, allowed: set[str]) -> None:
+        self.cats = {lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text())
+                     for lang in ("en", "uk", "de")}
+        self.translated, self.variants = client_label_tables()
+        self.allowed = allowed
+        self.keys: set[str] = set()
+
+    def check(self, a, lab) -> None:
         key, params = lab["key"], lab["params"]
         assert key != "analysis.label.generic", (a, lab)
-        assert set(params) <= ZC_PARAMS, (a, lab)
-        if key in variants:
-            param, on, off = variants[key]
-            words = [on, off]  # both exist; the one the params pick is shown
+        assert set(params) <= self.allowed, (a, lab)
+        if key in self.variants:
+            param, on, off = self.variants[key]
+            for w in (on, off):
+                assert all(isinstance(c.get(w), str) for c in self.cats.values()), (w, a)
+            words = on if params.get(param) else off
         else:
-            assert not key.startswith("analysis.label.") or key in translated, \
+            assert not key.startswith("analysis.label.") or key in self.translated, \
                 f"{key} is shown in the engine's English only ({a})"
-            words = [key]
-        for w in words:
-            for lang, cat in cats.items():
-                assert isinstance(cat.get(w), str), f"{lang}: no words for {w} ({a})"
-                needs = set(re.findall(r"\{(\w+)\}", cat[w]))
-                assert needs <= {k for k, v in params.items() if v is not None}, \
-                    (lang, w, cat[w], params)
-        keys.add(key)
+            words = key
+        supplied = {k for k, v in params.items() if v is not None} | {"then"}
+        for lang, cat in self.cats.items():
+            assert isinstance(cat.get(words), str), f"{lang}: no words for {words} ({a})"
+            needs = set(re.findall(r"\{(\w+)\}", cat[words]))
+            assert needs <= supplied, (lang, words, cat[words], params)
+        self.keys.add(key)
 
+
+def random_decisions(game, seats: int, seed, steps: int):
+    """``(state, seat, legal)`` of each decision of a random game (a seeded random answer)."""
+    state = game.setup(seats, {}, seed)
+    chooser = {"rng": _rng.seed_to_int(seed)}
+    for _ in range(steps):
+        waiting = sorted(game.waiting_for(state))
+        if not waiting:
+            return
+        seat = waiting[0]
+        legal = game.legal_actions(state, seat)
+        pick = yield state, seat, legal
+        pick = pick or legal[_rng.randbelow(chooser, len(legal))]
+        state, _ = game.apply(state, seat, pick)
+
+
+def test_zoocracy_labels_are_in_words_in_every_language():
+    """Every label of Zoocracy's answers a reader can see (hints, analysis reports: here the
+    labels of every legal answer of real decisions, games of 2 to 5 seats, and of a line of
+    follow-ups) is in words in every language (:class:`LabelWords`)."""
+    game = engine.get_game("zoocracy")
+    words, kinds = LabelWords(ZC_PARAMS), set()
     for seats in (2, 3, 4, 5):
-        state = game.setup(seats, {}, f"zc-labels-{seats}")
-        chooser = {"rng": seats}
-        for _ in range(600):
-            waiting = sorted(game.waiting_for(state))
-            if not waiting:
-                break
-            seat = waiting[0]
-            legal = game.legal_actions(state, seat)
+        for state, seat, legal in random_decisions(game, seats, f"zc-labels-{seats}", 600):
             for a in legal:
-                check(a, describe(game, state, seat, a))
+                words.check(a, describe(game, state, seat, a))
                 kinds.add(a["type"])
-            pick = legal[_rng.randbelow(chooser, len(legal))]
             # a label with the answer's follow-ups: each of them in words too
-            lab = describe(game, state, seat, pick, line=legal[:3])
+            lab = describe(game, state, seat, legal[0], line=legal[:3])
             for sub in lab["params"].get("then", []):
-                check(pick, sub)
-            state, _ = game.apply(state, seat, pick)
-    assert len(kinds) >= 15 and len(keys) >= 15, (kinds, keys)
+                words.check(legal[0], sub)
+    assert len(kinds) >= 15 and len(words.keys) >= 15, (kinds, words.keys)
 
 
 def test_summarize_of_no_entries():
@@ -432,43 +447,14 @@ ARK_PARAMS = {"action", "x", "cards", "card", "building", "cells", "enclosure", 
 
 
 def test_arknova_labels_are_in_words_in_every_language():
-    """Every label of the zoo builder's answers (here every legal answer of random 2-player
-    games, the sell and pouch answers of hand-card abilities and the reputation task
-    among them) is a key the client puts into words in English, Ukrainian and German, never
-    the generic label or the engine's English only; each placeholder is a param it carries."""
-    cats = {lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text())
-            for lang in ("en", "uk", "de")}
-    translated, variants = client_label_tables()
-    types, keys = set(), set()
+    """Every label of the zoo builder's answers (every legal answer of random 2-player games,
+    the sell and pouch answers of hand-card abilities and the reputation task among them) is
+    in words in every language (:class:`LabelWords`)."""
+    words, types = LabelWords(ARK_PARAMS), set()
     for seed in range(10):
-        state = ARK.setup(2, {}, f"ark-labels-{seed}")
-        chooser = {"rng": seed}
-        for _ in range(500):
-            waiting = sorted(ARK.waiting_for(state))
-            if not waiting:
-                break
-            seat = waiting[0]
-            legal = ARK.legal_actions(state, seat)
+        for state, seat, legal in random_decisions(ARK, 2, f"ark-labels-{seed}", 500):
             for a in legal[:80]:
-                lab = describe(ARK, state, seat, a)
-                key, params = lab["key"], lab["params"]
-                assert key != "analysis.label.generic", (a, lab)
-                assert set(params) <= ARK_PARAMS, (a, lab)
-                if key in variants:  # the words the params pick (analysis.js VARIANTS)
-                    param, on, off = variants[key]
-                    words = [on if params.get(param) else off]
-                else:
-                    words = [key]
-                assert key in variants or not key.startswith("analysis.label.") or \
-                    key in translated, f"{key} is shown in the engine's English only ({a})"
-                for w in words:
-                    for lang, cat in cats.items():
-                        assert isinstance(cat.get(w), str), f"{lang}: no words for {w} ({a})"
-                        needs = set(re.findall(r"\{(\w+)\}", cat[w]))
-                        assert needs <= {k for k, v in params.items() if v is not None} | {
-                            "then"}, (lang, w, cat[w], params)
+                words.check(a, describe(ARK, state, seat, a))
                 types.add(a["type"])
-                keys.add(key)
-            state, _ = ARK.apply(state, seat, legal[_rng.randbelow(chooser, len(legal))])
     assert {"task", "sell", "pouch"} & types, types
-    assert len(types) >= 20 and len(keys) >= 20, (types, keys)
+    assert len(types) >= 20 and len(words.keys) >= 20, (types, words.keys)
