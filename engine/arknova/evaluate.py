@@ -41,6 +41,7 @@ from ..bots.evaluation import Evaluator, fast_clone, final_value, register_evalu
 from . import solo
 from .decisions import HANDLERS
 from .evalmemo import MEMO, ZOOS, ZOOS_MAX, encode, remember, seen, session
+from .game import copy_buildings
 from .shortlist import shortlist
 from .tables import T, conservation_value
 from .zoo import building_spec
@@ -203,28 +204,16 @@ def own_followup(state: dict, seat: int) -> bool:
 
 
 # --------------------------------------------------------------------------- copying states
-#: The keys of a building in a zoo (``actions/build.py``); only its ``animals`` list and
-#: ``used`` count ever change after it is placed, its ``cells`` never do.
-_BUILDING_KEYS = frozenset(("id", "type", "kind", "cells", "animals", "used"))
-
-
 def clone_state(state: dict) -> dict:
-    """A copy of a state for the bots' simulated moves, faster than a JSON round trip of the
-    whole state: the buildings (half of a state) are copied by hand, sharing their ``cells``,
-    which the engine never changes in place; everything else goes through ``orjson``.
-    Equal to ``clone(state)``, and nothing the engine mutates is shared."""
+    """A copy of a state for callers that need a whole one, faster than a JSON round trip of
+    the whole state: the buildings (half of a state) are copied as ``apply`` copies them
+    (:func:`~.game.copy_buildings`: sharing their ``cells``, which the engine never changes in
+    place); everything else goes through ``orjson``. Equal to ``clone(state)``, and nothing
+    the engine mutates is shared."""
     players = state["players"]
     out = fast_clone({**state, "players": [{**p, "buildings": None} for p in players]})
     for p, q in zip(players, out["players"]):
-        copies = []
-        for b in p["buildings"]:
-            if len(b) == len(_BUILDING_KEYS):  # the known keys (tests/engine/test_bots.py)
-                b = b.copy()
-                b["animals"] = b["animals"][:]
-            else:  # a building this copy does not know: copy it all
-                b = fast_clone(b)
-            copies.append(b)
-        q["buildings"] = copies
+        q["buildings"] = copy_buildings(p["buildings"])
     return out
 
 

@@ -224,14 +224,15 @@ def test_evaluator_prefers_more_points():
 
 
 def test_bot_state_copies_are_exact_and_independent():
-    from engine.arknova.evaluate import _BUILDING_KEYS, clone_state
+    from engine.arknova.evaluate import clone_state
+    from engine.arknova.game import BUILDING_KEYS
     from engine.bots.evaluation import fast_clone
 
     checked = 0
     for seats, seed in ((2, 21), (4, 22)):
         for state in positions(ARK, seats, seed, every=7):
             for p in state["players"]:  # clone_state copies buildings by these keys
-                assert all(set(b) == _BUILDING_KEYS for b in p["buildings"])
+                assert all(set(b) == BUILDING_KEYS for b in p["buildings"])
             for copy in (clone_state(state), fast_clone(state)):
                 assert orjson.dumps(copy) == orjson.dumps(state)
                 assert copy == clone(state)
