@@ -102,7 +102,8 @@ class AuthService:
         async with self.db.read() as s:
             if await s.scalar(select(User.id).where(User.username_key == key)) is not None:
                 raise ApiError(409, "username_taken", "That username is taken.")
-            if await s.scalar(select(User.id).where(User.username_skeleton == look).limit(1)):
+            if await s.scalar(select(User.id).where(
+                    User.username_skeleton.in_(credentials.lookalike_keys(username))).limit(1)):
                 raise credentials.username_lookalike()
         password_hash = await self.hashing(self.hasher.hash, password)
         token = secrets.token_urlsafe(32)

@@ -134,8 +134,8 @@ class Settings(BaseSettings):
     smtp_timeout: float = Field(20.0, gt=0)
     #: the site's address as players reach it: the links in mails start with it
     public_url: str = "http://127.0.0.1:8000"
-    #: signs the links in mails (verification, unsubscribe); set it in production (the same on
-    #: every process): unset, a random key per process is used and old links stop working
+    #: signs the links in mails (verification, unsubscribe); unset, the server makes a key once
+    #: and keeps it in the database (``server_keys``), shared by every process and restart
     secret_key: str | None = None
     #: hours a verification link stays valid
     email_verify_hours: float = Field(48.0, gt=0)
@@ -209,6 +209,10 @@ class Settings(BaseSettings):
     #: verification mails per user (POST /api/me/email): a burst, then this many per hour
     rate_verify_mails_per_hour: float = Field(4.0, gt=0)
     rate_verify_mails_burst: int = Field(3, ge=1)
+    #: verification mails to one address, whichever accounts ask: a burst, then this many per
+    #: hour (several fresh accounts cannot flood a stranger's inbox)
+    rate_verify_mails_per_recipient_per_hour: float = Field(1.0, gt=0)
+    rate_verify_mails_per_recipient_burst: int = Field(3, ge=1)
     #: game WebSockets open at once per user and per client address (per process)
     ws_per_user: int = Field(20, ge=1)
     ws_per_address: int = Field(60, ge=1)

@@ -37,6 +37,7 @@ async def run_digests(service, now: datetime | None = None) -> int:
         if local.hour < service.settings.digest_hour or row.digest_on == day:
             continue
         games = await waiting_games(service.db, row.user_id)
+        links = await service.email.links.ready()
         async with service.db.write() as s:
             claimed = await s.execute(
                 update(NotificationPrefs)
@@ -50,7 +51,7 @@ async def run_digests(service, now: datetime | None = None) -> int:
             if games:
                 service.email.add_job(s, row.user_id, row.email, {
                     "kind": "digest", "lang": row.lang, "games": games, "day": day,
-                    "unsubscribe": service.email.links.unsubscribe_token(row.user_id, "digest")})
+                    "unsubscribe": links.unsubscribe_token(row.user_id, "digest")})
                 queued += 1
             await s.commit()
     if queued:

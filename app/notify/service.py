@@ -26,6 +26,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..auth import UserInfo
+from ..credentials import check_email
 from ..errors import ApiError
 from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat, utcnow
 from ..signals import Notify, YourTurn
@@ -37,7 +38,6 @@ from .channels import Channel, EmailChannel, Notice, Recipient
 
 log = logging.getLogger("menagerie.notify")
 
-MAX_EMAIL = 254
 #: the preference switch of each notice kind (a reminder is part of "your turn")
 SWITCH = {"reminder": "your_turn"}
 #: chat mentions of one game: at most one notice per user in this time
@@ -52,15 +52,6 @@ def bad_link() -> ApiError:
 
 def unavailable() -> ApiError:
     return ApiError(409, "email_unavailable", "This server does not send email.")
-
-
-def check_address(address) -> str:
-    address = address.strip() if isinstance(address, str) else ""
-    local, _, domain = address.rpartition("@")
-    if (not local or "." not in domain or len(address) > MAX_EMAIL or domain.startswith(".")
-            or any(c.isspace() or ord(c) < 32 or c in "<>,;\"()[]\\" for c in address)):
-        raise ApiError(422, "bad_email", "That is not an email address.")
-    return address
 
 
 class NotifyService:
@@ -174,11 +165,12 @@ class NotifyService:
     async def set_email(self, user: UserInfo, address, lang: str) -> dict:
         if not self.email.available:
             raise unavailable()
-        address = check_address(address)
+        address = check_email(address)
+        links = await self.email.links.ready()
         async with self.db.write() as s:
             row = await self._ensure(s, user.id, lang)
             row.email, row.email_verified_at, row.updated_at = address, None, utcnow()
-            token = self.email.links.verify_token(user.id, address)
+            token = links.verify_token(user.id, address)
             self.email.add_job(s, user.id, address, {"kind": "verify", "lang": row.lang,
                                                      "token": token})
             await s.commit()
@@ -187,7 +179,8 @@ class NotifyService:
         return view
 
     async def verify(self, token) -> dict:
-        found = self.email.links.check_verify(token) if isinstance(token, str) else None
+        links = await self.email.links.ready()
+        found = links.check_verify(token) if isinstance(token, str) else None
         if found is None:
             raise bad_link()
         user_id, address = found
@@ -203,7 +196,8 @@ class NotifyService:
 
     async def unsubscribe(self, token) -> dict:
         """Turn off the kind of mail a one-click link names ("digest": the digest)."""
-        found = self.email.links.check_unsubscribe(token) if isinstance(token, str) else None
+        links = await self.email.links.ready()
+        found = links.check_unsubscribe(token) if isinstance(token, str) else None
         if found is None:
             raise bad_link()
         user_id, kind = found

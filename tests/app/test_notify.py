@@ -35,6 +35,7 @@ class Inbox:
     def __init__(self, replies=("250 OK",)) -> None:
         self.replies = list(replies)
         self.mails: list[email.message.EmailMessage] = []
+        self.raw: list[bytes] = []  #: each accepted mail as it came over SMTP
         self.tries = 0
         self.port = free_port()
         self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
@@ -43,6 +44,7 @@ class Inbox:
         reply = self.replies[min(self.tries, len(self.replies) - 1)]
         self.tries += 1
         if reply.startswith("250"):
+            self.raw.append(envelope.original_content or envelope.content)
             self.mails.append(email.message_from_bytes(envelope.content,
                                                        policy=email.policy.default))
         return reply
