@@ -66,7 +66,7 @@ class Services:
         self.ratings = RatingService(self.db)
         self.signals.on_finished(self.ratings.on_finished)
         self.records = RecordService(settings, self.games)
-        self.rematch = RematchService(self.db, self.games, self.signals)
+        self.rematch = RematchService(self.db, self.games, self.signals, settings)
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits,
                                 self.signals)
         self.webhooks = WebhookService(self.db, settings)

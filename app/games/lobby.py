@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable
@@ -98,7 +99,8 @@ class Lobby:
             game_id = await self.ctx.store.insert_game(
                 fields, seat_rows,
                 quota=lambda active, bot_seats: quotas.check_new_game(
-                    self.ctx.settings, active, bot_seats, bots, bot_kind, time_control))
+                    self.ctx.settings, active, bot_seats, Counter({bot_kind: len(bots)}),
+                    time_control))
         return await self.reads.summary(game_id, user)
 
     async def join(self, user: UserInfo, game_id: int, seat: int | None) -> tuple[int, dict]:

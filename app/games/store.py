@@ -25,7 +25,7 @@ from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
-from .. import times
+from .. import quotas, times
 from ..db import Database
 from ..errors import not_found
 from ..history import undo_snapshots
@@ -224,16 +224,7 @@ class SqlGameStore(RecordRows):
         stored in the same transaction (an ``IntegrityError`` on them stores nothing)."""
         async with self.db.write() as s:
             if quota is not None:
-                creator = fields["created_by"]
-                await s.execute(select(User.id).where(User.id == creator).with_for_update())
-                unfinished = ((Game.created_by == creator) & (Game.status != "finished")
-                              & (Game.source == "play"))
-                active = await s.scalar(select(func.count()).select_from(Game)
-                                        .where(unfinished))
-                rows = (await s.execute(
-                    select(Seat.bot, func.count()).join(Game, Game.id == Seat.game_id)
-                    .where(unfinished, Seat.bot.is_not(None)).group_by(Seat.bot))).all()
-                quota(active, Counter({kind: n for kind, n in rows}))
+                quota(*await quotas.creator_load(s, fields["created_by"]))
             row = Game(**fields)
             s.add(row)
             await s.flush()
