@@ -37,7 +37,7 @@ import httpx
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
-from . import jsonutil
+from . import jsonutil, netcheck
 from .auth import UserInfo
 from .errors import ApiError, not_found
 from .jobqueue import LEASE, JobWorker, stepped_backoff
@@ -65,18 +65,8 @@ def backoff(settings, attempts: int) -> float:
     return stepped_backoff(settings.webhook_backoff_base, BACKOFF_STEPS, attempts)
 
 
-#: IPv6 ranges that carry an IPv4 address inside (NAT64, IPv4-mapped and -translated,
-#: IPv4-compatible, 6to4, Teredo): a gateway may turn them into any IPv4 address, loopback and
-#: private ones included, so they are refused whatever they embed
-EMBEDDED_IPV4 = tuple(ipaddress.ip_network(n) for n in (
-    "64:ff9b::/96", "64:ff9b:1::/48", "::ffff:0:0/96", "::ffff:0:0:0/96", "::/96",
-    "2002::/16", "2001::/32"))
-
-
-def _private(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if ip.version == 6 and any(ip in net for net in EMBEDDED_IPV4):
-        return True
-    return not ip.is_global or ip.is_multicast
+#: loopback, private, ... and the IPv6 ranges that carry an IPv4 address inside: app/netcheck.py
+_private = netcheck.is_private
 
 
 class RefusedTarget(Exception):
