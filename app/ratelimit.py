@@ -217,6 +217,9 @@ class RateLimits:
             "verify_mails_per_recipient",
             settings.rate_verify_mails_per_recipient_per_hour / 3600.0,
             settings.rate_verify_mails_per_recipient_burst)
+        #: hints per user (each one a search in the hint process)
+        self.hints = bucket("hints_per_user", settings.rate_hints_per_minute / 60.0,
+                            settings.rate_hints_burst)
         #: take-backs per user (each one is a new version that every watcher receives)
         self.undo = bucket("undo_per_user", settings.rate_undo_per_minute / 60.0,
                            settings.rate_undo_burst)

@@ -235,6 +235,11 @@ class Settings(BaseSettings):
     hint_playouts: int | None = Field(None, ge=1)
     #: seconds a hint may take before the request answers 503 ``hint_timeout``
     hint_timeout: float = Field(20.0, gt=0)
+    #: the hint process' niceness (0-19), as ``analysis_nice``
+    hint_nice: int = Field(10, ge=0, le=19)
+    #: hints per user: a burst, then this many per minute (429 ``rate_limited``)
+    rate_hints_per_minute: float = Field(6.0, gt=0)
+    rate_hints_burst: int = Field(5, ge=1)
     #: a running job writes its new entries (and renews its lease) this often
     analysis_flush_seconds: float = Field(3.0, gt=0)
     #: how often the analysis worker looks for jobs another process left (a dead one's)
