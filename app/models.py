@@ -18,6 +18,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -400,6 +401,9 @@ class DailyAttempt(Base):
     time_used: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: finished before the day was over: only these count (leaderboard, streak)
     in_time: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    #: the account was past the ranking threshold when the attempt started (docs/daily.md):
+    #: the day's deal, ranked; else the day's practice deal, listed as unranked
+    ranked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class Analysis(Base):

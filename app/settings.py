@@ -183,6 +183,12 @@ class Settings(BaseSettings):
     #: server makes one once and keeps it in the database (table server_keys), shared by every
     #: process. Changing it changes today's deals: set it before anyone plays, or never
     daily_secret: str | None = None
+    #: a daily attempt is ranked only for an account at least this many days old, with this
+    #: many finished games (not daily, not imported) and, when this server sends mail, a
+    #: verified address; others play the day's practice deal, unranked (docs/daily.md)
+    daily_ranked_min_account_days: float = Field(7.0, ge=0)
+    daily_ranked_min_games: int = Field(5, ge=0)
+    daily_ranked_need_email: bool = True
     #: when set, GET /metrics needs "Authorization: Bearer <this>"; unset, /metrics answers
     #: only to the peers in metrics_allow
     metrics_token: str | None = None

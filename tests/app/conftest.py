@@ -127,7 +127,11 @@ def make_settings(url: str, **overrides) -> Settings:
                   rate_auth_burst=10_000, rate_actions_burst=10_000,
                   rate_address_actions_burst=10_000, rate_imports_burst=10_000,
                   rate_sync_burst=10_000, max_active_games_per_user=10_000,
-                  max_bot_seats_per_user=10_000, max_mcts_seats_per_user=10_000)
+                  max_bot_seats_per_user=10_000, max_mcts_seats_per_user=10_000,
+                  # every fresh account is ranked in the daily challenge; test_daily_ranked
+                  # puts the threshold back
+                  daily_ranked_min_account_days=0, daily_ranked_min_games=0,
+                  daily_ranked_need_email=False)
     values.update(overrides)
     return Settings(**values)
 
