@@ -37,7 +37,6 @@ import asyncio
 import base64
 import binascii
 import contextlib
-import ipaddress
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
@@ -125,7 +124,6 @@ def _public_host(host: str) -> bool:
 
 def _allowed_address(ip, allow_loopback: bool) -> bool:
     return not netcheck.is_private(ip) or (allow_loopback and str(ip) == "127.0.0.1")
-
 
 
 class PushService:

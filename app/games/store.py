@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from collections import Counter
 from typing import Any, AsyncIterator, Callable, NamedTuple, Protocol
 
-from sqlalchemy import case, func, insert, select, update
+from sqlalchemy import case, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 

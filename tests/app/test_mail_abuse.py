@@ -62,6 +62,23 @@ async def test_fresh_accounts_cannot_flood_one_address(db_url, inbox):
     assert len(inbox.mails) == 4
 
 
+async def test_the_recipient_limit_holds_across_two_processes(pg_url, inbox):
+    """Fresh accounts on two processes of one PostgreSQL database, alternating: still three
+    mails to the address in all (the bucket is a row of ``rate_buckets``)."""
+    settings = make_settings(pg_url, **_smtp(inbox))
+    async with running_app(settings) as one, running_app(settings) as two:
+        codes = []
+        for i in range(6):
+            api = (one, two)[i % 2]
+            p = await api.user()
+            r = await p.post("/api/me/email", json={"address": "shared@example.org"})
+            codes.append(r.status_code)
+        assert codes == [200, 200, 200, 429, 429, 429]
+        await settle(one)
+        await settle(two)
+    assert len(inbox.to("shared@example.org", "verify")) == 3
+
+
 # ------------------------------------------------------------- 8: List-Unsubscribe
 async def test_list_unsubscribe_goes_out_as_one_uri_not_encoded_words(db_url, inbox):
     settings = make_settings(db_url, **_smtp(inbox))

@@ -68,7 +68,7 @@ async def test_a_rematch_counts_against_the_same_quotas_as_creation(db_url):
     settings = make_settings(db_url, max_active_games_per_user=2, max_bot_seats_per_user=2,
                              max_mcts_seats_per_user=1)
     async with running_app(settings) as api:
-        ada, bob = await api.user("ada"), await api.user("bob")
+        ada = await api.user("ada")
         done = await _finished_with_a_bot(api, ada, "mcts")
         # two unfinished games: the game quota is full
         await api.toy_game(ada, start=False)
