@@ -144,6 +144,9 @@ class Services:
         gc.set_threshold(*self.settings.gc_thresholds)
         await self.bus.start()
         self.webhooks.start()
+        if self.notify.email.available:
+            # the mail links' key, before any notice is queued inside a transaction
+            await self.notify.email.links.ready()
         self.notify.start()
         self.push.start()
         self.outbox.start()
