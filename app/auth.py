@@ -24,7 +24,7 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -69,7 +69,7 @@ def csrf_for(token: str) -> str:
 
 def aware(dt: datetime) -> datetime:
     """SQLite hands back naive datetimes; every stored time is UTC."""
-    return dt if dt.tzinfo is not None else dt.replace(tzinfo=timezone.utc)
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
 
 
 class AuthService:

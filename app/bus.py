@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from . import jsonutil
 
@@ -177,7 +178,7 @@ class PgBus:
         self._task = asyncio.create_task(self._run(), name="menagerie-listen")
         try:
             await asyncio.wait_for(self.connected.wait(), 10)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.warning("LISTEN connection not up yet; retrying in the background")
 
     async def stop(self) -> None:
@@ -229,7 +230,7 @@ class PgBus:
                 while not lost.is_set():
                     try:
                         await asyncio.wait_for(lost.wait(), self.keepalive)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         await asyncio.wait_for(conn.fetchval("SELECT 1"), 5)
             except asyncio.CancelledError:
                 raise

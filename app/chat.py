@@ -24,15 +24,16 @@ import re
 import unicodedata
 from typing import Any
 
-import engine
 from sqlalchemy import select
+
+import engine
 
 from . import jsonutil, redaction
 from .auth import UserInfo
 from .errors import ApiError, not_found
 from .models import ChatMessage, Game, OutboxEvent, Seat, User, utcnow
-from .signals import Notify
 from .ratelimit import Limiter
+from .signals import Notify
 from .times import iso
 
 log = logging.getLogger("menagerie.chat")

@@ -26,13 +26,13 @@ Everything here is pure: times come in as arguments.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Iterable, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from .times import iso
-
 
 #: the shortest limit accepted (seconds): long enough to read the board
 MIN_SECONDS = 10

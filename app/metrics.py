@@ -50,7 +50,7 @@ DB_UNAVAILABLE = Counter("menagerie_database_unavailable_total",
 class LiveGauges:
     """Gauges read from the running services at scrape time."""
 
-    def __init__(self, services: "Services") -> None:
+    def __init__(self, services: Services) -> None:
         self.services = services
 
     def describe(self):
@@ -80,7 +80,7 @@ class LiveGauges:
 _live: LiveGauges | None = None
 
 
-def attach(services: "Services") -> None:
+def attach(services: Services) -> None:
     """Point the live gauges at this process's services (the last app started wins)."""
     global _live
     if _live is None:

@@ -26,8 +26,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from cachetools import LRUCache
 
@@ -127,7 +128,7 @@ class Connection:
     and :meth:`Hub.seats_changed` re-reads the seats when they change while the game is open, so
     a socket that lost its seat (a declined rematch, say) never sees the next holder's view."""
 
-    def __init__(self, ws: "WebSocket", game_id: int, seat: int | None, hub: "Hub",
+    def __init__(self, ws: WebSocket, game_id: int, seat: int | None, hub: Hub,
                  user_id: int | None = None) -> None:
         self.ws = ws
         self.game_id = game_id
@@ -200,7 +201,7 @@ class Connection:
             self.last = max(self.last, frames[-1].version)
         return len(frames)
 
-    async def seat_at(self, frame: "Frame") -> int | None:
+    async def seat_at(self, frame: Frame) -> int | None:
         """The seat this socket's user holds at ``frame``'s version (None: a spectator); tells
         the client with a ``seat`` message when it differs from the last one it was told. The
         caller holds ``self.lock``."""
@@ -245,7 +246,7 @@ class Connection:
 class Channel:
     """The sockets of one game in this process and its recent frames."""
 
-    def __init__(self, hub: "Hub", game_id: int) -> None:
+    def __init__(self, hub: Hub, game_id: int) -> None:
         self.hub = hub
         self.game_id = game_id
         self.conns: set[Connection] = set()
@@ -333,7 +334,7 @@ class Hub:
             return
         tasks.spawn(self._reseat(ch))
 
-    async def _reseat(self, ch: "Channel") -> None:
+    async def _reseat(self, ch: Channel) -> None:
         try:
             users = await self.seat_map(ch.game_id)
         except Exception:

@@ -20,9 +20,10 @@ from __future__ import annotations
 import logging
 import secrets
 
-import engine
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+
+import engine
 
 from .auth import UserInfo
 from .db import Database

@@ -9,20 +9,20 @@ import secrets
 import engine
 
 from .auth import AuthService
+from .bus import SEATS_CHANNEL, USER_CHANNEL, LocalBus, PgBus
 from .chat import ChatService
 from .db import Database
 from .games import GameService
+from .outbox import Outbox
+from .push import PushChannel, PushService
 from .quotas import SocketQuota
 from .ratelimit import RateLimits
-from .bus import SEATS_CHANNEL, USER_CHANNEL, LocalBus, PgBus
 from .realtime import Hub
-from .settings import Settings
 from .scheduler import Scheduler
 from .sessions import Sessions
-from .outbox import Outbox
+from .settings import Settings
 from .signals import Signals
 from .userfeed import UserFeed
-from .push import PushChannel, PushService
 from .webhooks import WebhookService
 
 log = logging.getLogger("menagerie.app")
@@ -166,7 +166,7 @@ class Services:
                            ("bus", self.bus.stop), ("database", self.db.dispose)):
             try:
                 await asyncio.wait_for(step(), 15)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 log.error("shutdown: %s did not stop within 15 s", name)
             except Exception:
                 log.exception("shutdown: %s failed to stop", name)

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 log = logging.getLogger("menagerie.signals")
 
@@ -44,7 +45,7 @@ class YourTurn:
         return {**asdict(self), "users": list(self.users)}
 
     @classmethod
-    def of(cls, payload: dict) -> "YourTurn":
+    def of(cls, payload: dict) -> YourTurn:
         return cls(int(payload["game_id"]), int(payload["version"]), str(payload["game"]),
                    str(payload["title"]), tuple(int(u) for u in payload["users"]),
                    payload.get("deadline"))
@@ -64,7 +65,7 @@ class Notify:
         return {**asdict(self), "users": list(self.users)}
 
     @classmethod
-    def of(cls, payload: dict) -> "Notify":
+    def of(cls, payload: dict) -> Notify:
         return cls(str(payload["kind"]), int(payload["game_id"]), str(payload["game"]),
                    str(payload["title"]), tuple(int(u) for u in payload["users"]),
                    str(payload.get("by") or ""), str(payload.get("excerpt") or ""))

@@ -4,7 +4,7 @@ running tasks: a task nobody holds may be collected mid-flight)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Coroutine
+from collections.abc import Coroutine
 
 _RUNNING: set[asyncio.Task] = set()
 

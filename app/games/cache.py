@@ -16,8 +16,7 @@ from typing import Any
 
 from cachetools import LRUCache
 
-from .. import clock as clock_mod
-from .. import metrics
+from .. import clock as clock_mod, metrics
 from ..realtime import Frame
 
 

@@ -20,15 +20,13 @@ from typing import Any
 
 from engine.core import NOT_YOUR_DECISION, IllegalAction
 
-from .. import clock as clock_mod
-from .. import jsonutil, metrics
+from .. import clock as clock_mod, jsonutil, metrics, times
 from ..auth import UserInfo
 from ..errors import ApiError
-from .. import times
 from ..realtime import Frame
 from ..signals import YourTurn
 from .cache import Accepted, Cached
-from .checks import depth, dumped, refuse_lookalikes, MAX_JSON_DEPTH
+from .checks import MAX_JSON_DEPTH, depth, dumped, refuse_lookalikes
 from .context import GameContext
 from .frames import Frames
 from .reads import Reads

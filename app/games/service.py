@@ -16,12 +16,13 @@ Where is what (``app/games/``):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from ..auth import UserInfo
-from ..db import Database
 from ..bus import LocalBus
+from ..db import Database
 from ..realtime import Frame, Hub
 from ..settings import Settings
 from ..signals import Signals

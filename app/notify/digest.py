@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import engine
 from sqlalchemy import select, update
+
+import engine
 
 from ..models import Game, NotificationPrefs, Seat, utcnow
 from ..times import iso

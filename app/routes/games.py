@@ -6,7 +6,6 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
-
 from starlette.responses import Response
 
 from ..clock import TimeControl

@@ -11,8 +11,9 @@ that only some seats may see carries ``"only": [seat, ...]`` (see :func:`events_
 
 from __future__ import annotations
 
+from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, MutableMapping
+from typing import Any, ClassVar
 
 from . import cow
 from .errors import BadSetup, BadState, IllegalAction

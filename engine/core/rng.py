@@ -16,8 +16,9 @@ from __future__ import annotations
 import hashlib
 import sys
 from array import array
+from collections.abc import MutableMapping, MutableSequence, Sequence
 from operator import ge, mod
-from typing import MutableMapping, MutableSequence, Sequence, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1

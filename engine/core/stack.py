@@ -10,7 +10,7 @@ through a chained action. :class:`StackGame` wires a registry into the engine co
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .errors import IllegalAction
 from .game import Game

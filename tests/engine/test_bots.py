@@ -9,8 +9,8 @@ import orjson
 import pytest
 
 import engine
-from engine.bots import GreedyBot, MctsBot, RandomBot, Sampler, decide, get_bot, make_bot
 import engine.arknova.evalmemo as M
+from engine.bots import GreedyBot, MctsBot, RandomBot, Sampler, decide, get_bot, make_bot
 from engine.bots.evaluation import evaluator_for
 from engine.core import rng as _rng
 from engine.core.state import clone
