@@ -12,12 +12,20 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from . import jsonutil
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .realtime import Hub
+
+class Hub(Protocol):
+    """What the game announcements wake: :class:`app.realtime.Hub` (its sibling in the layers,
+    so only its shape is named here)."""
+
+    def announced(self, game_id: int, version: int,
+                  move: tuple[int, Any] | None = None) -> None: ...
+
+    async def resync(self) -> None: ...
+
 
 log = logging.getLogger("menagerie.bus")
 
