@@ -287,16 +287,18 @@ class Hub:
     """All the sockets of this process, by game."""
 
     def __init__(self, loader: FrameLoader, versions: VersionReader, *, sync_window: int,
-                 frame_cache: int) -> None:
+                 frame_cache: int, seats: Callable[[int], Awaitable[dict]] | None = None,
+                 on_remote_move: Callable[..., bool] | None = None) -> None:
         self.loader = loader
         self.versions = versions
-        #: set by the service container: ``await seats(game_id)`` -> {user id: seat} now
-        self.seats: Callable[[int], Awaitable[dict]] | None = None
+        #: ``await seats(game_id)`` -> {user id: seat} now (the game service's)
+        self.seats = seats
         self.sync_window = sync_window
         self.frame_cache = max(frame_cache, 2)
         self._channels: dict[int, Channel] = {}
-        #: set by the game service: apply a move announced by another process, if it can
-        self.on_remote_move = None
+        #: apply a move announced by another process, if it can (the game service's; True:
+        #: applied, so the sockets need not reload it)
+        self.on_remote_move = on_remote_move
         #: (game, version) being written by this process: its own announcement of that version
         #: (LISTEN/NOTIFY, which may arrive before the writer resumes) is left to the writer,
         #: which publishes the frame it built instead of every socket reloading it
@@ -322,7 +324,7 @@ class Hub:
 
     async def seat_map(self, game_id: int) -> dict:
         """Who sits where in the game now (user id -> seat), from the database."""
-        if self.seats is None:  # pragma: no cover - always set by the service container
+        if self.seats is None:  # pragma: no cover - always given by the service container
             return {}
         return await self.seats(game_id)
 

@@ -87,6 +87,11 @@ class Signals:
     outbox: Any = None
     _tasks: set = field(default_factory=set)
 
+    def use_outbox(self, outbox: Any) -> None:
+        """The outbox worker that runs the stored signals (``wake_outbox``, ``drain``); it takes
+        these signals in turn, so it is handed over once both exist."""
+        self.outbox = outbox
+
     def on_your_turn(self, listener: Listener) -> None:
         self.your_turn.append(listener)
 

@@ -60,7 +60,6 @@ class GameService:
         self.turns = BotTurns(self.ctx, self.reads, self.moves)
         #: the bot driver (``kick``, ``resume``, ``wait_idle``, ``close``)
         self.bots = self.turns.driver
-        hub.on_remote_move = self.moves.remote_move
 
     # lobby
     async def create(self, user: UserInfo, name: str, seats: int, options: dict,
