@@ -25,7 +25,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -38,8 +38,9 @@ from sqlalchemy.exc import IntegrityError
 from . import credentials
 from .db import Database
 from .errors import ApiError
-from .models import Token, User, utcnow
+from .models import Token, User
 from .settings import Settings
+from .times import aware, utcnow
 
 COOKIE = "menagerie_token"
 CSRF_COOKIE = "menagerie_csrf"
@@ -67,11 +68,6 @@ def csrf_for(token: str) -> str:
     """The CSRF value that goes with a login token (readable cookie, echoed in a header)."""
     return hmac.new(token.encode("utf-8", "surrogatepass"), b"menagerie-csrf",
                     hashlib.sha256).hexdigest()[:43]
-
-
-def aware(dt: datetime) -> datetime:
-    """SQLite hands back naive datetimes; every stored time is UTC."""
-    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
 
 
 class AuthService:

@@ -31,10 +31,10 @@ import engine
 from . import jsonutil, redaction
 from .auth import UserInfo
 from .errors import ApiError, not_found
-from .models import ChatMessage, Game, OutboxEvent, Seat, User, utcnow
+from .models import ChatMessage, Game, OutboxEvent, Seat, User
 from .ratelimit import Limiter
 from .signals import Notify
-from .times import iso
+from .times import iso, utcnow
 
 log = logging.getLogger("menagerie.chat")
 

@@ -50,7 +50,8 @@ from . import i18n, jsonutil, serverkeys
 from .auth import UserInfo
 from .errors import ApiError, not_found
 from .jobqueue import JobWorker, stepped_backoff
-from .models import PushDelivery, PushSubscription, utcnow
+from .models import PushDelivery, PushSubscription
+from .times import utcnow
 
 log = logging.getLogger("menagerie.push")
 

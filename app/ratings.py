@@ -43,7 +43,8 @@ import engine
 
 from .db import Database
 from .errors import not_found
-from .models import Game, Rating, Seat, User, utcnow
+from .models import Game, Rating, Seat, User
+from .times import utcnow
 
 log = logging.getLogger("menagerie.ratings")
 

@@ -43,9 +43,9 @@ from . import jsonutil
 from .auth import UserInfo
 from .errors import ApiError, not_found
 from .jobqueue import LEASE, JobWorker, stepped_backoff
-from .models import NotificationPrefs, User, Webhook, WebhookDelivery, utcnow
+from .models import NotificationPrefs, User, Webhook, WebhookDelivery
 from .signals import YourTurn
-from .times import iso
+from .times import iso, utcnow
 
 log = logging.getLogger("menagerie.webhooks")
 

@@ -31,7 +31,8 @@ from ..bus import SEATS_CHANNEL, USER_CHANNEL
 from ..db import Database
 from ..errors import not_found
 from ..history import undo_snapshots
-from ..models import ActionRecord, Game, OutboxEvent, Seat, Snapshot, User, utcnow
+from ..models import ActionRecord, Game, OutboxEvent, Seat, Snapshot, User
+from ..times import utcnow
 from .store_records import History, RecordRows
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .. import jsonutil
 from ..bus import CHANNEL, SEATS_CHANNEL, USER_CHANNEL, move_payload
-from ..models import utcnow
+from ..times import utcnow
 from .store import CurrentRow, LobbyTx, LogRow, Move, SeatMaps, SqlGameStore
 
 # the move as one statement: nothing is written unless the version still matches

@@ -13,8 +13,8 @@ from sqlalchemy import select, update
 
 import engine
 
-from ..models import Game, NotificationPrefs, Seat, utcnow
-from ..times import iso
+from ..models import Game, NotificationPrefs, Seat
+from ..times import iso, utcnow
 from . import prefs as P
 
 

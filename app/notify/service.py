@@ -28,9 +28,9 @@ import engine
 
 from ..auth import UserInfo
 from ..errors import ApiError
-from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat, utcnow
+from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat
 from ..signals import Notify, YourTurn
-from ..times import aware, iso
+from ..times import aware, iso, utcnow
 from . import daily as daily_notice, digest, prefs as P
 from .channels import Channel, EmailChannel, Notice, Recipient
 

@@ -11,7 +11,7 @@ from websockets.asyncio.client import connect
 
 from app import times as times_mod
 from app.errors import ApiError
-from app.models import utcnow
+from app.times import utcnow
 
 from .conftest import Player, make_settings, running_app
 from .wsclient import Socket
