@@ -10,7 +10,7 @@ from typing import Any
 
 import engine
 
-from . import metrics
+from . import metrics, tasks
 from .analysis.service import AnalysisService
 from .auth import AuthService
 from .bus import SEATS_CHANNEL, USER_CHANNEL, LocalBus, PgBus
@@ -49,7 +49,6 @@ class Services:
                        sync_window=settings.sync_window, frame_cache=settings.frame_cache,
                        seats=self._seat_map, on_remote_move=self._remote_move)
         self.sessions = Sessions()
-        self._tasks: set = set()
         self.bus: LocalBus | PgBus
         if self.db.is_postgres:
             self.bus = PgBus(self.db.asyncpg_dsn(), self.hub, on_revoke=self._revoked,
@@ -112,9 +111,7 @@ class Services:
             except Exception:
                 log.warning("could not re-check the sockets' logins", exc_info=True)
 
-        task = asyncio.get_running_loop().create_task(recheck())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        tasks.spawn(recheck())
 
     def _seats_changed(self, payload: str) -> None:
         try:

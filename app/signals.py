@@ -28,6 +28,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from . import tasks
+
 log = logging.getLogger("menagerie.signals")
 
 
@@ -139,9 +141,7 @@ class Signals:
         self._spawn([], [game_id])
 
     def _spawn(self, turns: list[YourTurn], finished: list[int]) -> None:
-        task = asyncio.get_running_loop().create_task(self._now(turns, finished))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        tasks.spawn(self._now(turns, finished), keep=self._tasks)
 
     async def _now(self, turns: list[YourTurn], finished: list[int]) -> None:
         try:
