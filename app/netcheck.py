@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
-from typing import Callable
+from collections.abc import Callable
 
 import aiohttp
 import aiohttp.abc
@@ -67,7 +67,7 @@ async def resolve(host: str, port: int) -> list[IPAddress]:
     if literal is not None:
         return [literal]
     infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    return [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+    return [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
 
 
 class CheckedResolver(aiohttp.abc.AbstractResolver):

@@ -38,9 +38,9 @@ import base64
 import binascii
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Callable
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -55,7 +55,8 @@ from . import i18n, jsonutil, netcheck, serverkeys
 from .auth import UserInfo
 from .errors import ApiError, not_found
 from .jobqueue import JobWorker, stepped_backoff
-from .models import PushDelivery, PushSubscription, utcnow
+from .models import PushDelivery, PushSubscription
+from .times import utcnow
 
 log = logging.getLogger("menagerie.push")
 
@@ -91,7 +92,7 @@ def check_subscription(endpoint: str, p256dh: str, auth: str, settings) -> None:
     try:
         parts = urlsplit(endpoint)
         host = (parts.hostname or "").lower()
-        parts.port  # raises on a bad port
+        _ = parts.port  # raises on a bad port
         key = _b64(p256dh)
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), key)  # on the curve
         secret = _b64(auth)
@@ -297,14 +298,14 @@ class PushService:
                 content_encoding="aes128gcm", ttl=self.settings.push_ttl,
                 timeout=aiohttp.ClientTimeout(total=self.settings.push_timeout),
                 headers={"Urgency": "high"},
-                aiohttp_session=netcheck.NoRedirects(self._session))  # type: ignore[arg-type]
+                aiohttp_session=netcheck.NoRedirects(self._session))
             return Outcome("delivered", getattr(response, "status", None))
         except WebPushException as exc:
             status = exc.response.status if exc.response is not None else None
             if status in (404, 410):
                 return Outcome("gone", status, f"HTTP {status}")
             return Outcome("retry", status, f"HTTP {status}" if status else "request failed")
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return Outcome("retry", None, "timeout")
         except aiohttp.ClientConnectorError as exc:
             if isinstance(exc.os_error, netcheck.PrivateAddress) or \

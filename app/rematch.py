@@ -21,16 +21,18 @@ import logging
 import secrets
 from collections import Counter
 
-import engine
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+
+import engine
 
 from . import quotas
 from .auth import UserInfo
 from .db import Database
 from .errors import ApiError, not_found
-from .models import Game, OutboxEvent, Seat, User, utcnow
+from .models import Game, OutboxEvent, Seat, User
 from .signals import Notify
+from .times import utcnow
 
 log = logging.getLogger("menagerie.rematch")
 

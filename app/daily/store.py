@@ -53,7 +53,8 @@ _COLUMNS = (DailyAttempt.id, DailyAttempt.user_id, DailyAttempt.kind, DailyAttem
 
 
 def _attempt(row, username: str | None = None) -> Attempt:
-    return Attempt(*row[:12], username=username)
+    # row[:12] is the 12 fields before username (mypy cannot count a slice)
+    return Attempt(*row[:12], username=username)  # type: ignore[misc]
 
 
 def _time():

@@ -93,7 +93,7 @@ class Links:
         self._verify = URLSafeTimedSerializer(key, salt=VERIFY_SALT)
         self._unsub = URLSafeTimedSerializer(key, salt=UNSUBSCRIBE_SALT)
 
-    async def ready(self) -> "Links":
+    async def ready(self) -> Links:
         """Load the shared key from the database the first time (no-op afterwards)."""
         if self._verify is None:
             async with self._lock:

@@ -11,8 +11,9 @@ import contextlib
 import pytest
 from aiohttp import web
 
-from app.models import PushDelivery, PushSubscription, utcnow
+from app.models import PushDelivery, PushSubscription
 from app.netcheck import literal_address, numeric_ipv4
+from app.times import utcnow
 
 from .conftest import free_port, make_settings, running_app
 from .test_push import FAST, Browser, PushEndpoint, rows, settle, subscribe
@@ -32,7 +33,7 @@ class Listener:
         self.connections += 1
         writer.close()
 
-    async def __aenter__(self) -> "Listener":
+    async def __aenter__(self) -> Listener:
         self.server = await asyncio.start_server(self._accept, "127.0.0.1", self.port)
         return self
 
