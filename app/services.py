@@ -19,6 +19,7 @@ from .realtime import Hub
 from .settings import Settings
 from .scheduler import Scheduler
 from .sessions import Sessions
+from .spectators import SpectatorDesk
 from .outbox import Outbox
 from .signals import Signals
 from .userfeed import UserFeed
@@ -53,6 +54,8 @@ class Services:
         self.games = GameService(self.db, settings, self.hub, self.bus, self.signals)
         self.limits = RateLimits(settings, self.db)
         self.sockets = SocketQuota(settings)
+        self.spectators = SpectatorDesk(self.hub, self.games.watch_info,
+                                        settings.ws_spectator_db)
         self.hub.seats = self.games.seat_map
         self.bus.listen(SEATS_CHANNEL, self._seats_changed)
         self.userfeed = UserFeed()

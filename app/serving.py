@@ -60,6 +60,17 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
             self.transport.close()
 
 
+def http_limit(settings: Settings) -> int | None:
+    """uvicorn's ``limit_concurrency``: ``max_connections`` for HTTP *on top of* the
+    WebSockets the app admits (``ws_max_sockets``). uvicorn counts an open WebSocket as a
+    connection, so with one shared limit a crowd of sockets made every page and /healthz answer
+    503 (issue #31); the app caps the sockets itself (app/quotas.py), so HTTP always keeps its
+    own ``max_connections``. 0: no limit."""
+    if not settings.max_connections:
+        return None
+    return settings.max_connections + settings.ws_max_sockets
+
+
 def uvicorn_options(settings: Settings) -> dict:
     """The uvicorn settings ``menagerie serve`` (and the test launcher) use."""
     HeaderTimeoutProtocol.header_timeout = settings.header_timeout
@@ -68,5 +79,5 @@ def uvicorn_options(settings: Settings) -> dict:
                 server_header=False, timeout_graceful_shutdown=10,
                 http="app.serving:HeaderTimeoutProtocol",
                 timeout_keep_alive=settings.keepalive_timeout,
-                limit_concurrency=settings.max_connections or None,
+                limit_concurrency=http_limit(settings),
                 h11_max_incomplete_event_size=16 * 1024)

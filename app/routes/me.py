@@ -19,15 +19,25 @@ from .. import i18n, jsonutil
 from ..realtime import Connection
 from ..sessions import SIGNED_OUT
 from .deps import Svc
-from .ws import Refused, error_message, identify, open_session, refuse
+from ..quotas import SocketSlot
+from .ws import Refused, admit, error_message, identify, open_session, refuse, refuse_error
 
 router = APIRouter()
 
 
 @router.websocket("/api/me/ws")
 async def user_socket(ws: WebSocket, svc: Svc):
+    slot = SocketSlot(svc.sockets, "me")  # counted from here, like a game socket
+    try:
+        await _user_socket(ws, svc, slot)
+    finally:
+        slot.release()
+
+
+async def _user_socket(ws: WebSocket, svc: Svc, slot: SocketSlot) -> None:
     lang = i18n.socket_language(ws)
-    await ws.accept()
+    if not await admit(ws, slot, lang):
+        return
     try:
         user, token = await identify(ws, svc)
     except Refused as exc:
@@ -39,6 +49,9 @@ async def user_socket(ws: WebSocket, svc: Svc):
         await ws.send_text(jsonutil.dumps_str(error_message(
             "unauthorized", "Sign in to hear about your turns.", lang)))
         await ws.close(code=4401)
+        return
+    if refused := slot.claim(user.id):  # ws_me_per_user
+        await refuse_error(ws, refused, lang)
         return
     conn = Connection(ws, 0, None, svc.hub, user.id)
     conn.token, conn.lang = token, lang

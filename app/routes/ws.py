@@ -177,25 +177,50 @@ def _int(value, low: int) -> int | None:
 
 @router.websocket("/api/games/{game_id}/ws")
 async def game_socket(ws: WebSocket, game_id: SocketGameId, svc: Svc):
-    slot = SocketSlot(svc.sockets)  # sockets per user/address, sync rate
+    slot = SocketSlot(svc.sockets)  # counted from here: in all, per address, per user
     try:
         await _game_socket(ws, svc, game_id, slot)
     finally:
         slot.release()
 
 
+async def admit(ws: WebSocket, slot: SocketSlot, lang: str) -> bool:
+    """Accept the socket, counted from its first byte (before any wait for its login): refused
+    past the process's cap (4503 ``server_busy``) or the address's (4429 ``too_many_sockets``).
+    """
+    refused = slot.enter(client_address(ws))
+    await ws.accept()
+    if refused is not None:
+        await refuse_error(ws, refused, lang)
+        return False
+    return True
+
+
+async def refuse_error(ws: WebSocket, exc: ApiError, lang: str) -> None:
+    """Refuse with an :class:`ApiError` of the socket caps: 4429 for a cap of the address or
+    the user, 4503 for a full process (with ``retry_after``, also in the error message)."""
+    said = error_message(exc.code, exc.message, lang, **exc.extra)
+    await ws.send_text(jsonutil.dumps_str(said))
+    await ws.close(code=4503 if exc.status == 503 else 4429,
+                   reason=i18n.close_reason(said["error"]["message"]))
+
+
 async def _game_socket(ws: WebSocket, services: Services, game_id: int | None,
                        slot: SocketSlot):
     lang = i18n.socket_language(ws)
-    await ws.accept()
+    if not await admit(ws, slot, lang):
+        return
     conn = None
     try:
         if game_id is None:  # not a positive integer: refused like an unknown game (4404)
             raise not_found("game")
         gid = game_id
         user, token = await identify(ws, services)
-        if refused := slot.take(user.id if user else None, client_address(ws)):
-            await refuse(ws, refused.code, refused.message, lang, 4429)
+        if user is None and (shed := services.sockets.crowded()):
+            await refuse_error(ws, shed, lang)  # before any database work
+            return
+        if refused := slot.claim(user.id if user else None):
+            await refuse_error(ws, refused, lang)
             return
         conn = Connection(ws, gid, None, services.hub, user.id if user else None)
         conn.slot = slot
@@ -204,7 +229,13 @@ async def _game_socket(ws: WebSocket, services: Services, game_id: int | None,
         open_session(services, conn, user, token)
         services.hub.subscribe(conn)  # before reading the version: no announcement is missed
         try:
-            info = await services.games.socket_info(gid, user)
+            if user is None:  # a spectator: from memory, one read per game and version
+                info = {**await services.spectators.info(gid), "seat": None}
+            else:
+                info = await services.games.socket_info(gid, user)
+            if info["seat"] is None and user is not None and \
+                    (shed := services.sockets.crowded()):
+                raise shed  # a signed-in spectator is shed like any other
             if getattr(conn, "revoked", False) or (
                     token is not None and await services.auth.user_for_token(token) is None):
                 # signed out while we were connecting (the registration above closes the gap)
@@ -219,6 +250,9 @@ async def _game_socket(ws: WebSocket, services: Services, game_id: int | None,
     except WebSocketDisconnect:
         return
     except ApiError as exc:
+        if exc.code in ("crowded", "server_busy"):
+            await refuse_error(ws, exc, lang)
+            return
         await refuse(ws, exc.code, exc.message, lang,
                      {404: 4404, 403: 4403}.get(exc.status, 4400))
         return
@@ -376,7 +410,10 @@ async def _sync(services: Services, conn: Connection, after: int | None, *,
         await conn.send(error_message("invalid_request", '"after" is a version number (-1 or more).',
                                getattr(conn, "lang", i18n.DEFAULT)))
         return
-    current = await services.games.current_version(conn.game_id)
+    if conn.user_id is None:  # a spectator: from memory (app/spectators.py)
+        current = await services.spectators.version(conn.game_id)
+    else:
+        current = await services.games.current_version(conn.game_id)
     async with conn.lock:
         if current is not None:
             if resend and current > after:
