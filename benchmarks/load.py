@@ -9,7 +9,12 @@ What it does (everything on 127.0.0.1, bounded in count and time, stops by itsel
 1. Creates a throwaway PostgreSQL database next to ``--db`` (default ``TEST_POSTGRES_URL``),
    starts ``menagerie serve`` on it (``--servers`` processes of ``--workers`` workers each), or
    uses ``--url``. Registers two players per game, creates ``--games`` real ``arknova`` games
-   (no bots) and starts them; opens ``--spectators`` anonymous sockets spread over the games.
+   (no bots) and starts them; opens ``--spectators`` anonymous sockets (at most 20,000) spread
+   over the games and over source addresses 127.0.x.y (``--per-address`` each, so the server's
+   per-address socket cap stays on). A spectator reconnects like the browser client: a growing,
+   jittered delay, and after a 4503 refusal (the server sheds spectators past
+   ``MENAGERIE_WS_SPECTATOR_LIMIT``) the server's ``retry_after``, jittered. The report counts
+   the players' errors apart from the spectators', and the spectators admitted and shed.
 2. Each game is played by two scripted clients: the seat that owes a decision asks
    ``GET /legal``, picks one of the answers at random and ``POST``s it at the version it saw.
    ``--rate R`` paces the games to R accepted actions per second in total (each game acts
@@ -526,7 +531,7 @@ class Options:
     grace: float = 3.0
     timeout: float = 10.0
     #: spectators per source address (127.0.x.y); 0: all from the default address
-    per_address: int = 50
+    per_address: int = 30
 
 
 class Run:
@@ -1056,7 +1061,7 @@ def parse_args(argv=None):
     p.add_argument("--grace", type=float, default=3.0,
                    help="seconds the sockets get after the last move to receive it")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--per-address", type=int, default=50,
+    p.add_argument("--per-address", type=int, default=30,
                    help="spectators per source address 127.0.x.y (the server's per-address "
                         "socket cap stays on); 0: all from 127.0.0.1")
     p.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE",
