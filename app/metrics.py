@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,6 +60,12 @@ class LiveGauges:
         svc = self.services
         yield GaugeMetricFamily("menagerie_open_sockets", "Open game WebSockets.",
                                 value=svc.hub.connection_count())
+        yield GaugeMetricFamily("menagerie_sockets_counted",
+                                "WebSockets counted by the socket caps (every kind, from the "
+                                "first byte; app/quotas.py).", value=svc.sockets.total)
+        yield CounterMetricFamily("menagerie_spectators_shed",
+                                  "New spectator sockets refused with 4503 crowded.",
+                                  value=svc.sockets.shed)
         yield GaugeMetricFamily("menagerie_watched_games",
                                 "Games with at least one socket in this process.",
                                 value=svc.hub.channel_count())

@@ -6,6 +6,8 @@ never a token in the URL): the server sends ``{"type": "hello", "user"}`` once, 
 ``your_turn`` and ``game`` notices (see :mod:`app.userfeed`); the client may send ``{"type":
 "ping"}`` (answered ``{"type": "pong"}``). Without a valid login the socket gets an
 ``unauthorized`` error and is closed with code 4401; so is it when its login is revoked.
+Counted like a game socket from its first byte (per address, in all), and at most
+``MENAGERIE_WS_ME_PER_USER`` per user (4429 ``too_many_sockets``; app/quotas.py).
 """
 
 from __future__ import annotations

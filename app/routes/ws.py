@@ -20,6 +20,12 @@ Server → client:
 
 Client → server: ``{"type": "sync", "after": N}``, ``{"type": "action", "version", "action"}``,
 ``{"type": "ping"}``. ``?after=N`` on the URL syncs right after the hello.
+
+Caps (app/quotas.py, docs/security.md "Socket caps"): a socket counts from the moment its
+handshake reaches the app, before any wait for its login; refused with an ``error`` then close
+4429 ``too_many_sockets`` (its address's or its user's cap) or 4503 ``server_busy`` (the
+process is full) / ``crowded`` (a new spectator past ``MENAGERIE_WS_SPECTATOR_LIMIT``; with
+``retry_after``). A spectator's hello and ``sync`` come from memory (app/spectators.py).
 """
 
 from __future__ import annotations

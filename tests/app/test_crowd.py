@@ -161,6 +161,8 @@ async def test_a_crowd_of_spectators_never_costs_a_player_a_move(db_url):
             eve = await api.user("eve")
             error, code = await _closed(await Socket.open(host, gid, eve.token))
             assert (error["code"], code) == ("crowded", 4503)
+            metrics = (await c.get("/metrics")).text
+            assert "menagerie_spectators_shed_total 3.0" in metrics
             # the players are still admitted, and a move goes through at once
             ada_ws = await Socket.open(host, gid, ada.token)
             assert (await ada_ws.recv())["seat"] == 0
