@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections import Counter
 
@@ -78,6 +79,9 @@ class SocketQuota:
         self.addresses: Counter = Counter()
         #: spectators refused since the start (shedding; reported by /metrics)
         self.shed = 0
+        #: how late the event loop runs (seconds; :meth:`watch_lag`), and when it means shedding
+        self.lag = 0.0
+        self.lag_limit = settings.ws_shed_lag
 
     def enter(self, address: str | None) -> ApiError | None:
         """Count a new socket of ``address``, or say why it is refused (nothing counted)."""
@@ -110,13 +114,25 @@ class SocketQuota:
 
     def crowded(self) -> ApiError | None:
         """Whether a new spectator is shed: this process holds more than
-        ``ws_spectator_limit`` sockets (the new one included)."""
-        if self.total <= self.spectator_limit:
+        ``ws_spectator_limit`` sockets (the new one included), or its event loop runs more
+        than ``ws_shed_lag`` seconds late (short of CPU)."""
+        if self.total <= self.spectator_limit and not (self.lag_limit and
+                                                       self.lag > self.lag_limit):
             return None
         self.shed += 1
         wait = self.crowded_retry + random.randint(0, self.crowded_retry)
         return ApiError(503, "crowded", "Many people are watching; try again in "
                         f"{wait} s.", retry_after=wait)
+
+    async def watch_lag(self, every: float = 0.1) -> None:
+        """Measure how late the event loop wakes up, for as long as the process runs (a
+        spike decays over a few tenths of a second)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(every)
+            late = loop.time() - start - every
+            self.lag = max(late, self.lag * 0.9)
 
     @staticmethod
     def _drop(counter: Counter, key) -> None:

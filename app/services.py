@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import secrets
@@ -105,7 +106,6 @@ class Services:
     def _listening_again(self) -> None:
         """LISTEN (re)started: revocations may have been missed meanwhile. Forget every cached
         token, and close the sockets whose login is gone."""
-        import asyncio
 
         self.auth.forget_all()
 
@@ -146,6 +146,8 @@ class Services:
         gc.freeze()
         gc.set_threshold(*self.settings.gc_thresholds)
         await self.bus.start()
+        self._lag = asyncio.get_running_loop().create_task(self.sockets.watch_lag(),
+                                                           name="loop-lag")
         self.webhooks.start()
         self.notify.start()
         self.push.start()
@@ -158,7 +160,9 @@ class Services:
 
     async def stop(self) -> None:
         """Stop every part; each step is bounded, so one stuck part never blocks shutdown."""
-        import asyncio
+        lag = getattr(self, "_lag", None)
+        if lag is not None:
+            lag.cancel()
 
         for name, step in (("scheduler", self.scheduler.stop), ("bots", self.games.bots.close),
                            ("signals", self.signals.drain), ("outbox", self.outbox.stop),

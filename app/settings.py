@@ -222,6 +222,10 @@ class Settings(BaseSettings):
     #: is refused (4503 ``crowded`` with a retry hint); watchers already in stay, players'
     #: sockets are still admitted up to ``ws_max_sockets``
     ws_spectator_limit: int = Field(6000, ge=0)
+    #: shedding also while this process's event loop runs this many seconds late (measured
+    #: every 0.1 s, decaying): a machine short of CPU turns new spectators away before the
+    #: players' requests wait behind their handshakes; 0: off
+    ws_shed_lag: float = Field(0.5, ge=0)
     #: seconds a shed spectator is told to wait (the hint is this plus up to as much again,
     #: at random, so a refused crowd does not come back at once)
     ws_crowded_retry: int = Field(15, ge=1, le=3600)

@@ -22,7 +22,7 @@ from ..realtime import Connection
 from ..sessions import SIGNED_OUT
 from .deps import Svc
 from ..quotas import SocketSlot
-from .ws import Refused, admit, error_message, identify, open_session, refuse, refuse_error
+from .wsgate import Refused, admit, error_message, identify, open_session, refuse, refuse_error
 
 router = APIRouter()
 

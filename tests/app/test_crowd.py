@@ -211,3 +211,32 @@ async def test_spectators_database_work_has_its_own_budget(db_url):
             desk.budget.release()
             for ws in (waiting, ada_ws):
                 await ws.ws.close()
+
+
+async def test_a_process_short_of_cpu_sheds_new_spectators_first(db_url):
+    # the event loop running late (a machine short of CPU) sheds new spectators as a full
+    # process does, while players are still admitted
+    settings = make_settings(db_url, ws_shed_lag=0.5)
+    async with live_server(settings, serving=True) as (host, app):
+        async with httpx.AsyncClient(base_url=f"http://{host}") as c:
+            api = Api(c, app)
+            svc = app.state.services
+            ada, bob = await api.user("ada"), await api.user("bob")
+            gid = await api.toy_game(ada, others=[bob])
+            watcher = await Socket.open(host, gid)
+            assert (await watcher.recv())["type"] == "hello"
+            svc._lag.cancel()  # the measurement stands still at what we set
+            with contextlib.suppress(asyncio.CancelledError):
+                await svc._lag
+            svc.sockets.lag = 0.8
+            error, code = await _closed(await Socket.open(host, gid))
+            assert (error["code"], code) == ("crowded", 4503)
+            ada_ws = await Socket.open(host, gid, ada.token)
+            assert (await ada_ws.recv())["seat"] == 0
+            await _still_serves(c, ada, bob, gid)
+            assert (await watcher.states_until(1))[-1]["version"] == 1  # the watcher stays
+            svc.sockets.lag = 0.1
+            again = await Socket.open(host, gid)
+            assert (await again.recv())["type"] == "hello"
+            for ws in (watcher, ada_ws, again):
+                await ws.ws.close()
