@@ -79,5 +79,5 @@ def uvicorn_options(settings: Settings) -> dict:
                 server_header=False, timeout_graceful_shutdown=10,
                 http="app.serving:HeaderTimeoutProtocol",
                 timeout_keep_alive=settings.keepalive_timeout,
-                limit_concurrency=http_limit(settings),
+                limit_concurrency=http_limit(settings), backlog=settings.backlog,
                 h11_max_incomplete_event_size=16 * 1024)

@@ -241,6 +241,10 @@ class Settings(BaseSettings):
     keepalive_timeout: int = Field(5, ge=1)
     #: connections and requests at once before 503 (menagerie serve; 0: no limit)
     max_connections: int = Field(2000, ge=0)
+    #: connections the kernel queues before the server accepts them (menagerie serve; the
+    #: kernel's net.core.somaxconn caps it): a crowd reconnecting at once overflowed uvicorn's
+    #: 2048, and then the players' connections waited in SYN retries with everyone else's
+    backlog: int = Field(4096, ge=64)
     #: post-game analysis (issue #19, app/analysis/): worker processes running analysis jobs
     #: at once, per server process (the search never runs on the event loop); 0: this process
     #: only queues them and another process (with the same database) runs them

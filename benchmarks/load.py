@@ -532,6 +532,8 @@ class Options:
     timeout: float = 10.0
     #: spectators per source address (127.0.x.y); 0: all from the default address
     per_address: int = 30
+    #: spectators that start connecting per second (0: all at once)
+    arrive_per_second: float = 1000.0
 
 
 class Run:
@@ -758,9 +760,13 @@ class Run:
     async def go(self) -> dict:
         o, rec = self.o, self.rec
         spect = []
+        # a crowd arrives over a few seconds (--arrive-per-second), not in one instant: all
+        # at once would only measure the kernel's accept queue
         for i in range(o.spectators):
             slot = self.slots[i % len(self.slots)]
             spect.append(asyncio.create_task(self.spectator(i, slot)))
+            if o.arrive_per_second and i % 100 == 99:
+                await asyncio.sleep(100 / o.arrive_per_second)
         # let the sockets connect before the clock starts
         await asyncio.sleep(min(5.0, 0.5 + o.spectators / 500))
         start = time.perf_counter()
@@ -1064,6 +1070,8 @@ def parse_args(argv=None):
     p.add_argument("--per-address", type=int, default=30,
                    help="spectators per source address 127.0.x.y (the server's per-address "
                         "socket cap stays on); 0: all from 127.0.0.1")
+    p.add_argument("--arrive-per-second", type=float, default=1000.0,
+                   help="spectators that start connecting per second (0: all at once)")
     p.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE",
                    help="an environment variable for the servers started, e.g. "
                         "MENAGERIE_WS_SPECTATOR_LIMIT=4000 (repeatable)")
@@ -1083,7 +1091,7 @@ def options_of(args) -> Options:
                    warmup=args.warmup, seed=args.seed, kill_every=args.kill_every,
                    restart_after=args.restart_after, pg_restart_cmd=args.pg_restart_cmd,
                    pg_restart_at=args.pg_restart_at, grace=args.grace,
-                   per_address=args.per_address)
+                   per_address=args.per_address, arrive_per_second=args.arrive_per_second)
 
 
 async def run_menagerie(db_url: str, argv: list[str], extra_env: dict | None = None) -> dict:
@@ -1099,7 +1107,8 @@ async def amain(args) -> dict:
     opts = Options(games=args.games, spectators=args.spectators, duration=args.duration,
                    warmup=args.warmup, seed=args.seed, kill_every=args.kill_every,
                    restart_after=args.restart_after, pg_restart_cmd=args.pg_restart_cmd,
-                   pg_restart_at=args.pg_restart_at, per_address=args.per_address)
+                   pg_restart_at=args.pg_restart_at, per_address=args.per_address,
+                   arrive_per_second=args.arrive_per_second)
     log_dir = Path(tempfile.mkdtemp(prefix="menagerie-load-"))
     report: dict = {"args": {k: v for k, v in vars(args).items() if k != "db"},
                     "logs": str(log_dir)}
