@@ -16,6 +16,7 @@ believes ``X-Forwarded-For`` from 127.0.0.1) is switched off.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -69,6 +70,27 @@ def http_limit(settings: Settings) -> int | None:
     if not settings.max_connections:
         return None
     return settings.max_connections + settings.ws_max_sockets
+
+
+def open_files(settings: Settings) -> int:
+    """Raise this process's soft limit of open files to its hard limit (one file per socket:
+    a soft limit of 1024, common under systemd, would refuse connections long before the
+    socket caps), and warn when even that is below the caps plus a reserve. Returns the
+    limit."""
+    import logging
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with contextlib.suppress(ValueError, OSError):
+        if hard == resource.RLIM_INFINITY or hard > soft:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+    needed = settings.ws_max_sockets + settings.max_connections + 256
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        logging.getLogger("menagerie.serve").warning(
+            "open files limited to %d, below MENAGERIE_WS_MAX_SOCKETS + MENAGERIE_MAX_CONNECTIONS "
+            "+ 256 = %d: raise `ulimit -n` (LimitNOFILE) or lower the caps", soft, needed)
+    return soft
 
 
 def uvicorn_options(settings: Settings) -> dict:
