@@ -30,8 +30,8 @@ from .rematch import RematchService
 from .scheduler import Scheduler
 from .sessions import Sessions
 from .settings import Settings
-from .spectators import SpectatorDesk
 from .signals import Signals
+from .spectators import SpectatorDesk
 from .userfeed import UserFeed
 from .webhooks import WebhookService
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from . import redaction
 
@@ -35,7 +36,7 @@ MAX_AGE = 5.0
 
 
 class SpectatorDesk:
-    def __init__(self, hub: "Hub", read: Callable[[int], Awaitable[dict]], budget: int) -> None:
+    def __init__(self, hub: Hub, read: Callable[[int], Awaitable[dict]], budget: int) -> None:
         self.hub = hub
         self.read = read
         self.budget = asyncio.Semaphore(budget)

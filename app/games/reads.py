@@ -195,7 +195,7 @@ class Reads:
             return None
         return found[0]
 
-    async def watch_info(self, game_id: int) -> dict:
+    async def watch_info(self, game_id: int) -> dict[str, object]:
         """What a spectator's socket needs (app/spectators.py keeps it per game and version):
         the version, the status and until when the game is sealed (None: it is not)."""
         c = await self.current(game_id)

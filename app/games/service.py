@@ -131,7 +131,7 @@ class GameService:
     async def current_version(self, game_id: int) -> int | None:
         return await self.reads.current_version(game_id)
 
-    async def watch_info(self, game_id: int) -> dict:
+    async def watch_info(self, game_id: int) -> dict[str, object]:
         return await self.reads.watch_info(game_id)
 
     async def socket_info(self, game_id: int, user: UserInfo | None) -> dict:

@@ -18,10 +18,10 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from .. import i18n, jsonutil
+from ..quotas import SocketSlot
 from ..realtime import Connection
 from ..sessions import SIGNED_OUT
 from .deps import Svc
-from ..quotas import SocketSlot
 from .wsgate import Refused, admit, error_message, identify, open_session, refuse, refuse_error
 
 router = APIRouter()

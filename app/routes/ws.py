@@ -48,8 +48,16 @@ from ..services import Services
 from ..sessions import SIGNED_OUT
 from .deps import SocketGameId, Svc
 from .games import action_reply
-from .wsgate import (Refused, admit, error_message, identify, open_session, refuse,
-                     refuse_error, still_valid)
+from .wsgate import (
+    Refused,
+    admit,
+    error_message,
+    identify,
+    open_session,
+    refuse,
+    refuse_error,
+    still_valid,
+)
 
 router = APIRouter()
 log = logging.getLogger("menagerie.ws")

@@ -87,7 +87,7 @@ async def identify(ws: WebSocket, services: Services) -> tuple[UserInfo | None, 
             token, _ = token_from_headers(header, None)
         except ApiError as exc:
             raise Refused(exc.code, exc.message, 4401) from None
-        user = await auth.user_for_token(token)
+        user = await auth.user_for_token(token) if token else None
         if user is None:
             raise Refused("bad_token", BAD_TOKEN, 4401)
         return user, token
