@@ -156,3 +156,22 @@ def test_the_library_keeps_five_cards_at_the_break():
     s, _ = play(state, 0, {"type": "x_token", "card": free})
     assert kind_now(s) == "hand_limit"
     assert s["stack"][-1]["excess"] == {"0": 1, "1": 3}                # 6 - 5 and 6 - 3
+
+
+def test_the_rules_pages_say_so_in_every_language():
+    """docs/rules (en/uk/de): no page still says partner zoos are not icons or that the library
+    gives a science icon; each names the library's reputation."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3] / "docs" / "rules"
+    pages = {"arknova.md": ("it is **not** a continent icon", "| Library | 1 science icon",
+                            "| Library | +1 reputation, hand limit 5"),
+             "arknova.uk.md": ("символом континенту він **не** є", "| Бібліотека | 1 символ науки",
+                               "| Бібліотека | +1 до репутації, ліміт руки 5"),
+             "arknova.de.md": ("ein Kontinentsymbol ist er **nicht**",
+                               "| Bibliothek | 1 Wissenschaftssymbol",
+                               "| Bibliothek | +1 Ansehen, Handkartenlimit 5")}
+    for name, (old_icons, old_library, library) in pages.items():
+        text = " ".join((root / name).read_text().split())
+        assert old_icons not in text and old_library not in text, name
+        assert library in text, name
