@@ -130,6 +130,9 @@ class Seat(Base):
     away: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     #: a rematch seat kept for this user until they accept (or decline)
     invited: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    #: the version of the log row at which this seat's player resigned (None: they did not);
+    #: a bot plays the seat from then on (``away``), never reclaimable; it finishes last
+    resigned: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class ActionRecord(Base):
@@ -146,7 +149,8 @@ class ActionRecord(Base):
     events: Mapped[list[Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     #: "move" (the seat's player or bot), "auto" (the platform played a player's decision after
-    #: a timeout or while the seat is away), "undo" (``action`` = ``{"undo": V}``: the state of
+    #: a timeout or while the seat is away), "resign" (``action`` = ``{"resign": seat}``: the
+    #: seat's player resigned; the engine state does not change), "undo" (``action`` = ``{"undo": V}``: the state of
     #: version V restored; a snapshot is always stored at an undo version)
     kind: Mapped[str] = mapped_column(String(16), default="move", server_default="move")
     #: the game's clock (timed games) at ``version - 1``, i.e. just before this decision: a

@@ -71,6 +71,7 @@ class Services:
                                 self.signals)
         self.webhooks = WebhookService(self.db, settings)
         self.signals.on_your_turn(self.webhooks.on_your_turn)
+        self.signals.on_notice(self.webhooks.on_notice)  # resigned, aborted (issue #33)
         # notices for players who are away (issue #21): email now, Web Push plugs in
         from .notify import NotifyService
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import engine
 
-from .. import clock as clock_mod, redaction
+from .. import clock as clock_mod, outcome, redaction
 from ..auth import UserInfo
 from ..errors import ApiError, not_found
 from ..history import engine_game
@@ -145,7 +145,7 @@ class Reads:
         game = engine_game(row.game)
         state = game.load(row.state)
         out["view"] = redaction.view(game, state, out["your_seat"])
-        out["result"] = game.result(state)
+        out["result"] = outcome.recorded(row.status, row.result) or game.result(state)
         return out
 
     async def legal(self, game_id: int, user: UserInfo) -> dict:
@@ -155,6 +155,8 @@ class Reads:
             raise ApiError(403, "no_seat", "You have no seat in this game.")
         if c.state is None:
             raise ApiError(409, "not_started", "The game has not started yet.")
+        if c.status != "running":  # (a resignation or an abort ended it)
+            return {"version": c.version, "seat": seat, "actions": [], "hints": {}}
         return {"version": c.version, "seat": seat,
                 "actions": c.game.legal_actions(c.state, seat),
                 "hints": c.game.hints(c.state, seat)}

@@ -5,6 +5,7 @@ Where is what (``app/games/``):
 | concern | module |
 | --- | --- |
 | create, join, start | ``lobby.py`` |
+| resign, abort, cancel, leave | ``exits.py`` |
 | a move, a take-back, the clock and "your turn" notices of a move | ``moves.py`` |
 | bot seats, timeouts, away seats, reclaim, the bot driver | ``bots.py`` |
 | the current game (cache first), summaries, views, legal answers, the log, lists | ``reads.py`` |
@@ -28,6 +29,7 @@ from ..signals import Signals
 from .bots import BotTurns
 from .cache import Accepted, Cached, GameCache, GameLocks
 from .context import GameContext
+from .exits import Exits
 from .frames import Frames
 from .lobby import Deal, Lobby
 from .moves import Moves
@@ -57,6 +59,7 @@ class GameService:
         self.lobby = Lobby(self.ctx, self.reads)
         self.moves = Moves(self.ctx, self.reads, self.frames)
         self.turns = BotTurns(self.ctx, self.reads, self.moves)
+        self.exits = Exits(self.ctx, self.reads)
         #: the bot driver (``kick``, ``resume``, ``wait_idle``, ``close``)
         self.bots = self.turns.driver
         hub.on_remote_move = self.moves.remote_move
@@ -81,6 +84,19 @@ class GameService:
 
     async def start(self, user: UserInfo, game_id: int) -> dict:
         return await self.lobby.start(user, game_id)
+
+    # the ways out: resign, abort, cancel, leave (app/games/exits.py)
+    async def resign(self, game_id: int, user: UserInfo) -> dict:
+        return await self.exits.resign(game_id, user)
+
+    async def abort(self, game_id: int, user: UserInfo) -> dict:
+        return await self.exits.abort(game_id, user)
+
+    async def cancel(self, game_id: int, user: UserInfo) -> None:
+        await self.exits.cancel(game_id, user)
+
+    async def leave(self, game_id: int, user: UserInfo) -> dict:
+        return await self.exits.leave(game_id, user)
 
     # moves
     async def act(self, game_id: int, version: int, action: Any, *, user: UserInfo | None = None,

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from collections import Counter
 from typing import Any, AsyncIterator, Callable, NamedTuple, Protocol
 
-from sqlalchemy import case, func, insert, select, update
+from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
@@ -107,6 +107,7 @@ class GameStore(Protocol):
     async def write_move(self, game_id: int, version: int, seats_rev: int, move: Move) -> bool: ...
     async def seats_changed(self, game_id: int, session=None) -> None: ...
     async def seat_map(self, game_id: int) -> dict[int, int]: ...
+    async def resignations(self, game_id: int) -> list[int]: ...
     async def log_entry(self, game_id: int, version: int): ...
     async def current(self, game_id: int, known: int,
                       need_seats) -> tuple[CurrentRow | None, SeatMaps | None]: ...
@@ -161,9 +162,37 @@ class LobbyTx:
     async def set_away(self, seat: int, away: bool) -> bool:
         done = await self.s.execute(
             update(Seat).where(Seat.game_id == self.row.id, Seat.seat == seat,
-                               Seat.user_id.is_not(None), Seat.away.is_(not away))
+                               Seat.user_id.is_not(None), Seat.away.is_(not away),
+                               Seat.resigned.is_(None))  # a resigned seat stays the bot's
             .values(away=away))
         return done.rowcount == 1
+
+    async def resign_seat(self, seat: int, version: int) -> bool:
+        """Mark the player's seat resigned at ``version`` and hand it to the bot for good."""
+        done = await self.s.execute(
+            update(Seat).where(Seat.game_id == self.row.id, Seat.seat == seat,
+                               Seat.user_id.is_not(None), Seat.resigned.is_(None))
+            .values(resigned=version, away=True))
+        return done.rowcount == 1
+
+    async def leave_seat(self, seat: int, user_id: int) -> bool:
+        """Free the user's seat of an open game."""
+        done = await self.s.execute(
+            update(Seat).where(Seat.game_id == self.row.id, Seat.seat == seat,
+                               Seat.user_id == user_id).values(user_id=None, invited=False))
+        return done.rowcount == 1
+
+    def add_log_row(self, version: int, seat: int, action: dict, events: list, kind: str,
+                    now, clock_before: dict | None = None) -> None:
+        """A row of the log that is no engine move (a resignation), in this transaction."""
+        self.s.add(ActionRecord(game_id=self.row.id, version=version, seat=seat, action=action,
+                                events=events, created_at=now, kind=kind,
+                                clock_before=clock_before))
+
+    async def delete_game(self) -> None:
+        """Delete the game row (its seats, log, snapshots and outbox rows go with it)."""
+        await self.s.execute(delete(OutboxEvent).where(OutboxEvent.game_id == self.row.id))
+        await self.s.execute(delete(Game).where(Game.id == self.row.id))
 
     async def people(self, *, present: bool = False) -> dict[int, int]:
         """seat -> user id of the seats people sit in (``present``: not handed to the bot)."""
@@ -264,6 +293,13 @@ class SqlGameStore(RecordRows):
         """
         if session is None:
             await self.bus.publish(SEATS_CHANNEL, str(game_id))
+
+    async def resignations(self, game_id: int) -> list[int]:
+        """The seats whose players resigned, in the order they did."""
+        async with self.db.read() as s:
+            return list((await s.execute(
+                select(Seat.seat).where(Seat.game_id == game_id, Seat.resigned.is_not(None))
+                .order_by(Seat.resigned))).scalars().all())
 
     async def seat_map(self, game_id: int) -> dict[int, int]:
         """Who sits where in the game now: user id -> seat."""
