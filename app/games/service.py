@@ -144,6 +144,9 @@ class GameService:
                          limit: int, offset: int) -> list[dict]:
         return await self.reads.list_games(user, status, mine, limit, offset)
 
+    async def next_game(self, user: UserInfo, after: int | None) -> dict | None:
+        return await self.reads.next_game(user, after)
+
     async def current_version(self, game_id: int) -> int | None:
         return await self.reads.current_version(game_id)
 

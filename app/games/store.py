@@ -398,7 +398,7 @@ class SqlGameStore(RecordRows):
         async with self.db.read() as s:
             seat_rows = (await s.execute(
                 select(Seat.game_id, Seat.seat, Seat.bot, Seat.user_id, Seat.away, Seat.invited,
-                       User.username)
+                       Seat.resigned, User.username)
                 .outerjoin(User, User.id == Seat.user_id)
                 .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.seat))).all()
             creator_ids = {r.created_by for r in rows if r.created_by is not None}
@@ -415,6 +415,7 @@ class SqlGameStore(RecordRows):
                 "bot": r.bot,
                 "away": bool(r.away),
                 "invited": bool(r.invited),
+                "resigned": r.resigned is not None,
             })
         return seats, names
 

@@ -64,6 +64,14 @@ async def list_games(svc: Svc, user: Viewer,
     return JSONResponse(await svc.games.list_games(user, status, mine, limit, offset))
 
 
+@router.get("/next")
+async def next_game(svc: Svc, user: CurrentUser,
+                    after: int | None = Query(None, ge=1, le=2**63 - 1)):
+    """``{"game": summary | null}``: the game where it is your move, the closest deadline first
+    (untimed games after the timed ones), other than ``after`` (the game you are looking at)."""
+    return JSONResponse({"game": await svc.games.next_game(user, after)})
+
+
 @router.post("", status_code=201)
 async def create_game(body: CreateGame, svc: Svc, user: CurrentUser):
     """Open a new game; the creator sits in seat 0, ``bots`` seats are played by the server."""

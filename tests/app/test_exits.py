@@ -255,3 +255,53 @@ async def test_cancel_and_leave_before_the_start(api):
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_open"
     r = await bob.post(f"/api/games/{gid}/leave")
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_open"
+
+
+# ----------------------------------------------------------------------------- my next game
+
+async def test_next_game_is_the_closest_deadline_where_it_is_my_move(api):
+    ada, bob = await api.user("ada"), await api.user("bob")
+
+    async def game(seconds=None) -> int:
+        body = {"game": "toy", "seats": 2}
+        if seconds:
+            body["time_control"] = {"mode": "move", "seconds": seconds}
+        gid = (await ada.post("/api/games", json=body)).json()["id"]
+        assert (await bob.post(f"/api/games/{gid}/join")).status_code == 200
+        assert (await ada.post(f"/api/games/{gid}/start")).status_code == 200
+        return gid
+
+    untimed, day, hour = await game(), await game(86400), await game(3600)
+    # ada moves in the hour game: it waits for bob only there
+    assert (await ada.act(hour, (await ada.legal(hour))["actions"][0], 0)).status_code == 200
+    waiting_on_bob = await game(600)
+    assert (await ada.act(waiting_on_bob, (await ada.legal(waiting_on_bob))["actions"][0],
+                          0)).status_code == 200
+    r = await ada.get("/api/games/next")
+    assert r.status_code == 200 and r.json()["game"]["id"] == day
+    assert (await ada.get(f"/api/games/next?after={day}")).json()["game"]["id"] == untimed
+    # bob: every game waits for him; the ten-minute one first, then the hour, then the day
+    assert (await bob.get("/api/games/next")).json()["game"]["id"] == waiting_on_bob
+    mine = (await bob.get("/api/games?mine=1")).json()
+    assert [g["id"] for g in mine] == [waiting_on_bob, hour, day, untimed]
+    mine = (await ada.get("/api/games?mine=1")).json()
+    assert [g["id"] for g in mine][:2] == [day, untimed]
+    # nothing else waits for ada once she answered both
+    for gid in (day, untimed):
+        assert (await ada.act(gid, (await ada.legal(gid))["actions"][0])).status_code == 200
+    assert (await ada.get("/api/games/next")).json() == {"game": None}
+    assert (await api.client.get("/api/games/next")).status_code == 401
+
+
+async def test_can_abort_is_told_to_the_players(api):
+    ada, bob, eve = await api.user("ada"), await api.user("bob"), await api.user("eve")
+    gid = await api.toy_game(ada, others=[bob])
+    assert (await ada.game(gid))["can_abort"] is True
+    assert (await eve.game(gid))["can_abort"] is False
+    for p, v in ((ada, 0), (bob, 1)):
+        assert (await p.act(gid, (await p.legal(gid))["actions"][0], version=v)).status_code == 200
+    assert (await ada.game(gid))["can_abort"] is True  # the opening is over, nobody played yet
+    g = await ada.game(gid)
+    winner = ada if g["waiting_for"] == [0] else bob
+    assert (await winner.act(gid, {"type": "score"}, version=2)).status_code == 200
+    assert (await ada.game(gid))["can_abort"] is False

@@ -50,6 +50,9 @@ MATRIX = {
                                       spectator=200),
     ("GET", "/api/games?mine=1", None): dict(anonymous=401, other_player=200, own_seat=200,
                                              spectator=200),
+    # the caller's own next game (issue #33)
+    ("GET", "/api/games/next", None): dict(anonymous=401, other_player=200, own_seat=200,
+                                           spectator=200),
     ("POST", "/api/games", "create"): dict(anonymous=401, other_player=201, own_seat=201,
                                            spectator=201),
     ("GET", "/api/games/{gid}", None): dict(anonymous=200, other_player=200, own_seat=200,
