@@ -32,5 +32,5 @@ export function nextGameButton(currentId, toast) {
     });
   }
   return h("button", { class: "btn small", type: "button", id: "next-game-btn", title: t("next.title"),
-    "aria-keyshortcuts": "Shift+N", onclick: () => go(currentId, toast) }, t("next.button"), " ⏭");
+    "aria-keyshortcuts": "Shift+N", onclick: () => go(currentId, toast) }, t("next.button"), " »");
 }
