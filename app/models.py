@@ -441,3 +441,21 @@ class Analysis(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Vacation(Base):
+    """Days a player declared away (issue #33, app/vacations.py): whole days in their time
+    zone, from ``starts_at`` (or the moment it was declared) to ``ends_at`` (UTC). Their
+    clocks in every game stop meanwhile (app/clock.py ``off``)."""
+
+    __tablename__ = "vacations"
+    __table_args__ = (Index("ix_vacations_user_end", "user_id", "ends_at"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"))
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: the days it covers in the player's time zone (first and last), for the yearly limit
+    first_day: Mapped[date] = mapped_column(Date)
+    last_day: Mapped[date] = mapped_column(Date)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -67,6 +67,9 @@ class Services:
         self.signals.on_finished(self.ratings.on_finished)
         self.records = RecordService(settings, self.games)
         self.rematch = RematchService(self.db, self.games, self.signals)
+        from .vacations import VacationService
+
+        self.vacations = VacationService(self.db, self.games)  # issue #33
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits,
                                 self.signals)
         self.webhooks = WebhookService(self.db, settings)

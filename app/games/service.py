@@ -6,6 +6,7 @@ Where is what (``app/games/``):
 | --- | --- |
 | create, join, start | ``lobby.py`` |
 | resign, abort, cancel, leave | ``exits.py`` |
+| vacations in the clocks | ``pauses.py`` |
 | a move, a take-back, the clock and "your turn" notices of a move | ``moves.py`` |
 | bot seats, timeouts, away seats, reclaim, the bot driver | ``bots.py`` |
 | the current game (cache first), summaries, views, legal answers, the log, lists | ``reads.py`` |
@@ -30,6 +31,7 @@ from .bots import BotTurns
 from .cache import Accepted, Cached, GameCache, GameLocks
 from .context import GameContext
 from .exits import Exits
+from .pauses import Pauses
 from .frames import Frames
 from .lobby import Deal, Lobby
 from .moves import Moves
@@ -60,6 +62,7 @@ class GameService:
         self.moves = Moves(self.ctx, self.reads, self.frames)
         self.turns = BotTurns(self.ctx, self.reads, self.moves)
         self.exits = Exits(self.ctx, self.reads)
+        self.pauses = Pauses(self.ctx)
         #: the bot driver (``kick``, ``resume``, ``wait_idle``, ``close``)
         self.bots = self.turns.driver
         hub.on_remote_move = self.moves.remote_move
@@ -97,6 +100,10 @@ class GameService:
 
     async def leave(self, game_id: int, user: UserInfo) -> dict:
         return await self.exits.leave(game_id, user)
+
+    async def set_vacations(self, user_id: int, off: list[list[str]]) -> int:
+        """The player's vacations into the clocks of their running games (app/games/pauses.py)."""
+        return await self.pauses.apply(user_id, off)
 
     # moves
     async def act(self, game_id: int, version: int, action: Any, *, user: UserInfo | None = None,

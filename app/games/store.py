@@ -29,7 +29,7 @@ from .. import times
 from ..db import Database
 from ..errors import not_found
 from ..history import undo_snapshots
-from ..models import ActionRecord, Game, OutboxEvent, Seat, Snapshot, User, utcnow
+from ..models import ActionRecord, Game, OutboxEvent, Seat, Snapshot, User, Vacation, utcnow
 from ..bus import SEATS_CHANNEL, USER_CHANNEL
 from .store_records import History, RecordRows
 
@@ -108,6 +108,7 @@ class GameStore(Protocol):
     async def seats_changed(self, game_id: int, session=None) -> None: ...
     async def seat_map(self, game_id: int) -> dict[int, int]: ...
     async def resignations(self, game_id: int) -> list[int]: ...
+    async def timed_seats_of(self, user_id: int) -> list[tuple[int, int]]: ...
     async def log_entry(self, game_id: int, version: int): ...
     async def current(self, game_id: int, known: int,
                       need_seats) -> tuple[CurrentRow | None, SeatMaps | None]: ...
@@ -202,6 +203,17 @@ class LobbyTx:
             q = q.where(Seat.away.is_(False))
         return dict((await self.s.execute(q)).all())
 
+    async def vacations(self, user_ids, now) -> dict[int, list[list[str]]]:
+        """user id -> their vacations not over at ``now`` (``[[start, end], ...]``, ISO)."""
+        rows = (await self.s.execute(
+            select(Vacation.user_id, Vacation.starts_at, Vacation.ends_at)
+            .where(Vacation.user_id.in_(list(user_ids)), Vacation.ends_at > now)
+            .order_by(Vacation.starts_at))).all()
+        out: dict[int, list[list[str]]] = {}
+        for r in rows:
+            out.setdefault(r.user_id, []).append([times.iso(r.starts_at), times.iso(r.ends_at)])
+        return out
+
     def add_snapshot(self, version: int, state: dict) -> None:
         self.s.add(Snapshot(game_id=self.row.id, version=version, state=state))
 
@@ -293,6 +305,15 @@ class SqlGameStore(RecordRows):
         """
         if session is None:
             await self.bus.publish(SEATS_CHANNEL, str(game_id))
+
+    async def timed_seats_of(self, user_id: int) -> list[tuple[int, int]]:
+        """``(game id, seat)`` of the user's running games with a time control."""
+        async with self.db.read() as s:
+            return [(r.id, r.seat) for r in (await s.execute(
+                select(Game.id, Seat.seat, Game.time_control)
+                .join(Seat, Seat.game_id == Game.id)
+                .where(Seat.user_id == user_id, Game.status == "running")
+                .order_by(Game.id))).all() if r.time_control]
 
     async def resignations(self, game_id: int) -> list[int]:
         """The seats whose players resigned, in the order they did."""

@@ -92,6 +92,14 @@ MATRIX = {
         anonymous=200, other_player=403, own_seat=403, spectator=200),
     ("POST", "/api/games/{gid}/chat", "chat"): dict(anonymous=401, other_player=201,
                                                     own_seat=201, spectator=201),
+    # vacations are the caller's own (issue #33): each role declares one day from now;
+    # nobody's vacation 999999
+    ("GET", "/api/me/vacations", None): dict(anonymous=401, other_player=200, own_seat=200,
+                                             spectator=200),
+    ("POST", "/api/me/vacations", "vacation"): dict(anonymous=401, other_player=201,
+                                                    own_seat=201, spectator=201),
+    ("DELETE", "/api/me/vacations/{vacation_id}", None): dict(
+        anonymous=401, other_player=404, own_seat=404, spectator=404),
     ("GET", "/api/me/webhooks", None): dict(anonymous=401, other_player=200, own_seat=200,
                                             spectator=200),
     ("POST", "/api/me/webhooks", "webhook"): dict(anonymous=401, other_player=201,
@@ -233,7 +241,7 @@ async def test_authorization_matrix(api):
             headers = player.headers if player else {}
             path = template.format(gid=scene["gid"], open=scene["open"], game="toy",
                                    name=scene["own_seat"].name,
-                                   webhook_id=999999, kind="toy",
+                                   webhook_id=999999, vacation_id=999999, kind="toy",
                                    day=day_of(utcnow()).isoformat())
             body = None
             if body_kind == "new_user":
@@ -255,6 +263,8 @@ async def test_authorization_matrix(api):
                 body = _push_subscription()
             elif body_kind == "push_gone":
                 body = {"endpoint": "https://fcm.googleapis.com/fcm/send/nobody"}
+            elif body_kind == "vacation":
+                body = {"days": 1}
             elif body_kind == "undo":
                 body = {"version": 1}
             elif body_kind == "password":
