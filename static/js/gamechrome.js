@@ -9,6 +9,7 @@ import { t, tOr } from "./i18n.js";
 import { awayBanner, clockChips, notificationButton, titleWithCount, undoButton } from "./asyncplay.js";
 import { exitButtons, outcomeNote, resignedBanner, waitingButtons } from "./exits.js";
 import { nextGameButton } from "./nextgame.js";
+import { vacationNotes } from "./vacation.js";
 
 export function toast(text) {
   const host = $("#toasts");
@@ -37,6 +38,7 @@ export function renderHeader(page) {
   if (g.hints) line.push(h("span", { class: "badge hints", title: t("hints.badge_help") }, t("hints.badge")));
   const undo = st.seat !== null ? undoButton(st, { applyState: page.applyState, resync: page.resync, toast }) : null;
   if (undo) line.push(undo);
+  line.push(...vacationNotes(st));
   line.push(...exitButtons(st, { reload: () => page.load(), toast }));
   const next = nextGameButton(st.id, toast);
   if (next) line.push(next);

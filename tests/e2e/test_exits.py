@@ -160,3 +160,40 @@ def test_the_creator_cancels_an_open_game(server, browser, watch):
     finally:
         ctx.close()
         ctx2.close()
+
+
+@pytest.mark.parametrize("lang,viewport", [("en", LAPTOP), ("uk", PHONE), ("de", LAPTOP)],
+                         ids=["en-1440", "uk-390", "de-1440"])
+def test_a_vacation_declared_in_the_lobby_shows_at_the_table(server, browser, watch, artifacts,
+                                                             lang, viewport):
+    w = words(lang)
+    ada, bob = player(server), player(server)
+    gid = started_game(server, ada, bob, f"e2e-vacation-{lang}", {"mode": "move", "seconds": 86400})
+    before = server.api("GET", f"/api/games/{gid}")["clock"]["seats"]["0"]["deadline"]
+    ctx, a = open_page(browser, watch, server, ada, lang, viewport, "/", "ada")
+    ctx2, b = open_page(browser, watch, server, bob, lang, viewport, f"/game.html?id={gid}", "bob")
+    try:
+        a.wait_for_selector("#vacation:not([hidden]) #vac-declare")
+        assert a.inner_text("#h-vacation") == w["vac.title"]
+        assert a.inner_text("#vac-left").startswith(w["vac.left"].split("{")[0])
+        a.fill("#vac-days", "2")
+        a.click("#vac-declare")
+        a.wait_for_selector("#vacation-list li")
+        a.screenshot(path=str(artifacts / f"vacation-lobby-{lang}-{viewport['width']}.png"))
+        after = server.api("GET", f"/api/games/{gid}")["clock"]["seats"]["0"]
+        assert after["deadline"] > before and len(after["off"]) == 1
+        # bob's table says ada is on vacation (after a reload of the game)
+        b.reload()
+        note = b.wait_for_selector('.badge.vacation[data-vacation-seat="0"]')
+        start = w["vac.on_vacation"].split("{until}")[0].replace("{name}", ada["user"]["username"])
+        assert note.inner_text().strip().startswith(start.strip())
+        b.screenshot(path=str(artifacts / f"vacation-table-{lang}-{viewport['width']}.png"))
+        # ended from the lobby: the note goes
+        a.click("#vacation-list button")
+        a.wait_for_selector("#vacation-list", state="detached")
+        b.reload()
+        b.wait_for_selector("#next-game-btn")
+        assert b.locator(".badge.vacation").count() == 0
+    finally:
+        ctx.close()
+        ctx2.close()
