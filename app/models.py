@@ -149,9 +149,10 @@ class ActionRecord(Base):
     events: Mapped[list[Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     #: "move" (the seat's player or bot), "auto" (the platform played a player's decision after
-    #: a timeout or while the seat is away), "resign" (``action`` = ``{"resign": seat}``: the
-    #: seat's player resigned; the engine state does not change), "undo" (``action`` = ``{"undo": V}``: the state of
-    #: version V restored; a snapshot is always stored at an undo version)
+    #: a timeout or while the seat is away), "undo" (``action`` = ``{"undo": V}``: the state of
+    #: version V restored; a snapshot is always stored at an undo version), "resign" / "abort"
+    #: (``action`` = ``{"resign": seat}``: that seat's player resigned or aborted the game; the
+    #: engine state does not change, app/outcome.py)
     kind: Mapped[str] = mapped_column(String(16), default="move", server_default="move")
     #: the game's clock (timed games) at ``version - 1``, i.e. just before this decision: a
     #: take-back of it restores exactly this clock (no refund, no fresh deadline)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from collections import Counter
 from typing import Any, AsyncIterator, Callable, NamedTuple, Protocol
 
-from sqlalchemy import case, delete, func, insert, select, update
+from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
@@ -29,8 +29,9 @@ from .. import times
 from ..db import Database
 from ..errors import not_found
 from ..history import undo_snapshots
-from ..models import ActionRecord, Game, OutboxEvent, Seat, Snapshot, User, Vacation, utcnow
+from ..models import ActionRecord, Game, OutboxEvent, Seat, Snapshot, User, utcnow
 from ..bus import SEATS_CHANNEL, USER_CHANNEL
+from .store_exits import ExitRows, ExitTx
 from .store_records import History, RecordRows
 
 
@@ -136,7 +137,7 @@ class GameStore(Protocol):
     async def expired_games(self, now, limit: int) -> list[int]: ...
 
 
-class LobbyTx:
+class LobbyTx(ExitTx):
     """One write transaction on one game row, locked (``FOR UPDATE``): join, start, away.
 
     The lobby decides; this only reads and writes. ``announce`` queues a per-user notice that
@@ -168,33 +169,6 @@ class LobbyTx:
             .values(away=away))
         return done.rowcount == 1
 
-    async def resign_seat(self, seat: int, version: int) -> bool:
-        """Mark the player's seat resigned at ``version`` and hand it to the bot for good."""
-        done = await self.s.execute(
-            update(Seat).where(Seat.game_id == self.row.id, Seat.seat == seat,
-                               Seat.user_id.is_not(None), Seat.resigned.is_(None))
-            .values(resigned=version, away=True))
-        return done.rowcount == 1
-
-    async def leave_seat(self, seat: int, user_id: int) -> bool:
-        """Free the user's seat of an open game."""
-        done = await self.s.execute(
-            update(Seat).where(Seat.game_id == self.row.id, Seat.seat == seat,
-                               Seat.user_id == user_id).values(user_id=None, invited=False))
-        return done.rowcount == 1
-
-    def add_log_row(self, version: int, seat: int, action: dict, events: list, kind: str,
-                    now, clock_before: dict | None = None) -> None:
-        """A row of the log that is no engine move (a resignation), in this transaction."""
-        self.s.add(ActionRecord(game_id=self.row.id, version=version, seat=seat, action=action,
-                                events=events, created_at=now, kind=kind,
-                                clock_before=clock_before))
-
-    async def delete_game(self) -> None:
-        """Delete the game row (its seats, log, snapshots and outbox rows go with it)."""
-        await self.s.execute(delete(OutboxEvent).where(OutboxEvent.game_id == self.row.id))
-        await self.s.execute(delete(Game).where(Game.id == self.row.id))
-
     async def people(self, *, present: bool = False) -> dict[int, int]:
         """seat -> user id of the seats people sit in (``present``: not handed to the bot)."""
         q = select(Seat.seat, Seat.user_id).where(Seat.game_id == self.row.id,
@@ -202,17 +176,6 @@ class LobbyTx:
         if present:
             q = q.where(Seat.away.is_(False))
         return dict((await self.s.execute(q)).all())
-
-    async def vacations(self, user_ids, now) -> dict[int, list[list[str]]]:
-        """user id -> their vacations not over at ``now`` (``[[start, end], ...]``, ISO)."""
-        rows = (await self.s.execute(
-            select(Vacation.user_id, Vacation.starts_at, Vacation.ends_at)
-            .where(Vacation.user_id.in_(list(user_ids)), Vacation.ends_at > now)
-            .order_by(Vacation.starts_at))).all()
-        out: dict[int, list[list[str]]] = {}
-        for r in rows:
-            out.setdefault(r.user_id, []).append([times.iso(r.starts_at), times.iso(r.ends_at)])
-        return out
 
     def add_snapshot(self, version: int, state: dict) -> None:
         self.s.add(Snapshot(game_id=self.row.id, version=version, state=state))
@@ -246,7 +209,7 @@ class LobbyTx:
             self._seats = False
 
 
-class SqlGameStore(RecordRows):
+class SqlGameStore(RecordRows, ExitRows):
     """:class:`GameStore` over SQLAlchemy: SQLite, and the base of the PostgreSQL store."""
 
     def __init__(self, db: Database, bus) -> None:
@@ -305,22 +268,6 @@ class SqlGameStore(RecordRows):
         """
         if session is None:
             await self.bus.publish(SEATS_CHANNEL, str(game_id))
-
-    async def timed_seats_of(self, user_id: int) -> list[tuple[int, int]]:
-        """``(game id, seat)`` of the user's running games with a time control."""
-        async with self.db.read() as s:
-            return [(r.id, r.seat) for r in (await s.execute(
-                select(Game.id, Seat.seat, Game.time_control)
-                .join(Seat, Seat.game_id == Game.id)
-                .where(Seat.user_id == user_id, Game.status == "running")
-                .order_by(Game.id))).all() if r.time_control]
-
-    async def resignations(self, game_id: int) -> list[int]:
-        """The seats whose players resigned, in the order they did."""
-        async with self.db.read() as s:
-            return list((await s.execute(
-                select(Seat.seat).where(Seat.game_id == game_id, Seat.resigned.is_not(None))
-                .order_by(Seat.resigned))).scalars().all())
 
     async def seat_map(self, game_id: int) -> dict[int, int]:
         """Who sits where in the game now: user id -> seat."""
