@@ -122,7 +122,7 @@ class Moves:
             if c.status == "open" or c.state is None:
                 raise ApiError(409, "not_started", "The game has not started yet.")
             if c.status == "finished":  # (ended by a resignation or an abort, say)
-                raise ApiError(409, "game_over", "The game is over.")
+                raise ApiError(403, "game_over", "The game is over.")  # (as the engine says)
             if version != c.version:
                 raise ApiError(409, "stale_version",
                                f"The game is at version {c.version}; reload and try again.",

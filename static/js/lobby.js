@@ -155,7 +155,7 @@ function gameItem(g, kind) {
     actions.push(h("a", { class: "btn small", href: `replay.html?id=${encodeURIComponent(g.id)}`, dataset: { replay: g.id } }, t("lobby.replay")));
   }
   let extra = null;
-  if (g.status === "finished" && g.result && g.result.scores) {
+  if (g.status === "finished" && g.result && g.result.scores && Object.keys(g.result.scores).length) {
     const scores = g.result.scores;
     const best = (g.result.ranking || [])[0];
     extra = h("span", { class: "small" }, t("lobby.scores"), " ", seats.map((e) => `${e.name || t("seat.name", { n: e.seat + 1 })} ${scores[e.seat] ?? scores[String(e.seat)] ?? "?"}`).join(" · "),

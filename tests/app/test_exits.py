@@ -68,7 +68,7 @@ async def test_two_players_resign_ends_the_game_and_is_a_rated_loss(api):
     # nobody moves any more, nobody resigns again
     assert (await ada.legal(gid))["actions"] == []
     r = await ada.act(gid, {"type": "score"}, version=2)
-    assert r.status_code == 409 and r.json()["error"]["code"] == "game_over"
+    assert r.status_code == 403 and r.json()["error"]["code"] == "game_over"
     r = await ada.post(f"/api/games/{gid}/resign")
     assert r.status_code == 409 and r.json()["error"]["code"] == "game_over"
     # the log says so (everyone sees it)
