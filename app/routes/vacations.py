@@ -4,14 +4,24 @@ from __future__ import annotations
 
 import datetime
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from starlette.responses import Response
 
 from ..errors import JSONResponse
-from .deps import CurrentUser, Svc
+from .deps import CurrentUser, Svc, parse_id
 
 router = APIRouter(tags=["vacations"])
+
+
+async def vacation_id_from_path(vacation_id: str) -> int:
+    return parse_id(vacation_id, "vacation")
+
+
+#: the ``{vacation_id}`` of the path as an int (404 for anything but a positive integer)
+VacationId = Annotated[int, Depends(vacation_id_from_path)]
 
 
 class Declare(BaseModel):
@@ -38,7 +48,7 @@ async def declare(body: Declare, user: CurrentUser, svc: Svc):
 
 
 @router.delete("/api/me/vacations/{vacation_id}", status_code=204)
-async def end(vacation_id: int, user: CurrentUser, svc: Svc):
+async def end(vacation_id: VacationId, user: CurrentUser, svc: Svc):
     """Take back a vacation not begun yet, or end the one under way now."""
     await svc.vacations.end(user, vacation_id)
     return Response(status_code=204)
