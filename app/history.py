@@ -13,7 +13,8 @@ and the records (export, import, history).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from sqlalchemy import select
 
@@ -21,7 +22,6 @@ import engine
 
 from .errors import ApiError
 from .models import Snapshot
-
 
 #: the kinds of log rows that are no engine move (the state stays as it was)
 NO_MOVE = ("resign", "abort")

@@ -20,7 +20,7 @@ Pure functions: no I/O.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 
 def places_of(result: dict) -> dict[int, int]:

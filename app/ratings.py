@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from sqlalchemy import func, select
 
@@ -47,8 +47,9 @@ import engine
 
 from .db import Database
 from .errors import not_found
-from .models import Game, Rating, Seat, User, utcnow
+from .models import Game, Rating, Seat, User
 from .outcome import places_of
+from .times import utcnow
 
 log = logging.getLogger("menagerie.ratings")
 

@@ -21,13 +21,13 @@ abort bumps the version and the seats' revision, so a move computed before it is
 from __future__ import annotations
 
 import logging
+from typing import Any
 
-from .. import clock as clock_mod
-from .. import jsonutil, outcome
+from .. import clock as clock_mod, jsonutil, outcome, times
 from ..auth import UserInfo
 from ..errors import ApiError
 from ..history import effective_log, engine_game
-from .. import times
+from ..models import Game
 from ..realtime import Frame
 from ..signals import Notify
 from .context import GameContext
@@ -41,15 +41,15 @@ class Exits:
         self.ctx = ctx
         self.reads = reads
 
-    async def resign(self, game_id: int, user: UserInfo) -> dict:
+    async def resign(self, game_id: int, user: UserInfo) -> dict[str, Any]:
         """The caller resigns (see the module docstring); the game's summary."""
         return await self._end(game_id, user, "resign")
 
-    async def abort(self, game_id: int, user: UserInfo) -> dict:
+    async def abort(self, game_id: int, user: UserInfo) -> dict[str, Any]:
         """The caller aborts the game before its play began; the game's summary."""
         return await self._end(game_id, user, "abort")
 
-    async def _end(self, game_id: int, user: UserInfo, kind: str) -> dict:
+    async def _end(self, game_id: int, user: UserInfo, kind: str) -> dict[str, Any]:
         async with self.ctx.locks.hold(game_id):
             async with self.ctx.store.lobby(game_id) as tx:
                 row = tx.row
@@ -75,7 +75,7 @@ class Exits:
                     events = [{"kind": "abort", "data": {"seat": mine.seat}}]
                 else:
                     order = [x.seat for x in sorted((x for x in seats if x.resigned is not None),
-                                                    key=lambda x: x.resigned)] + [mine.seat]
+                                                    key=lambda x: x.resigned or 0)] + [mine.seat]
                     ends = outcome.ends_now([(x.seat, x.user_id is not None) for x in seats],
                                             order)
                     result = None
@@ -129,7 +129,7 @@ class Exits:
                  "resigned" if kind == "resign" else "aborted the game")
         return await self.reads.summary(game_id, user)
 
-    async def _check_abort(self, game_id: int, row, game) -> None:
+    async def _check_abort(self, game_id: int, row: Game, game: Any) -> None:
         if row.source != "play":
             raise ApiError(409, "not_cancellable",
                            "The server dealt this game: it cannot be cancelled, left or "
@@ -159,7 +159,7 @@ class Exits:
             await tx.commit()
         log.info("game %s cancelled by its creator", game_id)
 
-    async def leave(self, game_id: int, user: UserInfo) -> dict:
+    async def leave(self, game_id: int, user: UserInfo) -> dict[str, Any]:
         """A joined player frees their seat of a game that has not started."""
         async with self.ctx.store.lobby(game_id) as tx:
             row = tx.row
@@ -179,7 +179,7 @@ class Exits:
         return await self.reads.summary(game_id, user)
 
     @staticmethod
-    def _check_open(row) -> None:
+    def _check_open(row: Game) -> None:
         if row.status != "open":
             raise ApiError(409, "not_open", "This game has already started.")
         if row.source != "play":

@@ -17,9 +17,7 @@ from cachetools import LRUCache
 
 import engine
 
-from .. import clock as clock_mod
-from .. import jsonutil
-from .. import outcome as outcome_mod
+from .. import clock as clock_mod, jsonutil, outcome as outcome_mod
 from ..errors import ApiError, not_found
 from ..history import NO_MOVE, effective_actions, engine_game, step
 from ..realtime import Frame
@@ -173,10 +171,11 @@ class Frames:
             expected = None
         recorded = row.result if row.status == "finished" else None
         keys = ("scores", "ranking", "details", "resigned", "aborted")
-        same = (recorded is None) == (expected is None) and (
-            recorded is None or all(json.loads(jsonutil.dumps(recorded.get(k)))
-                                    == json.loads(jsonutil.dumps(expected.get(k)))
-                                    for k in keys))
+        if recorded is None or expected is None:
+            same = recorded is None and expected is None
+        else:
+            same = all(json.loads(jsonutil.dumps(recorded.get(k)))
+                       == json.loads(jsonutil.dumps(expected.get(k))) for k in keys)
         return {"id": game_id, "game": row.game, "version": row.version, "actions": len(records),
                 "state_hash": replayed, "stored_hash": stored, "match": replayed == stored,
                 "result": recorded, "engine_result": engine_result, "result_match": same}

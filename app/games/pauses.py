@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from .. import clock as clock_mod
-from .. import times
+from .. import clock as clock_mod, times
 from .context import GameContext
 
 log = logging.getLogger("menagerie.games")

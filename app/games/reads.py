@@ -8,6 +8,7 @@ only: another seat's may be secret).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import engine
 
@@ -73,14 +74,14 @@ def summary_of(row: Game, seats: list[dict], user: UserInfo | None,
     }
 
 
-def your_deadline(summary: dict) -> str | None:
+def your_deadline(summary: dict[str, Any]) -> str | None:
     """When the caller's current decision in a game runs out (ISO; None: no limit)."""
     seat = summary.get("your_seat")
     entry = ((summary.get("clock") or {}).get("seats") or {}).get(str(seat)) or {}
     return entry.get("deadline") or None
 
 
-def turn_order(summary: dict) -> tuple:
+def turn_order(summary: dict[str, Any]) -> tuple[bool, bool, float]:
     """The order of "my games": my move first, the closest deadline first, untimed after
     timed; the caller's stable sort keeps newest first."""
     deadline = your_deadline(summary) if summary["your_turn"] else None
@@ -164,7 +165,7 @@ class Reads:
         out["can_abort"] = await self._can_abort(row, game, out["your_seat"])
         return out
 
-    async def _can_abort(self, row: Game, game, seat: int | None) -> bool:
+    async def _can_abort(self, row: Game, game: Any, seat: int | None) -> bool:
         """Whether the caller may abort the game now (app/games/exits.py): a running game of
         theirs where no seat has made its first decision of play. (The opening is one
         decision per seat: a longer log has begun to play, whatever take-backs did.)"""
@@ -221,7 +222,7 @@ class Reads:
             out = out[offset:offset + limit]
         return out
 
-    async def next_game(self, user: UserInfo, after: int | None) -> dict | None:
+    async def next_game(self, user: UserInfo, after: int | None) -> dict[str, Any] | None:
         """The game where it is the caller's move with the closest deadline (untimed ones
         after the timed, the most recently moved first), other than ``after``; None: none."""
         rows = await self.ctx.store.list_rows("running", user.id, MAX_LIST, 0)

@@ -18,12 +18,13 @@ Where is what (``app/games/``):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from ..auth import UserInfo
-from ..db import Database
 from ..bus import LocalBus
+from ..db import Database
 from ..realtime import Frame, Hub
 from ..settings import Settings
 from ..signals import Signals
@@ -31,10 +32,10 @@ from .bots import BotTurns
 from .cache import Accepted, Cached, GameCache, GameLocks
 from .context import GameContext
 from .exits import Exits
-from .pauses import Pauses
 from .frames import Frames
 from .lobby import Deal, Lobby
 from .moves import Moves
+from .pauses import Pauses
 from .reads import Reads
 from .store import GameStore, SqlGameStore
 from .store_pg import PgGameStore
@@ -65,7 +66,6 @@ class GameService:
         self.pauses = Pauses(self.ctx)
         #: the bot driver (``kick``, ``resume``, ``wait_idle``, ``close``)
         self.bots = self.turns.driver
-        hub.on_remote_move = self.moves.remote_move
 
     # lobby
     async def create(self, user: UserInfo, name: str, seats: int, options: dict,
@@ -89,16 +89,16 @@ class GameService:
         return await self.lobby.start(user, game_id)
 
     # the ways out: resign, abort, cancel, leave (app/games/exits.py)
-    async def resign(self, game_id: int, user: UserInfo) -> dict:
+    async def resign(self, game_id: int, user: UserInfo) -> dict[str, Any]:
         return await self.exits.resign(game_id, user)
 
-    async def abort(self, game_id: int, user: UserInfo) -> dict:
+    async def abort(self, game_id: int, user: UserInfo) -> dict[str, Any]:
         return await self.exits.abort(game_id, user)
 
     async def cancel(self, game_id: int, user: UserInfo) -> None:
         await self.exits.cancel(game_id, user)
 
-    async def leave(self, game_id: int, user: UserInfo) -> dict:
+    async def leave(self, game_id: int, user: UserInfo) -> dict[str, Any]:
         return await self.exits.leave(game_id, user)
 
     async def set_vacations(self, user_id: int, off: list[list[str]]) -> int:
@@ -151,7 +151,7 @@ class GameService:
                          limit: int, offset: int) -> list[dict]:
         return await self.reads.list_games(user, status, mine, limit, offset)
 
-    async def next_game(self, user: UserInfo, after: int | None) -> dict | None:
+    async def next_game(self, user: UserInfo, after: int | None) -> dict[str, Any] | None:
         return await self.reads.next_game(user, after)
 
     async def current_version(self, game_id: int) -> int | None:

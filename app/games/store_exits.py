@@ -6,6 +6,8 @@ Mixed into :class:`.store.LobbyTx` (one locked game row's transaction) and
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select, update
@@ -26,17 +28,17 @@ class ExitTx:
             update(Seat).where(Seat.game_id == self.row.id, Seat.seat == seat,
                                Seat.user_id.is_not(None), Seat.resigned.is_(None))
             .values(resigned=version, away=True))
-        return done.rowcount == 1
+        return bool(done.rowcount == 1)
 
     async def leave_seat(self, seat: int, user_id: int) -> bool:
         """Free the user's seat of an open game."""
         done = await self.s.execute(
             update(Seat).where(Seat.game_id == self.row.id, Seat.seat == seat,
                                Seat.user_id == user_id).values(user_id=None, invited=False))
-        return done.rowcount == 1
+        return bool(done.rowcount == 1)
 
-    def add_log_row(self, version: int, seat: int, action: dict, events: list, kind: str,
-                    now, clock_before: dict | None = None) -> None:
+    def add_log_row(self, version: int, seat: int, action: dict[str, Any], events: list[Any],
+                    kind: str, now: datetime, clock_before: dict[str, Any] | None = None) -> None:
         """A row of the log that is no engine move (a resignation), in this transaction."""
         self.s.add(ActionRecord(game_id=self.row.id, version=version, seat=seat, action=action,
                                 events=events, created_at=now, kind=kind,
@@ -47,7 +49,8 @@ class ExitTx:
         await self.s.execute(delete(OutboxEvent).where(OutboxEvent.game_id == self.row.id))
         await self.s.execute(delete(Game).where(Game.id == self.row.id))
 
-    async def vacations(self, user_ids, now) -> dict[int, list[list[str]]]:
+    async def vacations(self, user_ids: Iterable[int],
+                        now: datetime) -> dict[int, list[list[str]]]:
         """user id -> their vacations not over at ``now`` (``[[start, end], ...]``, ISO)."""
         rows = (await self.s.execute(
             select(Vacation.user_id, Vacation.starts_at, Vacation.ends_at)
@@ -55,7 +58,7 @@ class ExitTx:
             .order_by(Vacation.starts_at))).all()
         out: dict[int, list[list[str]]] = {}
         for r in rows:
-            out.setdefault(r.user_id, []).append([times.iso(r.starts_at), times.iso(r.ends_at)])
+            out.setdefault(r.user_id, []).append([times.iso(r.starts_at) or "", times.iso(r.ends_at) or ""])
         return out
 
 

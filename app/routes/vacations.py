@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-
 from typing import Annotated
 
 from fastapi import APIRouter, Depends

@@ -5,13 +5,13 @@ SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from app import clock as clock_mod
 from app.times import iso
 
-T0 = datetime(2027, 3, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def at(seconds: float) -> datetime:
@@ -107,7 +107,7 @@ async def test_a_vacation_from_now_stops_the_clock_until_it_ends(api):
     assert r.status_code == 201, r.text
     v = r.json()
     start, end = parse(v["starts_at"]), parse(v["ends_at"])
-    assert start <= datetime.now(timezone.utc) < end  # from now to the end of today
+    assert start <= datetime.now(UTC) < end  # from now to the end of today
     after = await seat_clock(ada, gid, 0)
     assert parse(after["deadline"]) == end + (old - start)
     # bob's move is stored with ada's new clock (every process read the game again)
@@ -118,7 +118,7 @@ async def test_a_vacation_from_now_stops_the_clock_until_it_ends(api):
     assert (await ada.delete(f"/api/me/vacations/{v['id']}")).status_code == 204
     ended = await seat_clock(ada, gid, 0)
     stop = parse(ended["off"][0][1]) if ended.get("off") else None
-    assert stop is not None and start <= stop <= datetime.now(timezone.utc)
+    assert stop is not None and start <= stop <= datetime.now(UTC)
     assert parse(ended["deadline"]) == stop + (old - start)
     r = await ada.delete(f"/api/me/vacations/{v['id']}")
     assert r.status_code == 409 and r.json()["error"]["code"] == "vacation_over"
@@ -129,7 +129,7 @@ async def test_whole_days_in_the_time_zone_and_thirty_a_year(api):
     r = await api.client.put("/api/me/notifications", json={"time_zone": "Europe/Kyiv"},
                              headers=ada.headers)
     assert r.status_code == 200, r.text
-    year = datetime.now(timezone.utc).year + 1
+    year = datetime.now(UTC).year + 1
     first = date(year, 3, 2)
     r = await ada.post("/api/me/vacations", json={"start": first.isoformat(), "days": 20})
     assert r.status_code == 201, r.text

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
 from pathlib import Path
 
 import pytest
@@ -155,8 +156,9 @@ def test_the_creator_cancels_an_open_game(server, browser, watch):
         assert a.inner_text("#cancel-dialog-text") == words("uk")["exits.cancel_confirm"]
         a.click("#cancel-dialog-yes")
         a.wait_for_url(re.compile(r".*/$"))
-        with pytest.raises(Exception):
+        with pytest.raises(urllib.error.HTTPError) as gone:
             server.api("GET", f"/api/games/{gid}")
+        assert gone.value.code == 404
     finally:
         ctx.close()
         ctx2.close()
