@@ -151,6 +151,8 @@ def test_the_creator_cancels_an_open_game(server, browser, watch):
     try:
         assert b.wait_for_selector("#leave-btn").inner_text() == words("de")["exits.leave"]
         assert b.locator("#cancel-btn").count() == 0
+        # (bob's page would read the deleted game: a 404 in its console)
+        ctx.close()
         a.wait_for_selector("#cancel-btn").click()
         a.wait_for_selector("#cancel-dialog[open]")
         assert a.inner_text("#cancel-dialog-text") == words("uk")["exits.cancel_confirm"]
