@@ -104,9 +104,18 @@ def make_bot(spec: str) -> Bot:
         if name not in params:
             raise ValueError(f"bot {kind!r} has no setting {name!r} (settings: {params})")
         raw = raw.strip()
-        kwargs[name] = None if raw.lower() == "none" else (
-            int(raw) if raw.lstrip("-").isdigit() else float(raw))
+        kwargs[name] = None if raw.lower() == "none" else _setting(raw)
     return type(base)(**kwargs)
+
+
+def _setting(raw: str):
+    """A setting's value: an int, a float, or else the word itself (an evaluator variant)."""
+    if raw.lstrip("-").isdigit():
+        return int(raw)
+    try:
+        return float(raw)
+    except ValueError:
+        return raw
 
 
 register_bot(RandomBot())
