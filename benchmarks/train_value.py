@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from engine.arknova import learned  # noqa: E402
 from engine.bots import decide, make_bot  # noqa: E402
+from engine.bots.simulate import parse_bots  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
 
 VALUE_FILE = ROOT / "engine" / "arknova" / "data" / "value.json"
@@ -156,8 +157,8 @@ def main() -> None:
     started = time.time()
     tasks = []
     for k, pair in enumerate(args.bots or ["greedy,greedy"]):
-        tasks += [(pair.split(","), f"{args.seed}:{k}", i) for i in range(args.games)]
-    for k, bot in enumerate(args.solo_bots.split(",") if args.solo else []):
+        tasks += [(parse_bots(pair), f"{args.seed}:{k}", i) for i in range(args.games)]
+    for k, bot in enumerate(parse_bots(args.solo_bots) if args.solo else []):
         tasks += [([bot], f"{args.seed}:solo{k}", i) for i in range(args.solo)]
     games: list[dict] = []
     if args.refit:

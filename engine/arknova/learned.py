@@ -50,10 +50,27 @@ SOLO = DUEL[:-1] + ("bias",)
 WIN_BONUS = 20.0   #: the +-20 of a finished game (engine.bots.evaluation.final_value)
 
 
+#: :func:`zoo_features` by the identity of the parts they come from (which the entry holds,
+#: so the id stays theirs); at most :data:`FEATS_MAX` entries, then cleared.
+_FEATS: dict = {}
+FEATS_MAX = 20_000
+
+
 def zoo_features(state: dict, seat: int) -> list[float]:
-    """The :data:`ZOO` quantities of the seat's zoo."""
-    (base, money, money_in, appeal_in, assets, spaces, hand, projects, cp_w,
-     malus) = zoo_parts(state, seat)
+    """The :data:`ZOO` quantities of the seat's zoo (memoized on its parts)."""
+    parts = zoo_parts(state, seat)
+    hit = _FEATS.get(id(parts))
+    if hit is not None and hit[0] is parts:
+        return hit[1]
+    if len(_FEATS) >= FEATS_MAX:
+        _FEATS.clear()
+    feats = _zoo_features(parts)
+    _FEATS[id(parts)] = (parts, feats)
+    return feats
+
+
+def _zoo_features(parts: tuple) -> list[float]:
+    (base, money, money_in, appeal_in, assets, spaces, hand, projects, cp_w, malus) = parts
     space = sum(2.0 * size * fit for size, fit in spaces) if spaces else 0.0
     worth = hand_value(None, None, 0.2, 1.0, None, None, hand)
     proj = 0.0 if projects is None else cp_w * min(projects, 12)
