@@ -7,7 +7,8 @@ Plays ``--games`` seat-rotated 2-player games per ``--bots`` pair (seeds ``"{see
 and ``--solo`` solo games per solo bot (``--solo-bots``, default ``greedy`` and ``fast``) with
 the weights currently shipped, records the features (:func:`engine.arknova.learned.features`)
 of both seats at the start of every move, and fits ridge regressions (pure Python normal
-equations): the duel weights to each seat's final margin, the solo weights to the final score.
+equations, features scaled to unit spread, ``--lam`` 0.3; the change from today's projected
+margin is what is fitted): the duel weights to each seat's final margin, the solo weights to the final score.
 Games whose index is a multiple of 5 are held out; the held-out fit is printed by stage of the
 game (error and how often the predicted margin has the final winner's sign). ``sigma`` is the
 held-out residual spread. ``--write`` replaces ``value.json`` (``tempo`` is kept unless
@@ -148,7 +149,7 @@ def main() -> None:
     ap.add_argument("--solo", type=int, default=100, help="solo games per solo bot")
     ap.add_argument("--solo-bots", default="greedy,fast")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--lam", type=float, default=1e-3)
+    ap.add_argument("--lam", type=float, default=0.3, help="ridge strength (scaled features)")
     ap.add_argument("--tempo", type=float, default=None)
     ap.add_argument("--data", help="append positions here (JSON lines); with --refit read them")
     ap.add_argument("--refit", action="store_true", help="fit --data without playing")
@@ -179,8 +180,17 @@ def main() -> None:
         xs, ys, _ = samples(subset, held=False)
         if not xs:
             continue
-        w = ridge(xs, ys, args.lam)
+        names = learned.DUEL if part == "duel" else learned.SOLO
+        if len(xs[0]) != len(names):
+            raise SystemExit(f"{part}: positions have {len(xs[0])} features, the value "
+                             f"{len(names)}: replay them with this code")
+        # fitted: what changes from now to the end (the final margin less today's projected
+        # margin, feature 0), so that a point now is worth a point at the end plus what the
+        # other features add; without this offset collinear income terms ate the points
+        w = ridge(xs, [y - x[0] for x, y in zip(xs, ys)], args.lam)
+        w[0] += 1.0
         rep = report(part, w, subset)
+        data[part]["features"] = list(names)
         data[part]["weights"] = [round(v, 5) for v in w]
         data[part]["sigma"] = rep["sigma"]
         data[part]["held_out"] = rep

@@ -2,7 +2,7 @@
 margin of self-play games (``benchmarks/train_value.py`` writes ``data/value.json``).
 
 A position is described per zoo by :func:`zoo_features` (its projected points now, money,
-income, assets, free enclosures, the hand's worth, supportable projects, tokens against it, the
+income beyond the appeal track's, sponsor appeal income, assets, free enclosures, the hand's worth, supportable projects, tokens against it, the
 hand's size: the clock-free parts of the hand-weighted evaluation, ``evaluate.zoo_parts``) and
 by the clock (breaks probably left, turns left). The features of a seat (:func:`features`) are
 its zoo's minus the best other zoo's, some of them also times the clock, and whose turn it is.
@@ -15,8 +15,8 @@ its zoo's minus the best other zoo's, some of them also times the clock, and who
 - :func:`utility` is what the bots maximize: the margin, plus ``20 * (2 P - 1)`` (the +-20 for
   winning or losing that finished games get, :func:`engine.bots.evaluation.final_value`, so a
   won game's value and a winning position's value meet), plus the *tempo* term
-  ``tempo * (2 P - 1) * progress``, where ``progress`` is the seat's own victory points while
-  they are below 0 (0 ends the game): a seat that is probably winning gains by bringing the end
+  ``tempo * (2 P - 1) * progress``, where ``progress`` is how far the seat's own victory points
+  have come in the last :data:`PROGRESS` points before 0 (0 ends the game): a seat that is probably winning gains by bringing the end
   closer, a seat that is probably losing by keeping it away. Against a rival that never races,
   this is what makes the bot end the game.
 
@@ -32,15 +32,16 @@ from importlib import resources
 
 from ..bots.evaluation import Evaluator, final_value, register_evaluator
 from .evaluate import EVALUATOR as HAND, clock, pending, zoo_parts
+from .tables import appeal_income
 from .zooparts import hand_value
 
 #: Per-zoo quantities (see :func:`zoo_features`).
-ZOO = ("vp", "money", "money_in", "appeal_in", "assets", "space", "hand", "projects", "malus",
-       "cards")
+ZOO = ("vp", "money", "side_income", "appeal_in", "assets", "space", "hand", "projects", "malus",
+       "cards", "conservation", "animals")
 #: Zoo quantities that also enter times the clock: income times breaks left, the rest times the
 #: phase (share of the game left, 1 far from the end, 0 at it).
-BY_BREAKS = ("money_in", "appeal_in")
-BY_PHASE = ("money", "assets", "space", "hand", "projects")
+BY_BREAKS = ("side_income", "appeal_in")
+BY_PHASE = ("vp", "money", "assets", "space", "hand", "projects")
 #: The feature names of a duel position, in weight order.
 DUEL = (ZOO + tuple(f"{n}*breaks" for n in BY_BREAKS) + tuple(f"{n}*phase" for n in BY_PHASE)
         + ("my_turn",))
@@ -48,6 +49,7 @@ DUEL = (ZOO + tuple(f"{n}*breaks" for n in BY_BREAKS) + tuple(f"{n}*phase" for n
 SOLO = DUEL[:-1] + ("bias",)
 
 WIN_BONUS = 20.0   #: the +-20 of a finished game (engine.bots.evaluation.final_value)
+PROGRESS = 60.0    #: the tempo term counts the last this many points before a zoo's end
 
 
 #: :func:`zoo_features` by the identity of the parts they come from (which the entry holds,
@@ -64,7 +66,11 @@ def zoo_features(state: dict, seat: int) -> list[float]:
         return hit[1]
     if len(_FEATS) >= FEATS_MAX:
         _FEATS.clear()
-    feats = _zoo_features(parts)
+    p = state["players"][seat]  # the parts are computed from (and keyed on) this zoo
+    feats = _zoo_features(parts) + [float(p["conservation"]), float(len(p["animals"]))]
+    # the money income beyond what the appeal track pays (kiosks, sponsors): the appeal's own
+    # income goes with its points (fitted together, the two were collinear)
+    feats[2] -= appeal_income(p["appeal"])
     _FEATS[id(parts)] = (parts, feats)
     return feats
 
@@ -75,7 +81,7 @@ def _zoo_features(parts: tuple) -> list[float]:
     worth = hand_value(None, None, 0.2, 1.0, None, None, hand)
     proj = 0.0 if projects is None else cp_w * min(projects, 12)
     return [float(base), float(money), float(money_in), float(appeal_in), float(assets),
-            space, worth, proj, float(malus), float(len(hand[0]))]
+            space, worth, proj, float(malus), float(len(hand[0]))]  # + conservation, animals
 
 
 def _with_clock(z: list[float], breaks_left: float, turns_left: float) -> list[float]:
@@ -86,22 +92,29 @@ def _with_clock(z: list[float], breaks_left: float, turns_left: float) -> list[f
 
 def features(state: dict, seat: int) -> list[float]:
     """The seat's feature vector (:data:`DUEL` in a game of 2 or more, :data:`SOLO` alone)."""
+    return _features(state, seat)[0]
+
+
+def _features(state: dict, seat: int) -> tuple[list[float], float]:
+    """:func:`features` and the seat's own projected points now."""
     breaks_left, turns_left = clock(state)
-    mine = _with_clock(zoo_features(state, seat), breaks_left, turns_left)
+    own = zoo_features(state, seat)
+    mine = _with_clock(own, breaks_left, turns_left)
     if state["seats"] == 1:
-        return mine + [1.0]
-    weights = load()["duel"]["weights"]
-    best, best_v = None, None
-    for s in range(state["seats"]):
-        if s == seat:
-            continue
-        other = _with_clock(zoo_features(state, s), breaks_left, turns_left)
-        v = sum(w * x for w, x in zip(weights, other))
-        if best_v is None or v > best_v:
-            best, best_v = other, v
-    mover = state.get("active")
-    turn = 1.0 if mover == seat else -1.0
-    return [a - b for a, b in zip(mine, best)] + [turn]
+        return mine + [1.0], own[0]
+    others = [s for s in range(state["seats"]) if s != seat]
+    if len(others) == 1:
+        best = _with_clock(zoo_features(state, others[0]), breaks_left, turns_left)
+    else:  # the rival with the best linear score
+        weights = load()["duel"]["weights"]
+        best, best_v = None, None
+        for s in others:
+            other = _with_clock(zoo_features(state, s), breaks_left, turns_left)
+            v = sum(w * x for w, x in zip(weights, other))
+            if best_v is None or v > best_v:
+                best, best_v = other, v
+    turn = 1.0 if state.get("active") == seat else -1.0
+    return [a - b for a, b in zip(mine, best)] + [turn], own[0]
 
 
 def predicted_margin(state: dict, seat: int) -> float:
@@ -127,12 +140,12 @@ def utility(state: dict, seat: int) -> float:
     valued by the caller (the final margin +-20)."""
     data = load()
     model = data["solo" if state["seats"] == 1 else "duel"]
-    m = sum(w * x for w, x in zip(model["weights"], features(state, seat)))
+    x, vp = _features(state, seat)
+    m = sum(w * v for w, v in zip(model["weights"], x))
     lean = 2.0 * chance(m, model["sigma"]) - 1.0
     u = m + WIN_BONUS * lean
     if state["seats"] > 1 and state["end"] is None:
-        vp = zoo_parts(state, seat)[0]
-        u += data["tempo"] * lean * max(-60.0, min(0.0, float(vp)))
+        u += data["tempo"] * lean * (PROGRESS + max(-PROGRESS, min(0.0, vp)))
     return u
 
 

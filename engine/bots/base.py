@@ -43,6 +43,8 @@ class Bot:
     """Chooses one legal action from what a seat can see."""
 
     kind = "base"
+    #: Place on the ladder (weakest first); :func:`bot_kinds` lists kinds in this order.
+    strength = 0
 
     def choose(self, game: Game, view: dict, legal: list[Action], rng: MutableMapping,
                sample: Sampler | None = None) -> Action:
@@ -79,7 +81,8 @@ def get_bot(kind: str) -> Bot:
 
 
 def bot_kinds() -> list[str]:
-    return sorted(_BOTS)
+    """The registered kinds, weakest first (ladder order, docs/bots.md), then by name."""
+    return sorted(_BOTS, key=lambda k: (_BOTS[k].strength, k))
 
 
 def make_bot(spec: str) -> Bot:
