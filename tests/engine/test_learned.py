@@ -67,7 +67,8 @@ def test_a_seat_far_ahead_values_coming_closer_to_the_end(monkeypatch):
     assert learned.win_chance(ahead, 0) > 0.8
     assert learned.utility(nearer, 0) - learned.utility(ahead, 0) > plain + 3.0
     behind = clone(state)
-    behind["players"][1]["appeal"] += 60
+    behind["players"][0]["appeal"] += 50
+    behind["players"][1]["appeal"] += 110
     closer = clone(behind)
     closer["players"][0]["appeal"] += 5
     with_tempo = learned.utility(closer, 0) - learned.utility(behind, 0)
