@@ -157,8 +157,12 @@ def main() -> None:
     solo_levels = [s for s in args.solo_levels.split(",") if s] if args.solo else []
     for lv in solo_levels:
         tasks += [([lv], f"{args.seed}:solo:{i}") for i in range(args.solo)]
+    results = []
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        results = list(pool.map(play, tasks, chunksize=1))
+        for g in pool.map(play, tasks, chunksize=1):
+            results.append(g)
+            print(f"{len(results)}/{len(tasks)} {g['levels']} scores {g['scores']} turns "
+                  f"{g['turns']} breaks {g['breaks']}", file=sys.stderr, flush=True)
     out: dict = {"seed": args.seed, "games_per_pair": args.games, "pairs": [], "ms": {},
                  "solo": {}}
     ms: dict[str, list[float]] = {}

@@ -106,6 +106,44 @@ def ridge(xs: list[list[float]], ys: list[float], lam: float) -> list[float]:
     return [m[i][n] / m[i][i] / scale[i] for i in range(n)]
 
 
+#: Bounds the fit keeps (an active set: a weight past its bound is fixed at it and the rest
+#: refitted). Resources are worth something: fitted freely on greedy's games, money and cards
+#: came out slightly negative (greedy hoards both), and bots on that value stopped taking money
+#: at all and looped without a break; tokens against a zoo cost.
+LOWER = {"money": 0.05, "side_income": 0.0, "appeal_in": 0.0, "assets": 0.0, "space": 0.0,
+         "hand": 0.0, "projects": 0.0, "cards": 0.0, "conservation": 0.0, "animals": 0.0,
+         "side_income*breaks": 0.0, "appeal_in*breaks": 0.0, "money*phase": 0.05,
+         "assets*phase": 0.0, "space*phase": 0.0, "hand*phase": 0.0, "projects*phase": 0.0}
+UPPER = {"malus": 0.0}
+
+
+def bounded_ridge(xs: list[list[float]], ys: list[float], lam: float,
+                  names: tuple) -> list[float]:
+    """:func:`ridge` with the :data:`LOWER` / :data:`UPPER` bounds (active set)."""
+    fixed: dict[int, float] = {}
+    for _ in range(len(names) + 1):
+        free = [j for j in range(len(names)) if j not in fixed]
+        yy = [y - sum(v * x[j] for j, v in fixed.items()) for x, y in zip(xs, ys)]
+        wf = ridge([[x[j] for j in free] for x in xs], yy, lam)
+        w = [0.0] * len(names)
+        for j, v in fixed.items():
+            w[j] = v
+        for j, v in zip(free, wf):
+            w[j] = v
+        moved = False
+        for j in free:
+            lo, hi = LOWER.get(names[j]), UPPER.get(names[j])
+            if lo is not None and w[j] < lo:
+                fixed[j] = lo
+                moved = True
+            elif hi is not None and w[j] > hi:
+                fixed[j] = hi
+                moved = True
+        if not moved:
+            return w
+    return w
+
+
 def samples(games: list[dict], held: bool) -> tuple[list, list, list]:
     xs, ys, meta = [], [], []
     for g in games:
@@ -187,7 +225,7 @@ def main() -> None:
         # fitted: what changes from now to the end (the final margin less today's projected
         # margin, feature 0), so that a point now is worth a point at the end plus what the
         # other features add; without this offset collinear income terms ate the points
-        w = ridge(xs, [y - x[0] for x, y in zip(xs, ys)], args.lam)
+        w = bounded_ridge(xs, [y - x[0] for x, y in zip(xs, ys)], args.lam, names)
         w[0] += 1.0
         rep = report(part, w, subset)
         data[part]["features"] = list(names)
