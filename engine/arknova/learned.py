@@ -197,4 +197,4 @@ def value(state: dict, seat: int) -> float:
 
 EVALUATOR = register_evaluator("arknova:learned", Evaluator(
     value=value, own_followup=HAND.own_followup, shortlist=HAND.shortlist, clone=HAND.clone,
-    session=HAND.session))
+    session=HAND.session, extra=dict(HAND.extra)))
