@@ -51,7 +51,7 @@ class TimeControl(BaseModel):
     #: timeouts in a row after which a bot takes the seat for good (until reclaimed)
     abandon_after: StrictInt = Field(3, ge=1, le=1000)
     #: the bot that plays a timed-out decision and an abandoned seat
-    bot: StrictStr = Field("fast", max_length=32)
+    bot: StrictStr = Field("greedy", max_length=32)
 
 
 def parse(value: str | None) -> datetime | None:

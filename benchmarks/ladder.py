@@ -44,7 +44,7 @@ from engine.core import rng as _rng  # noqa: E402
 
 #: Ladder names of bot specs; ``greedy-ref`` is the hand-weighted greedy the issue froze.
 LEVELS = {"random": "random", "greedy-ref": "greedy", "fast": "fast", "search": "search"}
-MAX_DECISIONS = 6_000
+MAX_DECISIONS = 30_000
 
 
 def spec(level: str) -> str:

@@ -37,7 +37,7 @@ from engine.bots.simulate import parse_bots  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
 
 VALUE_FILE = ROOT / "engine" / "arknova" / "data" / "value.json"
-MAX_DECISIONS = 6_000
+MAX_DECISIONS = 20_000
 
 
 def play(task: tuple) -> dict:

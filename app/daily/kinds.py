@@ -30,7 +30,7 @@ class DailyKind:
     seats: int
     #: seats (1 .. seats-1) played by ``bot``
     bots: tuple[int, ...] = ()
-    bot: str = "fast"
+    bot: str = "greedy"
     options: dict[str, Any] = field(default_factory=dict)
     time_control: dict[str, Any] | None = field(default_factory=lambda: dict(DAILY_CLOCK))
 
@@ -43,7 +43,7 @@ class DailyKind:
 
 KINDS: tuple[DailyKind, ...] = (
     DailyKind("solo", "arknova", 1),
-    DailyKind("duel", "arknova", 2, bots=(1,), bot="search"),
+    DailyKind("duel", "arknova", 2, bots=(1,), bot="mcts"),
 )
 
 

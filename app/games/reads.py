@@ -28,7 +28,7 @@ def with_away(bots: dict[int, str], away: frozenset, tc: dict | None) -> dict[in
     """Bot seats plus the seats handed to the time control's bot."""
     if not away:
         return bots
-    kind = (tc or {}).get("bot", "fast")
+    kind = (tc or {}).get("bot", "greedy")
     return {**bots, **{seat: kind for seat in away}}
 
 

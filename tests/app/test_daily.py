@@ -3,7 +3,7 @@ same deal for everyone that day and another the next; games private to their pla
 day is over (then open as replays); the leaderboard's order; the streak; unrated.
 
 Most tests use a toy kind (the test-only toy game against a random bot: fast); the real kinds
-(Ark Nova against the search bot) are checked where the engine matters. The clock is
+(Ark Nova against the mcts bot) are checked where the engine matters. The clock is
 ``app.times.utcnow``, moved by the ``clock`` fixture (the game service and the daily service
 both read it), and the deadline scheduler is off (a day's jump would time out the banks)."""
 
@@ -101,7 +101,7 @@ def test_kinds_are_data_and_the_engine_decides_which_are_offered():
     names = {k.name for k in KINDS}
     assert {"solo", "duel"} <= names
     duel = next(k for k in KINDS if k.name == "duel")
-    assert (duel.game, duel.seats, duel.bots, duel.bot) == ("arknova", 2, (1,), "search")
+    assert (duel.game, duel.seats, duel.bots, duel.bot) == ("arknova", 2, (1,), "mcts")
     assert unusable(duel) is None
     solo = next(k for k in KINDS if k.name == "solo")
     one_seat = engine.get_game("arknova").describe()["seats"]["min"] <= 1
@@ -177,7 +177,7 @@ async def test_today_offers_the_dealable_kinds(api, clock):
     assert body["ends_at"] == "2031-03-11T00:00:00Z"
     assert body["seconds_left"] == 14 * 3600
     kinds = {k["kind"]: k for k in body["kinds"]}
-    assert kinds["duel"]["bot"] == "search" and kinds["duel"]["attempt"] is None
+    assert kinds["duel"]["bot"] == "mcts" and kinds["duel"]["attempt"] is None
     one_seat = engine.get_game("arknova").describe()["seats"]["min"] <= 1
     assert ("solo" in kinds) == one_seat
     assert body["streak"] is None  # signed out
@@ -187,14 +187,14 @@ async def test_today_offers_the_dealable_kinds(api, clock):
         assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_challenge"
 
 
-async def test_the_duel_against_search(api, clock):
+async def test_the_duel_against_mcts(api, clock):
     ada = await api.user()
     out = await start(ada, "duel", 201)
     g = out["game"]
     assert out["seat"] == 0 and out["created"] is True
     assert g["status"] == "running" and g["source"] == "daily" and g["game"] == "arknova"
     assert g["your_seat"] == 0
-    assert g["seats"][1]["bot"] == "search" and g["seats"][0]["user"]["id"] == ada.id
+    assert g["seats"][1]["bot"] == "mcts" and g["seats"][0]["user"]["id"] == ada.id
     assert g["time_control"] == {"mode": "count"} and g["turn_deadline"] is None
     assert g["sealed_until"] == "2031-03-11T00:00:00Z"
     again = await start(ada, "duel", 200)
@@ -335,7 +335,7 @@ async def test_nobody_watches_a_daily_game_live(server, clock):
 
 
 async def test_the_seed_is_in_no_response_while_the_day_runs(server, clock):
-    """The real duel (Ark Nova, search): every read of the game, by its player, another player
+    """The real duel (Ark Nova, mcts): every read of the game, by its player, another player
     and a spectator, over HTTP and the socket, and the daily endpoints: no seed, no secret."""
     from .wsclient import Socket
 
