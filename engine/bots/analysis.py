@@ -48,9 +48,11 @@ from .greedy import GreedyBot, candidates as shortlist, own_followup, ranked, sc
 from .labels import describe
 from .mcts import MctsBot
 
-#: The evaluator variant the analysis and the hints stand on: the learned value
-#: (``engine/arknova/learned.py``; a game without one uses its own evaluator).
-VALUE = "learned"
+#: The evaluator variant the analysis and the hints stand on (None: the game's own, the
+#: hand-weighted one). ``"learned"`` (``engine/arknova/learned.py``) was tried and lost the
+#: planted-blunder tests (tests/engine/test_analysis.py): it is not yet better than the
+#: hand-weighted value at telling answers apart (docs/bots.md).
+VALUE: str | None = None
 
 #: The analysis unit of a game whose evaluator names none (value units; the zoo builder's 2 VP):
 #: accuracy = 100 * exp(-mean loss / unit), a loss above one unit is a mistake.

@@ -35,7 +35,7 @@ from .greedy import GreedyBot, finish_chain, candidates as _shortlist, own_follo
 
 class MctsBot(Bot):
     kind = "mcts"
-    strength = 3
+    strength = 4
 
     #: The defaults are the setting measured against greedy: 66.5 % of 200 games at <= 1 s
     #: per decision (docs/benchmarks.md, "Search bot against greedy").
@@ -172,7 +172,7 @@ class SearchBot(MctsBot):
     second per decision by default."""
 
     kind = "search"
-    strength = 4
+    strength = 3
 
     def __init__(self, budget: float | None = 1.0, playouts: int = 24, candidates: int = 3,
                  horizon: int = 1, margin: float = 6.0, rounds_first: int = 2,
