@@ -18,7 +18,8 @@ its zoo's minus the best other zoo's, some of them also times the clock, and who
   ``tempo * (2 P - 1) * progress``, where ``progress`` is how far the seat's own victory points
   have come in the last :data:`PROGRESS` points before 0 (0 ends the game): a seat that is probably winning gains by bringing the end
   closer, a seat that is probably losing by keeping it away. Against a rival that never races,
-  this is what makes the bot end the game.
+  this is what makes the bot end the game. A finished game gets the same term with the chance
+  0 or 1 (:func:`value`), so ending a won game is worth at least the position before it.
 
 Pure Python; the weights are read once and validated (:func:`load`).
 """
@@ -78,7 +79,7 @@ def zoo_features(state: dict, seat: int) -> list[float]:
 def _zoo_features(parts: tuple) -> list[float]:
     (base, money, money_in, appeal_in, assets, spaces, hand, projects, cp_w, malus) = parts
     space = sum(2.0 * size * fit for size, fit in spaces) if spaces else 0.0
-    worth = hand_value(None, None, 0.2, 1.0, None, None, hand)
+    worth = hand_value({}, {}, 0.2, 1.0, None, None, hand)  # ``hand``: its parts, read alone
     proj = 0.0 if projects is None else cp_w * min(projects, 12)
     return [float(base), float(money), float(money_in), float(appeal_in), float(assets),
             space, worth, proj, float(malus), float(len(hand[0]))]  # + conservation, animals
@@ -113,6 +114,7 @@ def _features(state: dict, seat: int) -> tuple[list[float], float]:
             v = sum(w * x for w, x in zip(weights, other))
             if best_v is None or v > best_v:
                 best, best_v = other, v
+    assert best is not None  # a game of 2 or more seats has a rival
     turn = 1.0 if state.get("active") == seat else -1.0
     return [a - b for a, b in zip(mine, best)] + [turn], own[0]
 
@@ -144,7 +146,7 @@ def utility(state: dict, seat: int) -> float:
     m = sum(w * v for w, v in zip(model["weights"], x))
     lean = 2.0 * chance(m, model["sigma"]) - 1.0
     u = m + WIN_BONUS * lean
-    if state["seats"] > 1 and state["end"] is None:
+    if state["seats"] > 1:  # once the end is triggered a zoo at 0 or more has come all the way
         u += data["tempo"] * lean * (PROGRESS + max(-PROGRESS, min(0.0, vp)))
     return u
 
@@ -191,7 +193,13 @@ def value(state: dict, seat: int) -> float:
     if state["over"]:
         from . import GAME
 
-        return final_value(GAME, state, seat) or 0.0
+        final = final_value(GAME, state, seat) or 0.0
+        if state["seats"] == 1:
+            return final
+        # the tempo term of a finished game: the whole way came, won (+) or lost (-); without it
+        # ending a won game looked worse than the turn before it and the bots never ended games
+        won = 1.0 if final > 0 else -1.0 if final < 0 else 0.0
+        return final + load()["tempo"] * won * PROGRESS
     return utility(state, seat) + pending(state, seat)
 
 
