@@ -82,3 +82,24 @@ def test_fast_bot_is_reproducible_per_seed():
         seat = min(ARK.waiting_for(state))
         assert decide(bot, ARK, state, seat, {"rng": 9}) == decide(bot, ARK, state, seat,
                                                                    {"rng": 9})
+
+
+def test_a_finished_game_keeps_the_tempo_term():
+    """Ending a won game must not look worse than the position before it: the finished game's
+    value is its final margin +-20 plus the whole tempo term, won (+) or lost (-)."""
+    from engine.bots.evaluation import final_value
+    from engine.core import rng as _rng
+
+    state = ARK.setup(2, {}, 17)
+    chooser = {"rng": 3}
+    while ARK.waiting_for(state):
+        seat = min(ARK.waiting_for(state))
+        legal = ARK.legal_actions(state, seat)
+        state, _ = ARK.apply(state, seat, legal[_rng.randbelow(chooser, len(legal))])
+    scores = ARK.result(state)["scores"]
+    assert scores[0] != scores[1]
+    winner = 0 if scores[0] > scores[1] else 1
+    bonus = learned.load()["tempo"] * learned.PROGRESS
+    assert learned.value(state, winner) == final_value(ARK, state, winner) + bonus
+    assert learned.value(state, 1 - winner) == final_value(ARK, state, 1 - winner) - bonus
+    assert learned.value(state, winner) >= learned.WIN_BONUS + bonus
