@@ -256,6 +256,13 @@ class Channel:
         self.conns: set[Connection] = set()
         self._frames: LRUCache[int, Frame] = LRUCache(hub.frame_cache)
         self._load_lock = asyncio.Lock()
+        #: the highest version announced since the channel opened
+        self.latest = -1
+        #: what spectators' hellos need, read once per version (app/spectators.py)
+        self.watch: dict | None = None
+        self.watch_at = 0.0
+        self.watch_stale = False
+        self.watch_lock = asyncio.Lock()
 
     def add_frame(self, frame: Frame) -> None:
         self._frames[frame.version] = frame
@@ -338,6 +345,7 @@ class Hub:
         ch = self._channels.get(game_id)
         if ch is None:
             return
+        ch.watch_stale = True
         tasks.spawn(self._reseat(ch))
 
     async def _reseat(self, ch: Channel) -> None:
@@ -413,6 +421,11 @@ class Hub:
         ch = self._channels.get(game_id)
         if ch is None:
             return
+        if version > ch.latest:
+            ch.latest = version
+            if ch.watch is not None and (version > ch.watch["version"] or
+                                         ch.watch["status"] == "open"):
+                ch.watch_stale = True
         for conn in list(ch.conns):
             conn.poke(version)
 

@@ -238,6 +238,13 @@ class Reads:
             return None
         return found[0]
 
+    async def watch_info(self, game_id: int) -> dict[str, object]:
+        """What a spectator's socket needs (app/spectators.py keeps it per game and version):
+        the version, the status and until when the game is sealed (None: it is not)."""
+        c = await self.current(game_id)
+        return {"version": c.version, "status": c.status,
+                "sealed_until": await self.ctx.store.sealed_until(game_id)}
+
     async def socket_info(self, game_id: int, user: UserInfo | None) -> dict:
         c = await self.current(game_id)
         seat = c.seat_of(user.id) if user is not None else None

@@ -157,6 +157,9 @@ class GameService:
     async def current_version(self, game_id: int) -> int | None:
         return await self.reads.current_version(game_id)
 
+    async def watch_info(self, game_id: int) -> dict[str, object]:
+        return await self.reads.watch_info(game_id)
+
     async def socket_info(self, game_id: int, user: UserInfo | None) -> dict:
         return await self.reads.socket_info(game_id, user)
 
