@@ -77,10 +77,14 @@ class Services:
         self.signals.on_finished(self.ratings.on_finished)
         self.records = RecordService(settings, self.games)
         self.rematch = RematchService(self.db, self.games, self.signals, settings)
+        from .vacations import VacationService
+
+        self.vacations = VacationService(self.db, self.games)  # issue #33
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits,
                                 self.signals)
         self.webhooks = WebhookService(self.db, settings)
         self.signals.on_your_turn(self.webhooks.on_your_turn)
+        self.signals.on_notice(self.webhooks.on_notice)  # resigned, aborted (issue #33)
         # notices for players who are away (issue #21): email now, Web Push plugs in
         self.notify = NotifyService(self.db, settings, is_online=self.userfeed.online)
         self.signals.on_your_turn(self.notify.on_your_turn)

@@ -3,8 +3,8 @@ when the attempt starts (the account's age, finished games and verified address:
 docs/daily.md); an unranked attempt plays the day's practice deal and is listed apart. Every
 attempt before this migration stays ranked.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-12-03
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012"
-down_revision = "0011"
+revision = "0013"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
