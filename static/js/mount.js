@@ -5,6 +5,7 @@ import { indexCatalog } from "./arknova/cards.js";
 import { ArkNovaUI } from "./arknova/ui.js";
 import { ZoocracyUI } from "./zoocracy/ui.js";
 import { GenericUI } from "./generic.js";
+import { installCardZoom } from "./cardzoom.js";
 
 const TABLES = { arknova: ArkNovaUI, zoocracy: ZoocracyUI };
 
@@ -19,6 +20,7 @@ export async function mountTable(st, game, hooks) {
   } catch {
     st.catalog = {};
   }
+  if (game === "arknova") installCardZoom(st);
   const Table = TABLES[game] || GenericUI;
   return new Table(st, hooks);
 }

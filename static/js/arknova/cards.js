@@ -335,7 +335,7 @@ export function renderCard(c, opts = {}) {
   const el = h("article", {
     class: ["card", `card-${type}`, mini && "mini", opts.class],
     dataset: { id: c.id, type },
-    title: mini ? cardTitle(c) : null,
+    "aria-label": mini ? cardTitle(c) : null, // the whole card on hover or tap: static/js/cardzoom.js
   },
   band(c, sizes),
   art,

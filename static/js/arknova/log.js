@@ -160,5 +160,19 @@ export function logLine(ev, ctx, version) {
   if (ev.kind === "break_over") return breakLogLine(ev, { ...ctx, namer: ctx.namer || makeNamer(ctx) }, version);
   return h("li", { class: ["log-line", `ev-${ev.kind}`, ev.private && "private", ev.kind === "break" && "log-break"], dataset: { version: version ?? "" } },
     d.seat !== undefined && d.seat !== null ? seatChip(d.seat, { small: true }) : h("span", { class: "seat-chip small blank" }, "·"),
-    h("span", { class: "log-text" }, sentence(ev, ctx)));
+    h("span", { class: "log-text" }, withCardRefs(sentence(ev, ctx), d, ctx)));
+}
+
+/** The cards an event names (by id), as parts of the sentence that show the whole card
+ *  (static/js/cardzoom.js): each quoted name becomes a <span data-card-ref>. */
+export function withCardRefs(text, d, ctx) {
+  const ids = [d.card, d.project, d.tile, d.under, ...(Array.isArray(d.cards) ? d.cards : [])]
+    .filter((id) => typeof id === "string" && ctx.byId && ctx.byId.has(id));
+  let parts = [text];
+  for (const id of new Set(ids)) {
+    const q = quote(ctx.byId.get(id).name);
+    parts = parts.flatMap((p) => (typeof p !== "string" || !p.includes(q) ? [p]
+      : p.split(q).flatMap((bit, i) => (i ? [h("span", { class: "card-ref", dataset: { cardRef: id } }, q), bit] : [bit]))));
+  }
+  return parts.filter((p) => p !== "");
 }
