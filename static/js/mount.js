@@ -6,6 +6,7 @@ import { ArkNovaUI } from "./arknova/ui.js";
 import { ZoocracyUI } from "./zoocracy/ui.js";
 import { GenericUI } from "./generic.js";
 import { installCardZoom } from "./cardzoom.js";
+import { SinceTurn } from "./arknova/since.js";
 
 const TABLES = { arknova: ArkNovaUI, zoocracy: ZoocracyUI };
 
@@ -22,5 +23,8 @@ export async function mountTable(st, game, hooks) {
   }
   if (game === "arknova") installCardZoom(st);
   const Table = TABLES[game] || GenericUI;
-  return new Table(st, hooks);
+  const table = new Table(st, hooks);
+  // the other seats' moves since this seat's last decision (not on the replay page)
+  if (game === "arknova" && !document.body.classList.contains("replay-page")) table.since = new SinceTurn(st, table);
+  return table;
 }
