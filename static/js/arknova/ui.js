@@ -80,7 +80,7 @@ export class ArkNovaUI extends TableUI {
     // a solo game: the solo tile instead of the break track (a token per turn, fixed length)
     const soloTitle = p.solo ? t("status.solo_tile_title", { pos: br.pos ?? 0, len: br.len ?? "?", count: br.count ?? 0, breaks: p.solo.breaks, left: p.solo.turns_left }) : null;
     out.push(h("span", { class: "stat break-stat", title: soloTitle || t("status.break_track_title", { pos: br.pos ?? 0, len: br.len ?? "?", count: br.count ?? 0 }) },
-      icon("break", { size: 16 }), ` ${t("status.break_track", { pos: br.pos ?? 0, len: br.len ?? "?" })}`));
+      icon("break", { size: 16 }), ` ${t(p.solo ? "status.solo_tile" : "status.break_track", { pos: br.pos ?? 0, len: br.len ?? "?" })}`));
     out.push(h("span", { class: "stat rounds" }, t("status.round", { n: Math.floor((p.turn ?? 0) / Math.max(1, p.players.length)) + 1 })));
     const me = this.st.seat !== null && this.st.seat !== undefined ? p.players[this.st.seat] : null;
     if (me) out.push(h("span", { class: "stat money-stat", title: t("status.money_title") }, icon("money", { size: 16 }), h("span", { class: "num" }, ` ${me.money}`)));
@@ -198,7 +198,6 @@ export class ArkNovaUI extends TableUI {
     const iconList = [...CONTINENTS, ...CLASSES, "science", "water", "rock"].filter((k) => ic[k]);
     info.push(h("div", { class: "zoo-icons", "aria-label": t("zoo.icons_aria") },
       iconList.length ? iconList.map((k) => h("span", { class: "icon-count", title: `${iconLabel(k)}: ${ic[k]}` }, icon(k, { size: 20 }), h("b", String(ic[k])))) : h("span", { class: "muted" }, t("zoo.no_icons"))));
-    // action cards of this seat (compact)
     // action cards of this seat (compact): a tap or a click opens both sides' text
     info.push(h("div", { class: "mini-slots", "aria-label": t("zoo.action_cards") }, (p.slots || []).map((sl) => h("details", {
       class: ["mini-slot", sl.side === 2 && "side2"], dataset: { card: sl.card },
@@ -232,7 +231,7 @@ export class ArkNovaUI extends TableUI {
     for (let i = 1; i <= br.len; i++) cells.push(h("span", { class: ["bt-cell", i <= br.pos && "filled", i === br.len && "last"] }, i === br.len ? icon("break", { size: 14 }) : ""));
     out.push(h("section", { class: "board-block break-block" },
       h("h3", p.solo ? t("board.solo_tile") : t("board.break_track"), " ", h("span", { class: "muted num" }, `${br.pos}/${br.len}`),
-        h("span", { class: "muted small" }, ` · ${p.solo ? t("board.solo_left", { count: p.solo.turns_left, breaks: p.solo.breaks }) : t("board.breaks_of", { count: br.count, max: br.max })}`)),
+        h("span", { class: "muted small" }, ` · ${p.solo ? `${t("board.solo_left", { count: p.solo.turns_left, breaks: p.solo.breaks })} · ${t("board.solo_goal")}` : t("board.breaks_of", { count: br.count, max: br.max })}`)),
       h("div", { class: "break-track", role: "img", "aria-label": t("board.break_token_at", { pos: br.pos, len: br.len }) }, cells)));
 
     // display with reputation range
