@@ -12,7 +12,8 @@ import { logLine } from "./log.js";
 const DECISIONS = new Set(["action", "x_token", "kept", "break_action"]);
 /** Events that are no one's move. */
 const QUIET = new Set(["started", "joined"]);
-const MAX_LINES = 40;
+/** The newest moves in the panel (it never scrolls); the rest are in the log. */
+const MAX_LINES = 6;
 
 const storeKey = (game, seat) => `menagerie.since.${game}.${seat}`;
 
@@ -93,7 +94,8 @@ export class SinceTurn {
         h("b", t("since.title")), " ",
         h("span", { class: "muted small" }, t("since.count", { count: this.moves.length })),
         h("button", { class: "btn ghost small since-close", type: "button", "aria-label": t("since.dismiss"), title: t("since.dismiss"), onclick: () => this.dismiss() }, "×")),
-      h("ol", { class: "since-lines log" }, shown.map((m) => logLine(m.ev, ctx, m.version))));
+      h("ol", { class: "since-lines log" }, shown.map((m) => logLine(m.ev, ctx, m.version))),
+      this.moves.length > shown.length ? h("p", { class: "muted small since-more" }, t("since.earlier", { count: this.moves.length - shown.length })) : "");
     el.hidden = false;
   }
 
