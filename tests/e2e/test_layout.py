@@ -5,7 +5,8 @@ boxes the browser drew.
   height, and the player's action cards and hand are in sight without scrolling (above the bar).
 - 390x844 with touch, in en, uk and de: the bar takes at most 40 % of the height at the keep step
   and at a turn; no card name or action name is cut (its box hides part of it) or broken inside a
-  word (a word of it drawn on two lines; a line may break at a space or a hyphen); the Chat button covers no card or action button.
+  word (a word of it drawn on two lines; a line may break at a space or a hyphen)
+- the Chat button covers no card, action card, answer, bonus tile, map or score row.; the Chat button covers no card or action button.
 
 Games against the greedy bot from a fixed seed.
 """
@@ -49,6 +50,15 @@ CARD_NAMES = "#decision .card-name, #hand .card-name, #board .folder .card-name,
 ACTION_NAMES = "#decision .use-card, #decision .x-token .xt-name, #player .slot-card > span:not([aria-hidden])"
 
 
+#: what the Chat button covers of the table: cards, action cards, answers, bonus tiles, the map
+CHAT_COVERS = """() => { const b = document.querySelector('#chat-toggle'); if (!b) return ['no chat button'];
+  const c = b.getBoundingClientRect();
+  return [...document.querySelectorAll('#panels .card, #panels .slot, #decision button, #board .tile-space, #zoo-map svg, #scoretrack .score-row')]
+    .filter(e => { const r = e.getBoundingClientRect();
+      return r.width && r.height && r.left < c.right && r.right > c.left && r.top < c.bottom && r.bottom > c.top; })
+    .map(e => e.tagName + '.' + String(e.className.baseVal ?? e.className)); }"""
+
+
 def bad_names(page, selector: str) -> list:
     return [n for n in page.evaluate(NAMES, selector) if n[1] or n[2]]
 
@@ -85,6 +95,7 @@ def test_laptop_bar_and_hand_in_sight(server, browser, watch, artifacts):
         bar = page.evaluate(BAR)
         page.screenshot(path=str(artifacts / "layout-turn-1440x900.png"))
         assert bar <= 0.25 * LAPTOP["height"], f"the bar is {bar} px at a turn"
+        assert page.evaluate(CHAT_COVERS) == []
         limit = LAPTOP["height"] - bar
         for sel in ("#player .slots", "#hand"):
             box = page.locator(sel).bounding_box()
@@ -108,6 +119,7 @@ def test_phone_bar_and_whole_names(server, browser, watch, artifacts, lang):
         bar = page.evaluate(BAR)
         page.screenshot(path=str(artifacts / f"layout-turn-390x844-{lang}.png"))
         assert bar <= 0.40 * PHONE["height"], f"the bar is {bar} px at a turn"
+        assert page.evaluate(CHAT_COVERS) == []
         bad = bad_names(page, ACTION_NAMES)
         for panel in ("panel-hand", "panel-board"):
             show_panel(page, panel)
