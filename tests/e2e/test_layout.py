@@ -6,6 +6,7 @@ boxes the browser drew.
 - 390x844 with touch, in en, uk and de: the bar takes at most 40 % of the height at the keep step
   and at a turn; no card name or action name is cut (its box hides part of it) or broken inside a
   word (a word of it drawn on two lines; a line may break at a space or a hyphen)
+- 1440x900: each zoo's score row says how far it is from the end (0 VP) and marks who leads.
 - the Chat button covers no card, action card, answer, bonus tile, map or score row.; the Chat button covers no card or action button.
 
 Games against the greedy bot from a fixed seed.
@@ -96,6 +97,11 @@ def test_laptop_bar_and_hand_in_sight(server, browser, watch, artifacts):
         page.screenshot(path=str(artifacts / "layout-turn-1440x900.png"))
         assert bar <= 0.25 * LAPTOP["height"], f"the bar is {bar} px at a turn"
         assert page.evaluate(CHAT_COVERS) == []
+        # the score: how far each zoo is from the end (0 VP), and who leads
+        rows = page.evaluate("""() => [...document.querySelectorAll('#scoretrack .score-row')].map(r =>
+          [r.querySelector('.vp-to-go').textContent.trim(), r.classList.contains('leads')])""")
+        vps = page.evaluate("window.menagerie.state.view.public.players.map(p => p.vp)")
+        assert rows == [[f"({-v} to the end)" if v < 0 else "(ends the game)", v == max(vps)] for v in vps]
         limit = LAPTOP["height"] - bar
         for sel in ("#player .slots", "#hand"):
             box = page.locator(sel).bounding_box()

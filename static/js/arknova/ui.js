@@ -147,7 +147,7 @@ export class ArkNovaUI extends TableUI {
       ag.appendChild(s("title", t("score.appeal_marker", { seat: seatLabel(i), appeal: p.appeal })));
       svg.appendChild(ag);
     });
-    const legend = h("ul", { class: "score-legend" }, players.map((p, i) => h("li", { class: ["score-row", i === this.pub.active && "active"] },
+    const legend = h("ul", { class: "score-legend" }, players.map((p, i) => h("li", { class: ["score-row", i === this.pub.active && "active", players.length > 1 && p.vp === Math.max(...players.map((q) => q.vp)) && "leads"], dataset: { lead: t("score.leads") } },
       seatTag(i, { small: true }),
       h("span", { class: "num", title: t("icon.appeal") }, icon("appeal", { size: 16 }), h("span", { dataset: { k: `${i}:appeal:t` } }, String(p.appeal))),
       h("span", { class: "num", title: t("icon.conservation") }, icon("conservation", { size: 16 }), h("span", { dataset: { k: `${i}:cp:t` } }, String(p.conservation))),
@@ -156,7 +156,7 @@ export class ArkNovaUI extends TableUI {
       h("span", { class: "num extra", title: t("res.x_tokens") }, icon("x", { size: 16 }), h("span", { dataset: { k: `${i}:x:t` } }, String(p.x))),
       h("span", { class: "num extra", title: t("res.workers") }, icon("worker", { size: 16 }), h("span", { dataset: { k: `${i}:workers:t` } }, `${p.workers - (p.placed || 0)}/${p.workers}`)),
       h("span", { class: "num extra", title: t("res.hand") }, icon("card", { size: 16 }), h("span", { dataset: { k: `${i}:hand:t` } }, String(p.hand_size ?? 0))),
-      h("span", { class: ["num vp", p.vp >= 0 && "pos"], title: vpExplain(p) }, `${t("score.vp")} `, h("b", { dataset: { k: `${i}:vp:t` } }, String(p.vp))))));
+      h("span", { class: ["num vp", p.vp >= 0 && "pos"], title: vpExplain(p) }, `${t("score.vp")} `, h("b", { dataset: { k: `${i}:vp:t` } }, String(p.vp)), h("span", { class: "vp-to-go" }, ` ${p.vp < 0 ? t("score.to_go", { n: -p.vp }) : t("score.end_reached")}`)))));
     clear(host).append(h("div", { class: "score-wrap" }, svg), legend);
   }
 
