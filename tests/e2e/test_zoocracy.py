@@ -118,14 +118,19 @@ def pick_focused(page, rng: random.Random, before: int) -> None:
 # --------------------------------------------------------------------------- the human seat
 def answer_once(page, rng: random.Random, seen: dict) -> str:
     """Answer the current decision through the page; returns what was done."""
-    k = kind(page)
-    before = version(page)
-    now = page.evaluate("() => window.menagerie.state.legal")
-    if k == "window" and len(now) == 1 and now[0]["type"] == "pass":
+    snap = page.evaluate("""() => { const s = window.menagerie.state; const v = s.view;
+      const d = v && ((v.private && v.private.decision) || v.public.decision);
+      return { version: s.version, kind: d ? d.kind : null, legal: s.legal,
+               settled: !s.pending && s.legalVersion === s.version }; }""")
+    if not snap["settled"] or not snap["legal"]:
+        return "wait"  # the page moved on (a forced pass sent itself): the caller waits again
+    if snap["kind"] == "window" and len(snap["legal"]) == 1 and snap["legal"][0]["type"] == "pass":
         # no card of this phase can be played: the page passes by itself, no click
-        wait_version(page, before + 1)
+        wait_version(page, snap["version"] + 1)
         seen["forced_pass"] = seen.get("forced_pass", 0) + 1
         return "window:forced_pass"
+    k = kind(page)
+    before = version(page)
     btns = answers(page)
     assert btns, (f"my decision ({k}) but no answer button: "
                   + str(page.evaluate("() => { const s = window.menagerie.state; return {"
