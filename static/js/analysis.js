@@ -216,7 +216,12 @@ export class AnalysisPanel {
       this.goTo(Math.max(0, Math.min(last, v)));
     });
     this.scale = { x, last };
-    clear(this.chartHost).append(svg);
+    // the axes in words, beside the chart (the SVG stretches to its box: text inside it would too)
+    const yAxis = h("div", { class: "an-yaxis", "aria-hidden": "true" },
+      h("span", { class: "num an-hi" }, fmt(hi)), h("span", { class: "an-ylabel" }, t("analysis.axis_y")), h("span", { class: "num an-lo" }, fmt(lo)));
+    const xAxis = h("div", { class: "an-xaxis", "aria-hidden": "true" },
+      h("span", { class: "num" }, "0"), h("span", { class: "an-xlabel" }, t("analysis.axis_x")), h("span", { class: "num" }, String(last)));
+    clear(this.chartHost).append(h("div", { class: "an-plot" }, yAxis, svg), xAxis);
   }
 
   /** The replay moved: move the chart's mark. */
