@@ -7,6 +7,7 @@
 import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { logLine } from "./log.js";
+import { takenBack } from "../table.js";
 
 /** Events that are a decision of the seat named in them (its turn begins or goes on). */
 const DECISIONS = new Set(["action", "x_token", "kept", "break_action"]);
@@ -27,6 +28,8 @@ function readDismissed(game, seat) {
  */
 export function movesSince(log, seat) {
   let last = -1;
+  const back = takenBack(log);
+  log = log.filter((entry) => !back.has(entry.version));
   for (const entry of log) {
     if ((entry.events || []).some((ev) => ev && ev.data && ev.data.seat === seat && DECISIONS.has(ev.kind))) last = entry.version ?? last;
   }

@@ -34,7 +34,8 @@ export function forcedPass(bar, action) {
   const key = `${st.id}:${st.version}`;
   if (passedAt !== key && !st.pending && st.legalVersion === st.version && (st.legal || []).length === 1) {
     passedAt = key;
-    setTimeout(() => { if (!st.pending && st.legalVersion === st.version) bar.send(action); }, 0);
+    // right after this drawing of the bar, before anything else can look at it or click
+    queueMicrotask(() => { if (!st.pending && st.legalVersion === st.version) bar.send(action); });
   }
   return btn;
 }
