@@ -26,13 +26,13 @@ Everything here is pure: times come in as arguments.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Iterable, Literal
+from typing import Literal, overload
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from .times import iso
-
 
 #: the shortest limit accepted (seconds): long enough to read the board
 MIN_SECONDS = 10
@@ -52,6 +52,14 @@ class TimeControl(BaseModel):
     abandon_after: StrictInt = Field(3, ge=1, le=1000)
     #: the bot that plays a timed-out decision and an abandoned seat
     bot: StrictStr = Field("greedy", max_length=32)
+
+
+@overload
+def parse(value: str) -> datetime: ...
+
+
+@overload
+def parse(value: None) -> None: ...
 
 
 def parse(value: str | None) -> datetime | None:

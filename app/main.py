@@ -7,19 +7,38 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from starlette.routing import Match
+from starlette.staticfiles import StaticFiles
 
 from . import errors
 from .errors import JSONResponse
 from .logs import request_id
-from .middleware import (BodyLimitMiddleware, RequestContextMiddleware, StrictJSONMiddleware,
-                         content_security_policy)
-from .routes import (analysis, auth, catalog, chat, daily, games, me, notify, push, ratings,
-                     records, rematch, system, webhooks, ws)
+from .middleware import (
+    BodyLimitMiddleware,
+    RequestContextMiddleware,
+    StrictJSONMiddleware,
+    content_security_policy,
+)
+from .routes import (
+    analysis,
+    auth,
+    catalog,
+    chat,
+    daily,
+    games,
+    me,
+    notify,
+    push,
+    ratings,
+    records,
+    rematch,
+    system,
+    webhooks,
+    ws,
+)
 from .services import Services
 from .settings import Settings, get_settings
 from .static import ClientFiles
 from .transport import HstsOverHttps
-from starlette.staticfiles import StaticFiles
 
 log = logging.getLogger("menagerie.app")
 

@@ -9,10 +9,10 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
-    Float,
     CheckConstraint,
     Date,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -21,7 +21,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from .times import utcnow  # noqa: F401 - the column default, and imported from here by others
+from .times import utcnow  # the column default
 
 #: 64-bit ids on PostgreSQL; SQLite needs INTEGER PRIMARY KEY for its rowid alias
 Id = BigInteger().with_variant(Integer(), "sqlite")

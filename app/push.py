@@ -33,9 +33,9 @@ import binascii
 import contextlib
 import ipaddress
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Callable
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -50,7 +50,8 @@ from . import i18n, jsonutil, serverkeys
 from .auth import UserInfo
 from .errors import ApiError, not_found
 from .jobqueue import JobWorker, stepped_backoff
-from .models import PushDelivery, PushSubscription, utcnow
+from .models import PushDelivery, PushSubscription
+from .times import utcnow
 
 log = logging.getLogger("menagerie.push")
 
@@ -86,7 +87,7 @@ def check_subscription(endpoint: str, p256dh: str, auth: str, settings) -> None:
     try:
         parts = urlsplit(endpoint)
         host = (parts.hostname or "").lower()
-        parts.port  # raises on a bad port
+        _ = parts.port  # raises on a bad port
         key = _b64(p256dh)
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), key)  # on the curve
         secret = _b64(auth)
@@ -275,7 +276,7 @@ class PushService:
             if status in (404, 410):
                 return Outcome("gone", status, f"HTTP {status}")
             return Outcome("retry", status, f"HTTP {status}" if status else "request failed")
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return Outcome("retry", None, "timeout")
         except (aiohttp.ClientError, OSError, ValueError):
             return Outcome("retry", None, "connection failed")

@@ -113,7 +113,7 @@ class SharedLimiter:
             return 0.0
         return (1.0 - row["level"]) / self.rate
 
-    async def acquire_with(self, key: str, other: "SharedLimiter", other_key: str
+    async def acquire_with(self, key: str, other: SharedLimiter, other_key: str
                            ) -> tuple[float, float]:
         """Take a token from this bucket and one from ``other`` in one statement."""
         async with self.db.driver() as conn:

@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from sqlalchemy import func, select
 
@@ -43,7 +43,8 @@ import engine
 
 from .db import Database
 from .errors import not_found
-from .models import Game, Rating, Seat, User, utcnow
+from .models import Game, Rating, Seat, User
+from .times import utcnow
 
 log = logging.getLogger("menagerie.ratings")
 

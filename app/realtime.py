@@ -26,8 +26,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from cachetools import LRUCache
 
@@ -127,7 +128,7 @@ class Connection:
     and :meth:`Hub.seats_changed` re-reads the seats when they change while the game is open, so
     a socket that lost its seat (a declined rematch, say) never sees the next holder's view."""
 
-    def __init__(self, ws: "WebSocket", game_id: int, seat: int | None, hub: "Hub",
+    def __init__(self, ws: WebSocket, game_id: int, seat: int | None, hub: Hub,
                  user_id: int | None = None) -> None:
         self.ws = ws
         self.game_id = game_id
@@ -200,7 +201,7 @@ class Connection:
             self.last = max(self.last, frames[-1].version)
         return len(frames)
 
-    async def seat_at(self, frame: "Frame") -> int | None:
+    async def seat_at(self, frame: Frame) -> int | None:
         """The seat this socket's user holds at ``frame``'s version (None: a spectator); tells
         the client with a ``seat`` message when it differs from the last one it was told. The
         caller holds ``self.lock``."""
@@ -245,7 +246,7 @@ class Connection:
 class Channel:
     """The sockets of one game in this process and its recent frames."""
 
-    def __init__(self, hub: "Hub", game_id: int) -> None:
+    def __init__(self, hub: Hub, game_id: int) -> None:
         self.hub = hub
         self.game_id = game_id
         self.conns: set[Connection] = set()
@@ -286,16 +287,18 @@ class Hub:
     """All the sockets of this process, by game."""
 
     def __init__(self, loader: FrameLoader, versions: VersionReader, *, sync_window: int,
-                 frame_cache: int) -> None:
+                 frame_cache: int, seats: Callable[[int], Awaitable[dict]] | None = None,
+                 on_remote_move: Callable[..., bool] | None = None) -> None:
         self.loader = loader
         self.versions = versions
-        #: set by the service container: ``await seats(game_id)`` -> {user id: seat} now
-        self.seats: Callable[[int], Awaitable[dict]] | None = None
+        #: ``await seats(game_id)`` -> {user id: seat} now (the game service's)
+        self.seats = seats
         self.sync_window = sync_window
         self.frame_cache = max(frame_cache, 2)
         self._channels: dict[int, Channel] = {}
-        #: set by the game service: apply a move announced by another process, if it can
-        self.on_remote_move = None
+        #: apply a move announced by another process, if it can (the game service's; True:
+        #: applied, so the sockets need not reload it)
+        self.on_remote_move = on_remote_move
         #: (game, version) being written by this process: its own announcement of that version
         #: (LISTEN/NOTIFY, which may arrive before the writer resumes) is left to the writer,
         #: which publishes the frame it built instead of every socket reloading it
@@ -321,7 +324,7 @@ class Hub:
 
     async def seat_map(self, game_id: int) -> dict:
         """Who sits where in the game now (user id -> seat), from the database."""
-        if self.seats is None:  # pragma: no cover - always set by the service container
+        if self.seats is None:  # pragma: no cover - always given by the service container
             return {}
         return await self.seats(game_id)
 
@@ -333,7 +336,7 @@ class Hub:
             return
         tasks.spawn(self._reseat(ch))
 
-    async def _reseat(self, ch: "Channel") -> None:
+    async def _reseat(self, ch: Channel) -> None:
         try:
             users = await self.seat_map(ch.game_id)
         except Exception:

@@ -43,9 +43,9 @@ import engine
 from engine.bots import bot_kinds
 from engine.core import IllegalAction
 
-from .credentials import valid_username
 from . import jsonutil, redaction
 from .auth import UserInfo
+from .credentials import valid_username
 from .errors import ApiError, not_found
 from .history import effective_actions
 from .settings import Settings

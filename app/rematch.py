@@ -20,15 +20,17 @@ from __future__ import annotations
 import logging
 import secrets
 
-import engine
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+
+import engine
 
 from .auth import UserInfo
 from .db import Database
 from .errors import ApiError, not_found
-from .models import Game, OutboxEvent, Seat, User, utcnow
+from .models import Game, OutboxEvent, Seat, User
 from .signals import Notify
+from .times import utcnow
 
 log = logging.getLogger("menagerie.rematch")
 

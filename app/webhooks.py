@@ -31,6 +31,8 @@ import logging
 import secrets
 import socket
 import time
+from collections.abc import Sequence
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -41,9 +43,9 @@ from . import jsonutil
 from .auth import UserInfo
 from .errors import ApiError, not_found
 from .jobqueue import LEASE, JobWorker, stepped_backoff
-from .models import NotificationPrefs, User, Webhook, WebhookDelivery, utcnow
+from .models import NotificationPrefs, User, Webhook, WebhookDelivery
 from .signals import YourTurn
-from .times import iso
+from .times import iso, utcnow
 
 log = logging.getLogger("menagerie.webhooks")
 
@@ -186,7 +188,7 @@ class WebhookService:
             await s.commit()
 
     # ---------------------------------------------------------------- events
-    async def on_your_turn(self, s, events: list[YourTurn]):
+    async def on_your_turn(self, s, events: Sequence[YourTurn]):
         """Listener of ``signals.your_turn`` (in the outbox's transaction ``s``): one delivery
         per active webhook of the users whose turn it became; one query for the whole batch."""
         users = sorted({u for event in events for u in event.users})
@@ -246,7 +248,7 @@ class WebhookService:
         self.worker.on_attempt = callback
 
     @staticmethod
-    async def _load(s, ids: list[int]) -> list:
+    async def _load(s, ids: Sequence[int]) -> Sequence[Any]:
         """The claimed deliveries: (id, attempts, payload, url, secret)."""
         return (await s.execute(
             select(WebhookDelivery.id, WebhookDelivery.attempts, WebhookDelivery.payload,
@@ -272,7 +274,7 @@ class WebhookService:
                                                                      type=socket.SOCK_STREAM)
             except OSError:
                 raise RefusedTarget("cannot resolve the host") from None
-            addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+            addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
         if not addresses:
             raise RefusedTarget("cannot resolve the host")
         if not self.settings.webhook_allow_private and any(_private(ip) for ip in addresses):

@@ -390,8 +390,7 @@ class Target:
             status, data, headers = await conn.request(
                 method, path, token, None if body is None else orjson.dumps(body),
                 self.rec.timeout)
-        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError,
-                IndexError):
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError, IndexError):
             return 0, None, None
         try:
             return status, orjson.loads(data) if data else None, headers
@@ -641,8 +640,7 @@ class Run:
                                 await reader
                             continue
                         raise ConnectionError("the server closed the socket")
-                except (ConnectionClosed, ConnectionError, OSError, InvalidStatus,
-                        asyncio.TimeoutError) as exc:
+                except (TimeoutError, ConnectionClosed, ConnectionError, OSError, InvalidStatus) as exc:
                     if self.stop_sockets.is_set():
                         break
                     self.count("ws_reconnects")

@@ -186,11 +186,10 @@ def test_runtime_keys_are_declared(families):
 
 
 def test_dynamic_families_follow_the_game_data(cats, families):
+    from app.daily.kinds import KINDS
     from engine.arknova.game import HANDLERS
     from engine.arknova.tables import T
     from engine.bots import bot_kinds
-
-    from app.daily.kinds import KINDS
 
     missing = sorted(k for k in expand(families) if k not in cats["en"])
     assert not missing, f"declared keys missing from en.json: {missing}"

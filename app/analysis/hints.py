@@ -104,7 +104,7 @@ class HintPool:
             try:
                 status, value = await asyncio.wait_for(asyncio.shield(asking),
                                                        self.settings.hint_timeout)
-            except (asyncio.TimeoutError, asyncio.CancelledError) as exc:
+            except (TimeoutError, asyncio.CancelledError) as exc:
                 # too long, or nobody waits for it any more: the search stops now (the asking
                 # thread sees the pipe close and ends)
                 await asyncio.shield(asyncio.to_thread(self.kill))

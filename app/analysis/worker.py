@@ -25,11 +25,12 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
-import time
 import queue as queue_mod
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from sqlalchemy import or_, select, update
 

@@ -31,7 +31,7 @@ import engine
 
 from .. import serverkeys, times
 from ..auth import UserInfo
-from ..errors import ApiError, not_found
+from ..errors import ApiError
 from ..times import iso
 from .calendar import day_end, day_of, seed_of, streaks
 from .kinds import KINDS, PLAYER_SEAT, DailyKind, unusable

@@ -52,7 +52,8 @@ _COLUMNS = (DailyAttempt.id, DailyAttempt.user_id, DailyAttempt.kind, DailyAttem
 
 
 def _attempt(row, username: str | None = None) -> Attempt:
-    return Attempt(*row[:11], username=username)
+    # row[:11] is the 11 fields before username (mypy cannot count a slice)
+    return Attempt(*row[:11], username=username)  # type: ignore[misc]
 
 
 def _time():

@@ -17,10 +17,9 @@ from typing import Any
 from engine.bots import decide, get_bot
 from engine.core import rng as engine_rng
 
-from .. import clock as clock_mod
+from .. import clock as clock_mod, times
 from ..auth import UserInfo
 from ..errors import ApiError, not_found
-from .. import times
 from ..settings import Settings
 from .cache import Cached
 from .context import GameContext

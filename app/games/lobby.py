@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
@@ -19,12 +20,10 @@ import engine
 from engine.bots import bot_kinds
 from engine.core import IllegalAction
 
-from .. import clock as clock_mod
-from .. import jsonutil, quotas
+from .. import clock as clock_mod, jsonutil, quotas, times
 from ..auth import UserInfo
 from ..errors import ApiError
 from ..history import engine_game
-from .. import times
 from ..realtime import Frame
 from ..signals import YourTurn
 from .checks import MAX_JSON_DEPTH, depth

@@ -16,12 +16,13 @@ Where is what (``app/games/``):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from ..auth import UserInfo
-from ..db import Database
 from ..bus import LocalBus
+from ..db import Database
 from ..realtime import Frame, Hub
 from ..settings import Settings
 from ..signals import Signals
@@ -59,7 +60,6 @@ class GameService:
         self.turns = BotTurns(self.ctx, self.reads, self.moves)
         #: the bot driver (``kick``, ``resume``, ``wait_idle``, ``close``)
         self.bots = self.turns.driver
-        hub.on_remote_move = self.moves.remote_move
 
     # lobby
     async def create(self, user: UserInfo, name: str, seats: int, options: dict,

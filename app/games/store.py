@@ -17,20 +17,22 @@ announcement of the new version and the per-user notice go out with the commit (
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
 from collections import Counter
-from typing import Any, AsyncIterator, Callable, NamedTuple, Protocol
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol
 
 from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
 from .. import times
+from ..bus import SEATS_CHANNEL, USER_CHANNEL
 from ..db import Database
 from ..errors import not_found
 from ..history import undo_snapshots
-from ..models import ActionRecord, Game, OutboxEvent, Seat, Snapshot, User, utcnow
-from ..bus import SEATS_CHANNEL, USER_CHANNEL
+from ..models import ActionRecord, Game, OutboxEvent, Seat, Snapshot, User
+from ..times import utcnow
 from .store_records import History, RecordRows
 
 
@@ -66,7 +68,7 @@ class SeatMaps:
     away: frozenset              #: players' seats handed to the time control's bot
 
     @classmethod
-    def of(cls, rows) -> "SeatMaps":
+    def of(cls, rows) -> SeatMaps:
         users = {r["user_id"]: r["seat"] for r in rows if r["user_id"] is not None}
         bots = {r["seat"]: r["bot"] for r in rows if r["bot"] is not None}
         away = frozenset(r["seat"] for r in rows if r["away"] and r["user_id"] is not None)
@@ -103,7 +105,7 @@ class GameStore(Protocol):
     async def insert_game(self, fields: dict, seats: list[dict],
                           quota: Callable[[int, Counter], None] | None = None,
                           also: Callable[[int], list] | None = None) -> int: ...
-    def lobby(self, game_id: int) -> contextlib.AbstractAsyncContextManager["LobbyTx"]: ...
+    def lobby(self, game_id: int) -> contextlib.AbstractAsyncContextManager[LobbyTx]: ...
     async def write_move(self, game_id: int, version: int, seats_rev: int, move: Move) -> bool: ...
     async def seats_changed(self, game_id: int, session=None) -> None: ...
     async def seat_map(self, game_id: int) -> dict[int, int]: ...
@@ -140,7 +142,7 @@ class LobbyTx:
     The lobby decides; this only reads and writes. ``announce`` queues a per-user notice that
     goes out with the commit."""
 
-    def __init__(self, store: "SqlGameStore", session, row: Game) -> None:
+    def __init__(self, store: SqlGameStore, session, row: Game) -> None:
         self.store = store
         self.s = session
         self.row = row

@@ -23,7 +23,8 @@ from typing import Any, Protocol
 from sqlalchemy import select
 
 from ..jobqueue import JobWorker, stepped_backoff
-from ..models import EmailJob, utcnow
+from ..models import EmailJob
+from ..times import utcnow
 from . import mail
 
 #: waits between attempts of a mail, in units of ``email_backoff_base``

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import engine
 from sqlalchemy import select, update
 
-from ..models import Game, NotificationPrefs, Seat, utcnow
-from ..times import iso
+import engine
+
+from ..models import Game, NotificationPrefs, Seat
+from ..times import iso, utcnow
 from . import prefs as P
 
 

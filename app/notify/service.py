@@ -18,21 +18,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Callable
 
-import engine
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
+import engine
+
 from ..auth import UserInfo
 from ..errors import ApiError
-from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat, utcnow
+from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat
 from ..signals import Notify, YourTurn
-from ..times import aware, iso
-from . import daily as daily_notice
-from . import digest
-from . import prefs as P
+from ..times import aware, iso, utcnow
+from . import daily as daily_notice, digest, prefs as P
 from .channels import Channel, EmailChannel, Notice, Recipient
 
 log = logging.getLogger("menagerie.notify")

@@ -6,7 +6,6 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
-
 from starlette.responses import Response
 
 from ..clock import TimeControl
@@ -105,7 +104,7 @@ async def post_action(user: CurrentUser, game_id: GameId, body: PostAction, requ
     """Answer your seat's current decision at ``version`` (409 if the game moved on)."""
     await svc.limits.action(client_address(request), user.id)
     done = await svc.games.act(game_id, body.version, body.action, user=user)
-    return Response(done.frame.reply(done.seat), media_type="application/json")  # pre-encoded
+    return Response(action_reply(done), media_type="application/json")  # pre-encoded
 
 
 @router.post("/{game_id}/undo")
@@ -118,7 +117,7 @@ async def undo(user: CurrentUser, game_id: GameId, body: Undo, request: Request,
     await svc.limits.action(client_address(request), user.id)
     await svc.limits.check(svc.limits.undo, user.id)
     done = await svc.games.undo(game_id, body.version, user)
-    return Response(done.frame.reply(done.seat), media_type="application/json")
+    return Response(action_reply(done), media_type="application/json")
 
 
 @router.post("/{game_id}/reclaim")

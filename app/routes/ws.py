@@ -280,7 +280,7 @@ async def _game_socket(ws: WebSocket, services: Services, game_id: int | None,
                 else:
                     log.exception("game socket %s: message failed", gid)
                     await conn.send(error_message("internal", "Something went wrong on our side.", lang))
-    except (WebSocketDisconnect, RuntimeError, ConnectionError, asyncio.TimeoutError):
+    except (TimeoutError, WebSocketDisconnect, RuntimeError, ConnectionError):
         pass
     finally:
         services.hub.unsubscribe(conn)

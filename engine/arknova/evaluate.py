@@ -45,10 +45,30 @@ from .game import copy_buildings
 from .shortlist import shortlist
 from .tables import T, conservation_value
 from .zoo import building_spec
-from .zooparts import (CONSTRICTION, ICON, MONEY, PACE, PARTNER, PROJECT_SHARE, REP,
-                       TURNS_PER_BREAK, UNIVERSITY, UPGRADE, VENOM, WORKER, X_TOKEN, final_memo,
-                       hand_sizes, hand_value, icons_of, income, layout_of, hand_parts,
-                       projects_total_memo, space_value)
+from .zooparts import (
+    CONSTRICTION,
+    ICON,
+    MONEY,
+    PACE,
+    PARTNER,
+    PROJECT_SHARE,
+    REP,
+    TURNS_PER_BREAK,
+    UNIVERSITY,
+    UPGRADE,
+    VENOM,
+    WORKER,
+    X_TOKEN,
+    final_memo,
+    hand_parts,
+    hand_sizes,
+    hand_value,
+    icons_of,
+    income,
+    layout_of,
+    projects_total_memo,
+    space_value,
+)
 
 
 # --------------------------------------------------------------------------- the clock

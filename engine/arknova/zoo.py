@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from . import placement
 from .deck import card
@@ -46,7 +46,7 @@ def _load_sponsor_buildings() -> None:
         from .deck import all_cards
         from .zoomap import Building
 
-        for cid, c in all_cards().items():
+        for _cid, c in all_cards().items():
             b = c.get("building") if c["type"] == "sponsor" else None
             if b:
                 shape = tuple(tuple(cell) for cell in b["shape"])

@@ -38,8 +38,8 @@ clock, so a resumed analysis gives the same entries as an uninterrupted one.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
-from typing import Callable
 
 from ..core import rng as _rng
 from ..core.state import canonical_json, digest
@@ -80,7 +80,7 @@ class Settings:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict | None) -> "Settings":
+    def from_dict(cls, d: dict | None) -> Settings:
         """Settings from a dict (missing keys: the defaults; unknown keys are ignored, so a
         stored older setting still loads)."""
         if not d:

@@ -17,12 +17,12 @@ Callers normally use :func:`decide`, which builds the view, the legal answers an
 
 from __future__ import annotations
 
-from typing import MutableMapping
+from collections.abc import MutableMapping
 
 from ..core import rng as _rng
 from ..core.game import Action, Game, State
 
-_BOTS: dict[str, "Bot"] = {}
+_BOTS: dict[str, Bot] = {}
 
 
 class Sampler:
@@ -97,7 +97,7 @@ def make_bot(spec: str) -> Bot:
 
     params = [p for p in inspect.signature(type(base).__init__).parameters if p != "self"]
     kwargs: dict = {}
-    for i, part in enumerate(args.split(",")):
+    for _i, part in enumerate(args.split(",")):
         name, eq, raw = part.partition("=")
         if not eq:
             name, raw = (params[0] if params else ""), part

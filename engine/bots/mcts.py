@@ -30,7 +30,7 @@ import time
 
 from .base import Bot, RandomBot
 from .evaluation import evaluator_for, searching, step
-from .greedy import GreedyBot, finish_chain, candidates as _shortlist, own_followup, ranked
+from .greedy import GreedyBot, candidates as _shortlist, finish_chain, own_followup, ranked
 
 
 class MctsBot(Bot):
@@ -65,9 +65,9 @@ class MctsBot(Bot):
         seat = sample.seat
         ev = evaluator_for(game)
         with searching(ev):  # no state is changed in place while it searches
-            return self._search(game, legal, rng, sample, seat, ev, start)
+            return self._search(game, view, legal, rng, sample, seat, ev, start)
 
-    def _search(self, game, legal, rng, sample, seat, ev, start):
+    def _search(self, game, view, legal, rng, sample, seat, ev, start):
         try:
             world = sample(rng)
         except NotImplementedError:  # the game cannot sample possible worlds

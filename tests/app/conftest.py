@@ -148,7 +148,7 @@ class Api:
     def services(self):
         return self.app.state.services
 
-    async def user(self, name: str | None = None) -> "Player":
+    async def user(self, name: str | None = None) -> Player:
         name = name or f"u{secrets.token_hex(4)}"
         r = await self.client.post("/api/auth/register", json={"username": name,
                                                                "password": PASSWORD})
@@ -156,7 +156,7 @@ class Api:
         self.client.cookies.clear()  # stay anonymous: players use their Bearer token
         return Player(self, name, r.json()["token"], r.json()["user"]["id"])
 
-    async def toy_game(self, owner: "Player", seats: int = 2, bots=(), others=(),
+    async def toy_game(self, owner: Player, seats: int = 2, bots=(), others=(),
                        start: bool = True, options=None) -> int:
         r = await owner.post("/api/games", json={"game": "toy", "seats": seats,
                                                  "bots": list(bots), "options": options or {}})

@@ -39,7 +39,7 @@ async def test_a_lone_surrogate_in_an_import_is_a_client_error(api):
 async def test_nan_and_infinity_are_refused_when_parsed(api, number, caplog):
     ada, bob = await api.user("ada"), await api.user("bob")
     gid = await api.toy_game(ada, others=[bob])
-    body = '{"version": 0, "action": {"type": "play", "card": %s}}' % number
+    body = '{"version": 0, "action": {"type": "play", "card": ' + number + '}}'
     r = await ada.post(f"/api/games/{gid}/actions", content=body.encode(),
                        headers={"Content-Type": "application/json"})
     assert r.status_code == 400, r.text

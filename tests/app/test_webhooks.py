@@ -45,7 +45,7 @@ class Receiver:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/hook"
 
-    async def __aenter__(self) -> "Receiver":
+    async def __aenter__(self) -> Receiver:
         self.server = await asyncio.start_server(self._serve, "127.0.0.1", self.port)
         return self
 

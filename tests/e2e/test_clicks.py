@@ -22,8 +22,17 @@ import random
 
 import pytest
 
-from .helpers import (PROMISING, click_progress, create_game, keep_cards, register,
-                      start_from_table, unique, version, wait_version)
+from .helpers import (
+    PROMISING,
+    click_progress,
+    create_game,
+    keep_cards,
+    register,
+    start_from_table,
+    unique,
+    version,
+    wait_version,
+)
 
 pytestmark = pytest.mark.usefixtures("no_console_errors")
 

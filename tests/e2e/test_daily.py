@@ -19,7 +19,16 @@ import urllib.error
 
 import pytest
 
-from .helpers import PASSWORD, WAIT, click_progress, register, sign_in, unique, wait_running, wait_settled
+from .helpers import (
+    PASSWORD,
+    WAIT,
+    click_progress,
+    register,
+    sign_in,
+    unique,
+    wait_running,
+    wait_settled,
+)
 from .test_bot_game import STATUS
 
 TIME_LIMIT = 900  # seconds: a solo game is about a minute or two here, more on a loaded machine

@@ -9,8 +9,8 @@ import orjson
 import pytest
 
 import engine
-from engine.bots import GreedyBot, MctsBot, RandomBot, Sampler, decide, get_bot, make_bot
 import engine.arknova.evalmemo as M
+from engine.bots import GreedyBot, MctsBot, RandomBot, Sampler, decide, get_bot, make_bot
 from engine.bots.evaluation import evaluator_for
 from engine.core import rng as _rng
 from engine.core.state import clone
@@ -212,6 +212,28 @@ def test_mcts_is_reproducible_without_a_time_budget_and_counts_playouts():
     b = decide(bot, ARK, state, seat, {"rng": 5})
     assert a == b
     assert stats is None or stats["playouts"] <= 5
+
+
+def test_mcts_answers_like_random_when_the_game_cannot_sample_worlds():
+    """A sampler that cannot sample possible worlds: the search falls back to the random bot
+    with the same generator (the fallback once named an undefined ``view``)."""
+    class NoWorlds:
+        def __init__(self, seat):
+            self.seat = seat
+
+        def __call__(self, rng):
+            raise NotImplementedError
+
+    state = ARK.setup(2, {}, 3)
+    for s in (0, 1):
+        state, _ = ARK.apply(state, s, ARK.legal_actions(state, s)[0])
+    seat = min(ARK.waiting_for(state))
+    view, legal = ARK.view(state, seat), ARK.legal_actions(state, seat)
+    assert len(legal) > 1
+    bot = MctsBot(budget=None, playouts=2)
+    for seed in range(5):
+        got = bot.choose(ARK, view, legal, {"rng": seed}, sample=NoWorlds(seat))
+        assert got == RandomBot().choose(ARK, view, legal, {"rng": seed})
 
 
 def test_evaluator_prefers_more_points():

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.arknova.abilities import REGISTRY, resolve
-from engine.arknova.decisions import top
 from engine.arknova.keywords import ABILITY_KEYWORDS, SOLO_KEYWORDS
 
-from .positions import G, building, fresh, kind_now, play, set_cards
+from .positions import G, building, fresh, kind_now, play
 
 TESTED = set()
 
