@@ -15,8 +15,18 @@ import random
 import pytest
 
 from .conftest import PHONE
-from .helpers import (ALONE, click_progress, create_game, decision_kind, register, show_panel, start_from_table,
-                      unique, wait_running, wait_settled)
+from .helpers import (
+    ALONE,
+    click_progress,
+    create_game,
+    decision_kind,
+    register,
+    show_panel,
+    start_from_table,
+    unique,
+    wait_running,
+    wait_settled,
+)
 
 pytestmark = pytest.mark.usefixtures("no_console_errors")
 

@@ -18,8 +18,15 @@ import json
 
 import pytest
 
-from .helpers import (create_game, keep_cards, register, show_panel, start_from_table, unique,
-                      wait_my_turn)
+from .helpers import (
+    create_game,
+    keep_cards,
+    register,
+    show_panel,
+    start_from_table,
+    unique,
+    wait_my_turn,
+)
 
 pytestmark = pytest.mark.usefixtures("no_console_errors")
 

@@ -14,8 +14,16 @@ import random
 
 import pytest
 
-from .helpers import (ALONE, click_progress, create_game, register, start_from_table, unique,
-                      wait_running, wait_settled)
+from .helpers import (
+    ALONE,
+    click_progress,
+    create_game,
+    register,
+    start_from_table,
+    unique,
+    wait_running,
+    wait_settled,
+)
 
 pytestmark = pytest.mark.usefixtures("no_console_errors")
 
