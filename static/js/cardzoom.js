@@ -157,7 +157,11 @@ export class CardZoom {
       const src = sourceOf(e.target, e);
       if (src && e.target === src && src.matches(":focus-visible")) this.show(src, { hover: true });
     });
-    window.addEventListener("scroll", () => { if (this.hover) this.hide(); }, { passive: true, capture: true });
+    // a scroll (a smooth one may still run when the pointer arrives) moves the card with its source
+    window.addEventListener("scroll", () => {
+      if (!this.hover || this.el.hidden) return;
+      if (this.source && this.source.isConnected) this.place(this.source); else this.hide();
+    }, { passive: true, capture: true });
   }
 
   show(src, { hover = false } = {}) {

@@ -85,8 +85,9 @@ def game(server, browser, watch):
 
 
 def check_zoom(page, cid: str, *, modal: bool) -> dict:
-    page.wait_for_function(f"() => {{ const z = ({ZOOM})(); return z && z.id === {cid!r}; }}")
-    z = page.evaluate(ZOOM)
+    # one look at the enlarged card, once it shows this card (a redraw of the table under a still
+    # pointer must not mix two looks)
+    z = page.wait_for_function(f"() => {{ const z = ({ZOOM})(); return z && z.id === {cid!r} ? z : null; }}").json_value()
     card = page.evaluate(CARD, cid)
     assert z["name"] == card["name"]
     # every effect in words: one text per ability, none empty
@@ -173,6 +174,11 @@ def test_a_tap_shows_the_whole_card_on_a_phone(game, browser, watch, artifacts):
             el.evaluate("e => e.scrollIntoView({block: 'center', inline: 'nearest'})")
             page.wait_for_function("(e) => { const r = e.getBoundingClientRect(); const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
                                    " return !!at && (e.contains(at) || at.closest('.hits') !== null); }", arg=el.element_handle())
+            # standing still (a tap during a smooth scroll only stops the scroll, as on a phone)
+            page.wait_for_function("""async (e) => { const a = e.getBoundingClientRect();
+              await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+              const b = e.getBoundingClientRect(); return a.top === b.top && a.left === b.left; }""",
+                                   arg=el.element_handle())
             page.touchscreen.tap(*center(el))
             check_zoom(page, cid, modal=True)
             if shot:
