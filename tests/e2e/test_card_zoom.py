@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import PHONE
 from .helpers import (
@@ -180,6 +181,12 @@ def test_a_tap_shows_the_whole_card_on_a_phone(game, browser, watch, artifacts):
               const b = e.getBoundingClientRect(); return a.top === b.top && a.left === b.left; }""",
                                    arg=el.element_handle())
             page.touchscreen.tap(*center(el))
+            try:
+                page.wait_for_selector(f'#card-zoom[data-id="{cid}"]:not([hidden])', timeout=8_000)
+            except PlaywrightTimeout:
+                # under a heavy machine load Chromium now and then drops a synthetic tap (seen
+                # about once in six runs at load 14); a person taps again
+                page.touchscreen.tap(*center(el))
             check_zoom(page, cid, modal=True)
             if shot:
                 page.screenshot(path=str(shot))
