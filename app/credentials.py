@@ -30,7 +30,7 @@ RESERVED = frozenset({
     "moderator", "mod", "mods", "staff", "support", "help", "official", "server", "owner",
     "operator", "security", "webmaster", "postmaster", "null", "none", "undefined",
     "anonymous", "guest", "spectator", "spectators", "player", "players", "everyone", "all",
-    "random", "greedy", "mcts",
+    "random", "greedy", "mcts", "fast", "search",
 })
 
 

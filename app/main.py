@@ -32,6 +32,7 @@ from .routes import (
     records,
     rematch,
     system,
+    vacations,
     webhooks,
     ws,
 )
@@ -100,7 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             x.strip() for x in settings.trusted_proxies.split(",") if x.strip()])
 
     for module in (system, auth, catalog, games, ws, me, chat, webhooks, records, ratings,
-                   rematch, notify, push, daily, analysis):
+                   rematch, notify, push, daily, analysis, vacations):
         app.include_router(module.router)
 
     @app.api_route("/api/{path:path}", include_in_schema=False,

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
 REGISTRY = CollectorRegistry(auto_describe=True)
@@ -56,6 +56,8 @@ class LiveReadings:
     tokens_cached: Callable[[], int]
     listening: Callable[[], bool]
     pool: Callable[[], dict[str, int]]
+    sockets_counted: Callable[[], int] = lambda: 0
+    spectators_shed: Callable[[], int] = lambda: 0
 
 
 class LiveGauges:
@@ -71,6 +73,12 @@ class LiveGauges:
         r = self.readings
         yield GaugeMetricFamily("menagerie_open_sockets", "Open game WebSockets.",
                                 value=r.open_sockets())
+        yield GaugeMetricFamily("menagerie_sockets_counted",
+                                "WebSockets counted by the socket caps (every kind, from the "
+                                "first byte; app/quotas.py).", value=r.sockets_counted())
+        yield CounterMetricFamily("menagerie_spectators_shed",
+                                  "New spectator sockets refused with 4503 crowded.",
+                                  value=r.spectators_shed())
         yield GaugeMetricFamily("menagerie_watched_games",
                                 "Games with at least one socket in this process.",
                                 value=r.watched_games())

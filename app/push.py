@@ -240,11 +240,12 @@ class PushService:
     def payload(kind: str, game_id: int, title: str, version: int, deadline: str | None,
                 lang: str, by: str = "", excerpt: str = "") -> dict:
         """A notice's push message in ``lang`` (kinds: your_turn, reminder, game_over,
-        chat_mention, invitation). A game's turn notices share one tag (a newer one replaces
+        chat_mention, invitation, resigned, aborted). A game's turn notices share one tag (a newer one replaces
         an older one on the device); its chat mentions and its invitation have their own."""
         words = {**TEXTS, **i18n.catalogue("en"), **i18n.catalogue(lang)}
         params = {"title": title, "id": game_id, "by": by, "excerpt": excerpt}
-        tag = {"chat_mention": "chat", "invitation": "rematch"}.get(kind, "turn")
+        tag = {"chat_mention": "chat", "invitation": "rematch", "resigned": "over",
+               "aborted": "over"}.get(kind, "turn")
         out = {"type": kind, "game": game_id, "version": version,
                "title": i18n.fill(words[f"push.{kind}_title"], params),
                "body": i18n.fill(words[f"push.{kind}_body"], params),

@@ -54,6 +54,9 @@ class Frame:
     #: who sits where at this version (user id -> seat); None: not known, the socket reads the
     #: game's seats (a socket's viewer always follows the game's current seats)
     users: dict | None = None
+    #: the result the app recorded when it differs from the engine's (a resignation or an
+    #: abort, app/outcome.py): the game is over at this version whatever the engine says
+    outcome: dict | None = None
     _public: bytes | None = None
     _meta: bytes | None = None
     _encoded: dict = field(default_factory=dict)
@@ -61,10 +64,11 @@ class Frame:
     def _parts(self) -> tuple[bytes, bytes]:
         if self._public is None:
             self._public = jsonutil.dumps(redaction.public(self.game, self.state))
-            result = self.game.result(self.state)
+            result = self.outcome or self.game.result(self.state)
             self._meta = jsonutil.dumps({
                 "status": "finished" if result is not None else "running",
-                "waiting_for": sorted(self.game.waiting_for(self.state)),
+                "waiting_for": ([] if self.outcome is not None
+                                else sorted(self.game.waiting_for(self.state))),
                 "result": result,
                 **({"clock": self.clock} if self.clock is not None else {}),
             })
@@ -252,6 +256,13 @@ class Channel:
         self.conns: set[Connection] = set()
         self._frames: LRUCache[int, Frame] = LRUCache(hub.frame_cache)
         self._load_lock = asyncio.Lock()
+        #: the highest version announced since the channel opened
+        self.latest = -1
+        #: what spectators' hellos need, read once per version (app/spectators.py)
+        self.watch: dict | None = None
+        self.watch_at = 0.0
+        self.watch_stale = False
+        self.watch_lock = asyncio.Lock()
 
     def add_frame(self, frame: Frame) -> None:
         self._frames[frame.version] = frame
@@ -334,6 +345,7 @@ class Hub:
         ch = self._channels.get(game_id)
         if ch is None:
             return
+        ch.watch_stale = True
         tasks.spawn(self._reseat(ch))
 
     async def _reseat(self, ch: Channel) -> None:
@@ -409,6 +421,11 @@ class Hub:
         ch = self._channels.get(game_id)
         if ch is None:
             return
+        if version > ch.latest:
+            ch.latest = version
+            if ch.watch is not None and (version > ch.watch["version"] or
+                                         ch.watch["status"] == "open"):
+                ch.watch_stale = True
         for conn in list(ch.conns):
             conn.poke(version)
 

@@ -31,6 +31,7 @@ from .scheduler import Scheduler
 from .sessions import Sessions
 from .settings import Settings
 from .signals import Signals
+from .spectators import SpectatorDesk
 from .userfeed import UserFeed
 from .webhooks import WebhookService
 
@@ -65,6 +66,8 @@ class Services:
         self.games = GameService(self.db, settings, self.hub, self.bus, self.signals)
         self.limits = RateLimits(settings, self.db)
         self.sockets = SocketQuota(settings)
+        self.spectators = SpectatorDesk(self.hub, self.games.watch_info,
+                                        settings.ws_spectator_db)
         self.bus.listen(SEATS_CHANNEL, self._seats_changed)
         self.userfeed = UserFeed()
         self.bus.listen(USER_CHANNEL, self.userfeed.deliver)
@@ -74,10 +77,14 @@ class Services:
         self.signals.on_finished(self.ratings.on_finished)
         self.records = RecordService(settings, self.games)
         self.rematch = RematchService(self.db, self.games, self.signals)
+        from .vacations import VacationService
+
+        self.vacations = VacationService(self.db, self.games)  # issue #33
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits,
                                 self.signals)
         self.webhooks = WebhookService(self.db, settings)
         self.signals.on_your_turn(self.webhooks.on_your_turn)
+        self.signals.on_notice(self.webhooks.on_notice)  # resigned, aborted (issue #33)
         # notices for players who are away (issue #21): email now, Web Push plugs in
         self.notify = NotifyService(self.db, settings, is_online=self.userfeed.online)
         self.signals.on_your_turn(self.notify.on_your_turn)
@@ -139,7 +146,8 @@ class Services:
             open_sockets=self.hub.connection_count, watched_games=self.hub.channel_count,
             games_cached=lambda: len(self.games.cache), tokens_cached=self.auth.cached_tokens,
             listening=lambda: bool(getattr(self.bus, "listening", True)),
-            pool=self.db.pool_status))
+            pool=self.db.pool_status, sockets_counted=lambda: self.sockets.total,
+            spectators_shed=lambda: self.sockets.shed))
         for name in engine.game_names():  # the games' lasting caches, before the first move
             engine.get_game(name).prepare()
         # everything loaded so far (modules, the games' card data) lives as long as the
@@ -148,6 +156,8 @@ class Services:
         gc.freeze()
         gc.set_threshold(*self.settings.gc_thresholds)
         await self.bus.start()
+        self._lag = asyncio.get_running_loop().create_task(self.sockets.watch_lag(),
+                                                           name="loop-lag")
         self.webhooks.start()
         self.notify.start()
         self.push.start()
@@ -160,6 +170,9 @@ class Services:
 
     async def stop(self) -> None:
         """Stop every part; each step is bounded, so one stuck part never blocks shutdown."""
+        lag = getattr(self, "_lag", None)
+        if lag is not None:
+            lag.cancel()
         for name, step in (("scheduler", self.scheduler.stop), ("bots", self.games.bots.close),
                            ("signals", self.signals.drain), ("outbox", self.outbox.stop),
                            ("webhooks", self.webhooks.stop),

@@ -44,7 +44,7 @@ from .auth import UserInfo
 from .errors import ApiError, not_found
 from .jobqueue import LEASE, JobWorker, stepped_backoff
 from .models import NotificationPrefs, User, Webhook, WebhookDelivery
-from .signals import YourTurn
+from .signals import Notify, YourTurn
 from .times import iso, utcnow
 
 log = logging.getLogger("menagerie.webhooks")
@@ -194,17 +194,7 @@ class WebhookService:
         users = sorted({u for event in events for u in event.users})
         if not users:
             return None
-        hooks = (await s.execute(
-            select(Webhook.id, Webhook.user_id, User.username)
-            .join(User, User.id == Webhook.user_id)
-            .where(Webhook.user_id.in_(users), Webhook.active.is_(True))
-            .order_by(Webhook.id))).all()
-        if hooks:  # the "webhook" switch of the notification preferences (app/notify)
-            off = {uid for uid, prefs in (await s.execute(
-                select(NotificationPrefs.user_id, NotificationPrefs.prefs)
-                .where(NotificationPrefs.user_id.in_(users)))).all()
-                if ((prefs or {}).get("channels") or {}).get("webhook") is False}
-            hooks = [hook for hook in hooks if hook.user_id not in off]
+        hooks = await self._hooks(s, users)
         if not hooks:
             return None
         now = utcnow()
@@ -220,6 +210,43 @@ class WebhookService:
                     payload={"event": "your_turn", "game": game,
                              "user": {"id": hook.user_id, "username": hook.username},
                              "deadline": event.deadline}))
+        return self.worker.wake
+
+    @staticmethod
+    async def _hooks(s, users: Sequence[int]) -> Sequence[Any]:
+        """The active webhooks of ``users`` whose "webhook" channel is on."""
+        hooks = (await s.execute(
+            select(Webhook.id, Webhook.user_id, User.username)
+            .join(User, User.id == Webhook.user_id)
+            .where(Webhook.user_id.in_(users), Webhook.active.is_(True))
+            .order_by(Webhook.id))).all()
+        if hooks:  # the "webhook" switch of the notification preferences (app/notify)
+            off = {uid for uid, prefs in (await s.execute(
+                select(NotificationPrefs.user_id, NotificationPrefs.prefs)
+                .where(NotificationPrefs.user_id.in_(users)))).all()
+                if ((prefs or {}).get("channels") or {}).get("webhook") is False}
+            hooks = [hook for hook in hooks if hook.user_id not in off]
+        return list(hooks)
+
+    async def on_notice(self, s, items: Sequence[Notify]):
+        """Listener of ``signals.notice``: a player resigned or aborted a game (event
+        ``resigned`` / ``aborted``, with ``by``) to the webhooks of the game's other players."""
+        items = [n for n in items if n.kind in ("resigned", "aborted")]
+        users = sorted({u for n in items for u in n.users})
+        hooks = await self._hooks(s, users) if users else []
+        if not hooks:
+            return None
+        now = utcnow()
+        for n in items:
+            game = {"id": n.game_id, "game": n.game, "title": n.title,
+                    "url": f"/game.html?id={n.game_id}"}
+            for hook in hooks:
+                if hook.user_id in n.users:
+                    s.add(WebhookDelivery(
+                        webhook_id=hook.id, event=n.kind, status="pending", attempts=0,
+                        next_attempt_at=now, created_at=now,
+                        payload={"event": n.kind, "game": game, "by": n.by,
+                                 "user": {"id": hook.user_id, "username": hook.username}}))
         return self.worker.wake
 
     # ---------------------------------------------------------------- the worker

@@ -164,6 +164,12 @@ class Lobby:
             if row.time_control and row.status == "running":
                 row.clock, row.turn_deadline = clock_mod.start(
                     row.time_control, row.seat_count, row.waiting_for, set(people), now)
+                # the players' vacations stop their clocks here too (app/games/pauses.py)
+                for uid, off in (await tx.vacations(people.values(), now)).items():
+                    row.clock, row.turn_deadline = clock_mod.with_vacations(
+                        row.time_control, row.clock,
+                        [s for s, u in people.items() if u == uid], off, row.waiting_for,
+                        set(people), now)
             tc, clock_now, deadline = row.time_control, row.clock, row.turn_deadline
             self.ctx.cache.drop(game_id)
             waiting = list(row.waiting_for)

@@ -20,9 +20,10 @@ from typing import Any
 
 from engine.core import NOT_YOUR_DECISION, IllegalAction
 
-from .. import clock as clock_mod, jsonutil, metrics, tasks, times
+from .. import clock as clock_mod, jsonutil, metrics, outcome, tasks, times
 from ..auth import UserInfo
 from ..errors import ApiError
+from ..history import NO_MOVE
 from ..realtime import Frame
 from ..signals import YourTurn
 from .cache import Accepted, Cached
@@ -125,6 +126,8 @@ class Moves:
                     kind = "auto"
             if c.status == "open" or c.state is None:
                 raise ApiError(409, "not_started", "The game has not started yet.")
+            if c.status == "finished":  # (ended by a resignation or an abort, say)
+                raise ApiError(403, "game_over", "The game is over.")  # (as the engine says)
             if version != c.version:
                 raise stale(c.version)
             game, state = c.game, c.state
@@ -148,8 +151,11 @@ class Moves:
             snapshot = result is not None or new_version % self.ctx.settings.snapshot_every == 0
             now = times.utcnow()
             clock, deadline = self._next_clock(c, seat, kind, waiting, status, now)
+            resigned: list[int] = []
             if result is not None:
-                result = self._with_bot_played(c, clock, result)
+                # (a resigned seat is away: only then can there be resignations to read)
+                resigned = await self.ctx.store.resignations(game_id) if c.away else []
+                result = self._with_bot_played(c, clock, result, resigned)
             turn_users, notice = self._turn_notice(c, seat, waiting, status, new_version,
                                                    deadline)
             outbox = self._sets_off(c, new_version, status, turn_users, deadline)
@@ -157,7 +163,8 @@ class Moves:
                                       waiting, status, result, snapshot, clock, deadline, kind,
                                       notice, now, clock_before=c.clock, outbox=outbox))
             frame = Frame(game, new_version, new, events,
-                          clock_mod.public(c.time_control, clock), users=c.users)
+                          clock_mod.public(c.time_control, clock), users=c.users,
+                          outcome=result if resigned else None)
             self.ctx.cache.put(replace(c, version=new_version, state=new, status=status,
                                        waiting=waiting, frame=frame, clock=clock))
         metrics.ACTION_SECONDS.observe(time.perf_counter() - started)
@@ -237,6 +244,11 @@ class Moves:
             if row.kind == "undo":
                 v = int((row.action or {}).get("undo", v - 1))
                 continue
+            if row.kind in NO_MOVE:
+                raise ApiError(409, "cannot_undo",
+                               "There is nothing of yours to take back: since your last "
+                               "decision a card was drawn, something hidden was revealed or "
+                               "another player decided.")
             if row.kind != "move":
                 raise ApiError(409, "cannot_undo",
                                "A decision the platform made for you when your time ran "
@@ -259,14 +271,17 @@ class Moves:
         return clock, deadline
 
     @staticmethod
-    def _with_bot_played(c: Cached, clock: dict | None, result: dict) -> dict:
+    def _with_bot_played(c: Cached, clock: dict[str, Any] | None, result: dict[str, Any],
+                         resigned: list[int]) -> dict[str, Any]:
         """The result, with the seats a bot played (bot seats, and players' seats the platform
-        answered for at least once)."""
+        answered for at least once) but the resigned ones, which finish last whoever played
+        them on (app/outcome.py)."""
         played = set(c.bots)
         for key, entry in ((clock or {}).get("seats") or {}).items():
             if entry.get("auto"):
                 played.add(int(key))
-        return {**result, "bot_played": sorted(played)}
+        result = outcome.with_resignations(result, resigned)
+        return {**result, "bot_played": sorted(played - set(resigned))}
 
     @staticmethod
     def _turn_notice(c: Cached, actor: int, waiting: list, status: str, version: int,

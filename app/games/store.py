@@ -33,6 +33,7 @@ from ..errors import not_found
 from ..history import undo_snapshots
 from ..models import ActionRecord, Game, OutboxEvent, Seat, Snapshot, User
 from ..times import utcnow
+from .store_exits import ExitRows, ExitTx
 from .store_records import History, RecordRows
 
 
@@ -109,6 +110,8 @@ class GameStore(Protocol):
     async def write_move(self, game_id: int, version: int, seats_rev: int, move: Move) -> bool: ...
     async def seats_changed(self, game_id: int, session=None) -> None: ...
     async def seat_map(self, game_id: int) -> dict[int, int]: ...
+    async def resignations(self, game_id: int) -> list[int]: ...
+    async def timed_seats_of(self, user_id: int) -> list[tuple[int, int]]: ...
     async def log_entry(self, game_id: int, version: int): ...
     async def current(self, game_id: int, known: int,
                       need_seats) -> tuple[CurrentRow | None, SeatMaps | None]: ...
@@ -136,7 +139,7 @@ class GameStore(Protocol):
     async def expired_games(self, now, limit: int) -> list[int]: ...
 
 
-class LobbyTx:
+class LobbyTx(ExitTx):
     """One write transaction on one game row, locked (``FOR UPDATE``): join, start, away.
 
     The lobby decides; this only reads and writes. ``announce`` queues a per-user notice that
@@ -163,7 +166,8 @@ class LobbyTx:
     async def set_away(self, seat: int, away: bool) -> bool:
         done = await self.s.execute(
             update(Seat).where(Seat.game_id == self.row.id, Seat.seat == seat,
-                               Seat.user_id.is_not(None), Seat.away.is_(not away))
+                               Seat.user_id.is_not(None), Seat.away.is_(not away),
+                               Seat.resigned.is_(None))  # a resigned seat stays the bot's
             .values(away=away))
         return done.rowcount == 1
 
@@ -207,7 +211,7 @@ class LobbyTx:
             self._seats = False
 
 
-class SqlGameStore(RecordRows):
+class SqlGameStore(RecordRows, ExitRows):
     """:class:`GameStore` over SQLAlchemy: SQLite, and the base of the PostgreSQL store."""
 
     def __init__(self, db: Database, bus) -> None:
@@ -364,7 +368,7 @@ class SqlGameStore(RecordRows):
         async with self.db.read() as s:
             seat_rows = (await s.execute(
                 select(Seat.game_id, Seat.seat, Seat.bot, Seat.user_id, Seat.away, Seat.invited,
-                       User.username)
+                       Seat.resigned, User.username)
                 .outerjoin(User, User.id == Seat.user_id)
                 .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.seat))).all()
             creator_ids = {r.created_by for r in rows if r.created_by is not None}
@@ -381,6 +385,7 @@ class SqlGameStore(RecordRows):
                 "bot": r.bot,
                 "away": bool(r.away),
                 "invited": bool(r.invited),
+                "resigned": r.resigned is not None,
             })
         return seats, names
 

@@ -28,7 +28,7 @@ import engine
 
 from ..auth import UserInfo
 from ..errors import ApiError
-from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat
+from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat, Vacation
 from ..signals import Notify, YourTurn
 from ..times import aware, iso, utcnow
 from . import daily as daily_notice, digest, prefs as P
@@ -38,7 +38,8 @@ log = logging.getLogger("menagerie.notify")
 
 MAX_EMAIL = 254
 #: the preference switch of each notice kind (a reminder is part of "your turn")
-SWITCH = {"reminder": "your_turn"}
+#: notice kinds switched on and off with another kind's switch
+SWITCH = {"reminder": "your_turn", "resigned": "game_over", "aborted": "game_over"}
 #: chat mentions of one game: at most one notice per user in this time
 MENTION_GAP = timedelta(minutes=10)
 
@@ -122,9 +123,14 @@ class NotifyService:
                 .where(Game.status == "running", Game.turn_deadline.is_not(None),
                        Game.turn_deadline > now, Game.turn_deadline <= soon,
                        Seat.user_id.is_not(None), Seat.bot.is_(None)))).all()
+            # players on vacation get no reminders (app/vacations.py)
+            away = set((await s.execute(select(Vacation.user_id).where(
+                Vacation.user_id.in_(sorted({r.user_id for r in rows})),
+                Vacation.starts_at <= now, Vacation.ends_at > now))).scalars().all()) \
+                if rows else set()
         count = 0
         for r in rows:
-            if r.seat in (r.waiting_for or []):
+            if r.seat in (r.waiting_for or []) and r.user_id not in away:
                 await self.dispatch(Notice("reminder", r.id, r.game, engine.title_of(r.game),
                                            r.version, iso(r.turn_deadline)), [r.user_id])
                 count += 1

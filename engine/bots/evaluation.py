@@ -18,7 +18,8 @@ from ..core.game import Action, Game, State
 from ..core.state import clone
 
 #: Evaluators that ship with Menagerie, imported on first use: game name -> module.
-BUILTIN = {"arknova": "engine.arknova.evaluate", "zoocracy": "engine.zoocracy.evaluate"}
+BUILTIN = {"arknova": "engine.arknova.evaluate", "zoocracy": "engine.zoocracy.evaluate",
+           "arknova:learned": "engine.arknova.learned"}
 
 _EVALUATORS: dict[str, Evaluator] = {}
 
@@ -69,7 +70,17 @@ def register_evaluator(name: str, evaluator: Evaluator) -> Evaluator:
     return evaluator
 
 
-def evaluator_for(game: Game) -> Evaluator:
+def evaluator_for(game: Game, variant: str | None = None) -> Evaluator:
+    """The game's evaluator; ``variant`` (e.g. ``"learned"``) names another one registered as
+    ``"{game}:{variant}"``, and falls back to the game's own when there is none."""
+    if variant:
+        name = f"{game.name}:{variant}"
+        ev = _EVALUATORS.get(name)
+        if ev is None and name in BUILTIN:
+            importlib.import_module(BUILTIN[name])
+            ev = _EVALUATORS.get(name)
+        if ev is not None:
+            return ev
     ev = _EVALUATORS.get(game.name)
     if ev is None and game.name in BUILTIN:
         try:

@@ -216,11 +216,12 @@ export class AnalysisPanel {
       this.goTo(Math.max(0, Math.min(last, v)));
     });
     this.scale = { x, last };
-    // the axes in words, beside the chart (the SVG stretches to its box: text inside it would too)
+    // the axes, in HTML beside the stretched SVG: the value (expected final margin, VP) from
+    // its lowest to its highest, and the moves (versions) from the first to the last
     const yAxis = h("div", { class: "an-yaxis", "aria-hidden": "true" },
-      h("span", { class: "num an-hi" }, fmt(hi)), h("span", { class: "an-ylabel" }, t("analysis.axis_y")), h("span", { class: "num an-lo" }, fmt(lo)));
+      h("span", null, fmt(hi)), h("span", { class: "an-axis-name" }, t("analysis.axis_value")), h("span", null, fmt(lo)));
     const xAxis = h("div", { class: "an-xaxis", "aria-hidden": "true" },
-      h("span", { class: "num" }, "0"), h("span", { class: "an-xlabel" }, t("analysis.axis_x")), h("span", { class: "num" }, String(last)));
+      h("span", null, "0"), h("span", { class: "an-axis-name" }, t("analysis.axis_moves")), h("span", null, String(last)));
     clear(this.chartHost).append(h("div", { class: "an-plot" }, yAxis, svg), xAxis);
   }
 

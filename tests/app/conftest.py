@@ -260,12 +260,20 @@ def free_port() -> int:
 
 
 @contextlib.asynccontextmanager
-async def live_server(settings: Settings):
-    """A real uvicorn server on 127.0.0.1 inside this event loop; yields (base_url, app)."""
+async def live_server(settings: Settings, serving: bool = False):
+    """A real uvicorn server on 127.0.0.1 inside this event loop; yields (base_url, app).
+    ``serving``: with the options ``menagerie serve`` gives uvicorn (its connection limit)."""
     app = create_app(settings)
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False,
-                            ws_max_size=settings.max_body_bytes, lifespan="on")
+    if serving:
+        from app.serving import uvicorn_options
+
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="on",
+                                **uvicorn_options(settings))
+    else:
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None,
+                                access_log=False, ws_max_size=settings.max_body_bytes,
+                                lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     for _ in range(500):

@@ -62,8 +62,8 @@ def test_request_analysis_then_see_a_mistake_on_the_board(server, browser, conso
         assert "%" in page.inner_text("#an-accuracy")
         # no stray word "null"; the chart's axes say what they measure, with their ends
         assert "null" not in page.inner_text("#analysis")
-        assert page.inner_text("#analysis .an-ylabel") == "expected VP of the answers"
-        assert page.inner_text("#analysis .an-xlabel") == "version (one per answer)"
+        names = page.eval_on_selector_all("#analysis .an-axis-name", "els => els.map(e => e.textContent)")
+        assert names == ["expected margin (VP)", "moves"]
         last = server.api("GET", f"/api/games/{gid}")["version"]
         assert page.inner_text("#analysis .an-xaxis").split()[-1] == str(last)
         report = server.api("GET", f"/api/games/{gid}/analysis")["report"]

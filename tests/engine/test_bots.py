@@ -10,7 +10,17 @@ import pytest
 
 import engine
 import engine.arknova.evalmemo as M
-from engine.bots import GreedyBot, MctsBot, RandomBot, Sampler, decide, get_bot, make_bot
+from engine.bots import (
+    FastBot,
+    GreedyBot,
+    MctsBot,
+    RandomBot,
+    Sampler,
+    SearchBot,
+    decide,
+    get_bot,
+    make_bot,
+)
 from engine.bots.evaluation import evaluator_for
 from engine.core import rng as _rng
 from engine.core.state import clone
@@ -136,14 +146,17 @@ def test_arknova_games_go_on_from_determinized_states():
 def _bots():
     return [("greedy", FAST_GREEDY),
             ("mcts", MctsBot(budget=None, playouts=4, candidates=3, rollout_top=6,
-                             rollout_width=3, rollout_depth=3))]
+                             rollout_width=3, rollout_depth=3)),
+            ("fast", FastBot(depth=3, width=3, top_width=10)),
+            ("search", SearchBot(budget=None, playouts=4, candidates=3, rollout_top=6,
+                                 rollout_width=3, rollout_depth=3))]
 
 
-@pytest.mark.parametrize("kind,bot", _bots(), ids=["greedy", "mcts"])
+@pytest.mark.parametrize("kind,bot", _bots(), ids=["greedy", "mcts", "fast", "search"])
 def test_bots_decide_only_from_the_view(kind, bot):
     perturb = PERTURBERS["arknova"]
     checked = 0
-    every = 23 if kind == "greedy" else 61
+    every = 23 if kind in ("greedy", "fast") else 61
     for seats, seed in ((2, 10), (3, 11)):
         for state in positions(ARK, seats, seed, every=every, limit=300):
             seat = min(ARK.waiting_for(state))
@@ -190,6 +203,10 @@ def test_random_bot_keeps_the_old_call_and_bots_are_registered():
     a = get_bot("random").choose(ARK, ARK.view(state, 0), legal, {"rng": 7})
     assert a == RandomBot().choose(ARK, ARK.view(state, 0), legal, {"rng": 7})
     assert isinstance(get_bot("greedy"), GreedyBot) and isinstance(get_bot("mcts"), MctsBot)
+    assert get_bot("fast").evaluation == "learned" and get_bot("search").evaluation == "learned"
+    assert get_bot("greedy").evaluation is None  # the hand-weighted reference
+    assert make_bot("fast:top_width=5").evaluation == "learned"
+    assert make_bot("greedy:evaluation=learned").evaluation == "learned"
     # without a sampler the searching bots still answer legally
     assert get_bot("greedy").choose(ARK, ARK.view(state, 0), legal, {"rng": 7}) in legal
     assert make_bot("mcts:0.25").budget == 0.25
