@@ -157,7 +157,7 @@ export class AnalysisPanel {
     clear(this.host).append(
       h("summary", null, t("analysis.title")),
       h("div", { class: "an-status", dataset: { status: d.status } }, parts, actions.length ? h("div", { class: "an-actions" }, actions) : null),
-      body);
+      body || "");  // (a missing report draws nothing, not the word "null")
     this.host.dataset.status = d.status;
   }
 

@@ -63,7 +63,9 @@ export class Chat {
       h("div", { class: "chat-head" }, h("h2", { class: "chat-title" }, t("chat.title")), this.tabs,
         h("button", { type: "button", class: "btn ghost small chat-close", "aria-label": t("chat.close"), onclick: () => this.setOpen(false) }, "×")),
       this.note, this.list, this.form, this.signIn, this.error);
-    document.body.append(this.toggleBtn, this.panel);
+    // the toggle in the page header (over the table it covered cards and buttons), else floating
+    (document.querySelector(".topbar .top-links") || document.body).append(this.toggleBtn);
+    document.body.append(this.panel);
     this.render();
   }
 

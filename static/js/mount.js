@@ -5,6 +5,8 @@ import { indexCatalog } from "./arknova/cards.js";
 import { ArkNovaUI } from "./arknova/ui.js";
 import { ZoocracyUI } from "./zoocracy/ui.js";
 import { GenericUI } from "./generic.js";
+import { installCardZoom } from "./cardzoom.js";
+import { SinceTurn } from "./arknova/since.js";
 
 const TABLES = { arknova: ArkNovaUI, zoocracy: ZoocracyUI };
 
@@ -19,6 +21,10 @@ export async function mountTable(st, game, hooks) {
   } catch {
     st.catalog = {};
   }
+  if (game === "arknova") installCardZoom(st);
   const Table = TABLES[game] || GenericUI;
-  return new Table(st, hooks);
+  const table = new Table(st, hooks);
+  // the other seats' moves since this seat's last decision (not on the replay page)
+  if (game === "arknova" && !document.body.classList.contains("replay-page")) table.since = new SinceTurn(st, table);
+  return table;
 }

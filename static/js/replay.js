@@ -156,7 +156,7 @@ function selectMistake(m) {
   togglePlay(false);
   // the better answer and the seat's own follow-ups after it (the folder a Cards action draws)
   rp.suggest = { version: m.version, seat: m.seat, action: [m.best, ...(Array.isArray(m.best_line) ? m.best_line : [])],
-    label: labelText(m.text && m.text.best, ui) };
+    label: labelText(m.text && m.text.best, ui), chosen: labelText(m.text && m.text.chosen, ui) };
   if (rp.privates || rp.finished) rp.asSeat = m.seat;
   if (ui) ui.viewSeat = m.seat;
   if (rp.current && rp.current.version === m.version) show(rp.current);
@@ -207,11 +207,15 @@ function renderControls() {
   els.slider.max = String(rp.last);
   els.slider.value = String(d.version);
   els.slider.setAttribute("aria-valuetext", t("replay.where", { v: d.version, last: rp.last }));
-  const who = d.seat !== null && d.seat !== undefined
-    ? [" · ", seatTag(d.seat, { small: true }), " ", (KIND[d.kind] || KIND.move)()] : [" · ", t("replay.start")];
+  // at a mistake of the analysis: the seat that decides here, what it chose, what was better
+  // (not who made the move that led here)
+  const atMistake = rp.suggest && rp.suggest.version === d.version && rp.suggest.label;
+  const who = atMistake ? [" · ", seatTag(rp.suggest.seat, { small: true }), " ", t("analysis.decides_here", { chosen: rp.suggest.chosen || "?" })]
+    : d.seat !== null && d.seat !== undefined
+      ? [" · ", seatTag(d.seat, { small: true }), " ", (KIND[d.kind] || KIND.move)()] : [" · ", t("replay.start")];
   const parts = [h("span", { class: "num", id: "replay-version" }, t("replay.where", { v: d.version, last: rp.last })), ...who];
   if (!rp.finished) parts.push(h("span", { class: "muted small" }, ` · ${t("replay.running")}`));
-  if (rp.suggest && rp.suggest.version === d.version && rp.suggest.label) {
+  if (atMistake) {
     parts.push(h("span", { class: "an-better", id: "an-better" }, ` · ${t("analysis.better", { label: rp.suggest.label })}`));
   }
   clear(els.where).append(...parts);

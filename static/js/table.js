@@ -94,8 +94,10 @@ export class TableUI {
     if (!host) return;
     const items = [];
     const seen = new Set();
+    const back = takenBack(this.st.log);
     for (let i = this.st.log.length - 1; i >= 0; i--) {
       const entry = this.st.log[i];
+      if (back.has(entry.version)) continue; // a decision taken back leaves the log
       if (once && typeof entry.version === "number") {
         if (seen.has(entry.version)) continue;
         seen.add(entry.version);
@@ -120,4 +122,17 @@ export class TableUI {
   }
 
   showFinal() { this.finalDismissed = false; this.renderFinalScreen(); }
+}
+
+/** The versions a take-back undid: an "undo" event at version u returning to version `to` takes
+ * back every version between them (an earlier take-back among them too). */
+export function takenBack(log) {
+  const out = new Set();
+  for (const entry of log || []) {
+    for (const ev of entry.events || []) {
+      const to = ev && ev.kind === "undo" && ev.data ? ev.data.to : null;
+      if (typeof to === "number" && typeof entry.version === "number") for (let v = to + 1; v < entry.version; v++) out.add(v);
+    }
+  }
+  return out;
 }

@@ -60,6 +60,12 @@ def test_request_analysis_then_see_a_mistake_on_the_board(server, browser, conso
         assert page.locator("#an-chart polyline.an-line").count() == 2
         assert page.locator("#an-accuracy li").count() == 2
         assert "%" in page.inner_text("#an-accuracy")
+        # no stray word "null"; the chart's axes say what they measure, with their ends
+        assert "null" not in page.inner_text("#analysis")
+        names = page.eval_on_selector_all("#analysis .an-axis-name", "els => els.map(e => e.textContent)")
+        assert names == ["expected margin (VP)", "moves"]
+        last = server.api("GET", f"/api/games/{gid}")["version"]
+        assert page.inner_text("#analysis .an-xaxis").split()[-1] == str(last)
         report = server.api("GET", f"/api/games/{gid}/analysis")["report"]
         assert report["complete"] and report["mistakes"], "greedy makes a few mistakes"
         first = report["mistakes"][0]
@@ -84,8 +90,11 @@ def test_request_analysis_then_see_a_mistake_on_the_board(server, browser, conso
         else:
             ids = [best.get("card")] + list(best.get("cards") or [])
             assert any(page.locator(f'.suggested[data-id="{c}"]').count() for c in ids if c)
-        # the replay bar says what is drawn
+        # the replay bar says what is drawn, and that the mistake's seat decides here (not who
+        # made the move before)
         assert first["text"]["best"]["text"].split(" (")[0] in page.inner_text("#an-better")
+        where = page.evaluate("document.getElementById('an-better').parentElement.textContent")
+        assert "decides here and chose" in where and " moved" not in where, where
         # the seat of the mistake is the one shown (its hand and zoo)
         assert page.evaluate("() => window.menagerie.state.seat") == first["seat"]
         page.screenshot(path=str(artifacts / "analysis-1440x900.png"))

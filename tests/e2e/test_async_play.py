@@ -118,6 +118,9 @@ def test_a_take_back_works_before_a_draw_and_is_refused_after(table, watch):
     assert decision_kind(alice) == "turn"
     assert view(alice)["public"] == before
     assert "version" in alice.inner_text("#log").lower() or alice.locator("#log .ev-undo").count() >= 1
+    # the taken-back action left the log: no line of its version, the take-back's line stays
+    alice.wait_for_selector(f'#log .log-line.ev-undo[data-version="{v + 2}"]')
+    assert alice.locator(f'#log .log-line[data-version="{v + 1}"]').count() == 0
     # now choose the Cards action again and draw: the drawn card cannot be taken back
     use_action(alice, "cards")
     wait_version(alice, v + 3)

@@ -87,8 +87,16 @@ def answers(page) -> list[tuple[str, str]]:
 
 
 def click_answer(page, key: str, scope: str = "#decision") -> None:
-    """A real click on the bar button that sends this answer (found again if the bar redrew)."""
-    page.click(f"{scope} .answer[data-answer='{key}']")
+    """A real click on the bar button that sends this answer (found again if the bar redrew).
+    A marker on an enclosure where the player holds food asks first: the first click arms the
+    button with the warning in words, the second sends."""
+    sel = f"{scope} .answer[data-answer='{key}']"
+    if page.get_attribute(sel, "data-warn") and not page.get_attribute(sel, "data-armed"):
+        page.click(sel)
+        page.wait_for_selector(f"{sel}[data-armed]")
+        assert "Click again to confirm" in page.inner_text(sel)
+        assert "food" in (page.get_attribute(sel, "title") or "")
+    page.click(sel)
 
 
 def legal_keys(page) -> set[str]:
@@ -110,6 +118,17 @@ def pick_focused(page, rng: random.Random, before: int) -> None:
 # --------------------------------------------------------------------------- the human seat
 def answer_once(page, rng: random.Random, seen: dict) -> str:
     """Answer the current decision through the page; returns what was done."""
+    snap = page.evaluate("""() => { const s = window.menagerie.state; const v = s.view;
+      const d = v && ((v.private && v.private.decision) || v.public.decision);
+      return { version: s.version, kind: d ? d.kind : null, legal: s.legal,
+               settled: !s.pending && s.legalVersion === s.version }; }""")
+    if not snap["settled"] or not snap["legal"]:
+        return "wait"  # the page moved on (a forced pass sent itself): the caller waits again
+    if snap["kind"] == "window" and len(snap["legal"]) == 1 and snap["legal"][0]["type"] == "pass":
+        # no card of this phase can be played: the page passes by itself, no click
+        wait_version(page, snap["version"] + 1)
+        seen["forced_pass"] = seen.get("forced_pass", 0) + 1
+        return "window:forced_pass"
     k = kind(page)
     before = version(page)
     btns = answers(page)

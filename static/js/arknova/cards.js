@@ -296,7 +296,7 @@ export function renderCard(c, opts = {}) {
     }
     body.push(...abilityLines(c.abilities, c.texts, mini));
     // what an interaction does in a solo game instead (engine: card data "solo")
-    body.push(...abilityLines(c.solo, c.solo_texts, mini).map((p) => { p.classList.add("solo"); return p; }));
+    body.push(...abilityLines(c.solo, c.solo_texts, mini).map((p) => { p.classList.add("solo"); p.prepend(h("span", { class: "solo-tag" }, t("card.solo_only"))); return p; }));
   } else if (c.type === "sponsor") {
     reqRow.push(...reqIcons(c.requires, sizes));
     body.push(...abilityLines(c.effects, c.texts, mini));
@@ -335,7 +335,7 @@ export function renderCard(c, opts = {}) {
   const el = h("article", {
     class: ["card", `card-${type}`, mini && "mini", opts.class],
     dataset: { id: c.id, type },
-    title: mini ? cardTitle(c) : null,
+    "aria-label": mini ? cardTitle(c) : null, // the whole card on hover or tap: static/js/cardzoom.js
   },
   band(c, sizes),
   art,

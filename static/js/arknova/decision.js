@@ -4,12 +4,12 @@ import { h, $$, cap, stableKey } from "../dom.js";
 import { icon, iconLabel } from "../icons.js";
 import { seatChip, seatName } from "../seats.js";
 import { renderCard, gainIcons, actionName } from "./cards.js";
+import { universityLabel } from "./words.js";
 import { t, tOr } from "../i18n.js";
 import { shapeIcon, shapeKey } from "./zoomap.js";
 import { DecisionBar as TableBar } from "../decisionbar.js";
 
-/** Turning and mirroring make sense only where the legal placements have more than one
- * orientation (never for a one-space kiosk or pavilion). */
+/** Turning and mirroring make sense only where the legal placements have more than one orientation (never for a kiosk). */
 const turnable = (legal) => new Set(legal.filter((a) => a.type === "place").map((a) => shapeKey(a.cells))).size > 1;
 
 const ACTION_NAMES = ["animals", "build", "cards", "association", "sponsors"];
@@ -287,7 +287,7 @@ export class DecisionBar extends TableBar {
       rows.push(this.row(t("bar.tasks"), ...acts.map((a) => {
         let label;
         if (a.task === "partner") label = [icon(a.continent, { size: 18 }), ` ${t("bar.partner_zoo", { continent: iconLabel(a.continent) })}`];
-        else if (a.task === "university") label = [icon("university", { size: 18 }), ` ${t("bar.university", { university: tOr(`university.${a.university}`, cap(a.university)) })}`];
+        else if (a.task === "university") label = [icon("university", { size: 18 }), ` ${universityLabel(a.university, ui.tables)}`];
         else if (a.task === "reputation") label = [icon("reputation", { size: 18 }), ` ${t("assoc.task.reputation")}`];
         else label = [icon(tIcon[a.task] || "partner", { size: 18 }), ` ${tOr(`assoc.task.${a.task}`, cap(a.task))}`];
         return this.answer(label, a, { primary: true });
@@ -303,8 +303,8 @@ export class DecisionBar extends TableBar {
         const c = ui.card(pid);
         rows.push(this.row(`${ui.cardName(pid)}:`, ...byProject.get(pid).map((a) => {
           const lvl = c && c.levels ? c.levels[a.level] : null;
-          const bits = [t("bar.level", { n: a.level + 1 })];
-          if (lvl) bits.push(`(${c.kind === "release" ? t("filter.size_min", { n: lvl.need }) : lvl.need} → ${t("bar.cp", { n: lvl.cp })})`);
+          const bits = [t("bar.level_of", { n: a.level + 1, project: ui.cardName(pid) })];
+          if (lvl) bits.push(`(${t("bar.level_needs", { need: c.kind === "release" ? t("filter.size_min", { n: lvl.need }) : lvl.need, cp: lvl.cp })})`);
           if (a.from === "hand") bits.push(t("bar.from_hand"));
           else if (typeof a.from === "number") bits.push(t("bar.from_folder_money", { folder: a.from }));
           if (a.release) bits.push(t("bar.release", { card: ui.cardName(a.release) }));
@@ -376,7 +376,7 @@ export class DecisionBar extends TableBar {
       case "move_card": return t("answer.move_card", { action: actionName(a.card) });
       case "hypnotize": return t("answer.hypnotize", { action: actionName(a.card) });
       case "partner": return [icon(a.continent, { size: 16 }), ` ${t("bar.partner_zoo", { continent: iconLabel(a.continent) })}`];
-      case "university": return [icon("university", { size: 16 }), ` ${t("bar.university", { university: tOr(`university.${a.university}`, cap(a.university)) })}`];
+      case "university": return [icon("university", { size: 16 }), ` ${universityLabel(a.university, ui.tables)}`];
       case "break_action": {
         const dec = (ui.priv && ui.priv.decision) || {};
         const f = ui.tables.sponsors && ui.tables.sponsors.break_money_factor && ui.tables.sponsors.break_money_factor[String(dec.side)];

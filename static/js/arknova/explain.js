@@ -36,7 +36,7 @@ export function actionEffect(card, strength, side, tables) {
   switch (card) {
     case "animals": {
       const n = at((st.animals || {})[String(side)]) ?? 0;
-      const text = t(`act.${card}.side${side}`, { n });
+      const text = n > 0 ? t(`act.${card}.side${side}`, { n, count: n }) : t("act.animals.none", { strength: s });
       return side === 2 && s >= (st.animals_rep_bonus_side2_at || 99) ? `${text} ${t("act.animals.rep_bonus")}` : text;
     }
     case "cards": {
@@ -94,7 +94,7 @@ function markCard(el, hint, ui, legalNow, compact = false) {
   const texts = reasons.map((r) => reasonText(r, ui));
   const shown = compact ? texts.slice(0, 1) : texts;
   el.appendChild(h("ul", { class: "why", role: "note", title: texts.join("\n") },
-    shown.map((x) => h("li", x)), texts.length > shown.length ? h("li", { class: "more" }, t("why.more", { n: texts.length - shown.length })) : null));
+    shown.map((x) => h("li", x)), texts.length > shown.length ? h("li", { class: "more" }, t("why.more", { n: texts.length - shown.length, count: texts.length - shown.length })) : null));
 }
 
 /** Apply the hints of the newest version to the hand, the display and the action buttons. */
@@ -135,7 +135,8 @@ function markIdleActions(ui, hints) {
     if (b.classList.contains("slot")) x = (ui.bar && ui.bar.sel && ui.bar.sel.x) || 0;
     const idle = acts[card] && (acts[card].idle || [])[x];
     if (!idle || b.disabled) continue;
-    const note = t(`idle.${idle}`);
+    const strength = ((acts[card] && acts[card].strength) || 0) + x;
+    const note = idle === "strength_zero" && card === "animals" ? t("idle.no_animal_at", { strength }) : t(`idle.${idle}`, { strength });
     b.classList.add("idle");
     b.dataset.idle = idle;
     b.appendChild(h("span", { class: "idle-note" }, note));

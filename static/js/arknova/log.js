@@ -4,7 +4,7 @@
 // it (Ukrainian and German verbs agree with "you").
 import { h, cap, listing } from "../dom.js";
 import { seatChip, seatName } from "../seats.js";
-import { gainText, actionName, abilityShort } from "./cards.js";
+import { gainText, actionName, abilityShort, abilityText } from "./cards.js";
 import { iconLabel } from "../icons.js";
 import { t, tv, tOr } from "../i18n.js";
 import { breakLogLine, breakSummary } from "./breaknote.js";
@@ -103,7 +103,11 @@ export function sentence(ev, ctx) {
     case "ability": {
       const ab = d.value !== null && d.value !== undefined && typeof d.value !== "object"
         ? abilityShort({ keyword: d.keyword, value: d.value }) : abilityShort({ keyword: d.keyword, value: null });
-      return me("log.ability", { card: n.card(d.card), ability: ab });
+      // the effect in words: the card's own ability of that keyword (its value), else the keyword's
+      const c = ctx.byId && ctx.byId.get(d.card);
+      const own = c && [...(c.abilities || []), ...(c.effects || []), ...(c.solo || [])].find((x) => x.keyword === d.keyword);
+      const text = abilityText(own || { keyword: d.keyword, value: d.value }, "").replace(/[.。]\s*$/, "");
+      return me("log.ability", { card: n.card(d.card), ability: text ? `${ab} — ${text}` : ab });
     }
     case "revealed": return me("log.revealed", { cards: n.cards(d.cards) });
     case "kept_card": return me(d.dest === "final" ? "log.kept_card_final" : d.dest === "base" ? "log.kept_card_base" : "log.kept_card");
@@ -162,5 +166,19 @@ export function logLine(ev, ctx, version) {
   if (ev.kind === "break_over") return breakLogLine(ev, { ...ctx, namer: ctx.namer || makeNamer(ctx) }, version);
   return h("li", { class: ["log-line", `ev-${ev.kind}`, ev.private && "private", ev.kind === "break" && "log-break"], dataset: { version: version ?? "" } },
     d.seat !== undefined && d.seat !== null ? seatChip(d.seat, { small: true }) : h("span", { class: "seat-chip small blank" }, "·"),
-    h("span", { class: "log-text" }, sentence(ev, ctx)));
+    h("span", { class: "log-text" }, withCardRefs(sentence(ev, ctx), d, ctx)));
+}
+
+/** The cards an event names (by id), as parts of the sentence that show the whole card
+ *  (static/js/cardzoom.js): each quoted name becomes a <span data-card-ref>. */
+export function withCardRefs(text, d, ctx) {
+  const ids = [d.card, d.project, d.tile, d.under, ...(Array.isArray(d.cards) ? d.cards : [])]
+    .filter((id) => typeof id === "string" && ctx.byId && ctx.byId.has(id));
+  let parts = [text];
+  for (const id of new Set(ids)) {
+    const q = quote(ctx.byId.get(id).name);
+    parts = parts.flatMap((p) => (typeof p !== "string" || !p.includes(q) ? [p]
+      : p.split(q).flatMap((bit, i) => (i ? [h("span", { class: "card-ref", dataset: { cardRef: id } }, q), bit] : [bit]))));
+  }
+  return parts.filter((p) => p !== "");
 }

@@ -80,7 +80,7 @@ export class ArkNovaUI extends TableUI {
     // a solo game: the solo tile instead of the break track (a token per turn, fixed length)
     const soloTitle = p.solo ? t("status.solo_tile_title", { pos: br.pos ?? 0, len: br.len ?? "?", count: br.count ?? 0, breaks: p.solo.breaks, left: p.solo.turns_left }) : null;
     out.push(h("span", { class: "stat break-stat", title: soloTitle || t("status.break_track_title", { pos: br.pos ?? 0, len: br.len ?? "?", count: br.count ?? 0 }) },
-      icon("break", { size: 16 }), ` ${t("status.break_track", { pos: br.pos ?? 0, len: br.len ?? "?" })}`));
+      icon("break", { size: 16 }), ` ${t(p.solo ? "status.solo_tile" : "status.break_track", { pos: br.pos ?? 0, len: br.len ?? "?" })}`));
     out.push(h("span", { class: "stat rounds" }, t("status.round", { n: Math.floor((p.turn ?? 0) / Math.max(1, p.players.length)) + 1 })));
     const me = this.st.seat !== null && this.st.seat !== undefined ? p.players[this.st.seat] : null;
     if (me) out.push(h("span", { class: "stat money-stat", title: t("status.money_title") }, icon("money", { size: 16 }), h("span", { class: "num" }, ` ${me.money}`)));
@@ -147,7 +147,7 @@ export class ArkNovaUI extends TableUI {
       ag.appendChild(s("title", t("score.appeal_marker", { seat: seatLabel(i), appeal: p.appeal })));
       svg.appendChild(ag);
     });
-    const legend = h("ul", { class: "score-legend" }, players.map((p, i) => h("li", { class: ["score-row", i === this.pub.active && "active"] },
+    const legend = h("ul", { class: "score-legend" }, players.map((p, i) => h("li", { class: ["score-row", i === this.pub.active && "active", players.length > 1 && p.vp === Math.max(...players.map((q) => q.vp)) && "leads"], dataset: { lead: t("score.leads") } },
       seatTag(i, { small: true }),
       h("span", { class: "num", title: t("icon.appeal") }, icon("appeal", { size: 16 }), h("span", { dataset: { k: `${i}:appeal:t` } }, String(p.appeal))),
       h("span", { class: "num", title: t("icon.conservation") }, icon("conservation", { size: 16 }), h("span", { dataset: { k: `${i}:cp:t` } }, String(p.conservation))),
@@ -156,7 +156,7 @@ export class ArkNovaUI extends TableUI {
       h("span", { class: "num extra", title: t("res.x_tokens") }, icon("x", { size: 16 }), h("span", { dataset: { k: `${i}:x:t` } }, String(p.x))),
       h("span", { class: "num extra", title: t("res.workers") }, icon("worker", { size: 16 }), h("span", { dataset: { k: `${i}:workers:t` } }, `${p.workers - (p.placed || 0)}/${p.workers}`)),
       h("span", { class: "num extra", title: t("res.hand") }, icon("card", { size: 16 }), h("span", { dataset: { k: `${i}:hand:t` } }, String(p.hand_size ?? 0))),
-      h("span", { class: ["num vp", p.vp >= 0 && "pos"], title: vpExplain(p) }, `${t("score.vp")} `, h("b", { dataset: { k: `${i}:vp:t` } }, String(p.vp))))));
+      h("span", { class: ["num vp", p.vp >= 0 && "pos"], title: vpExplain(p) }, `${t("score.vp")} `, h("b", { dataset: { k: `${i}:vp:t` } }, String(p.vp)), h("span", { class: "vp-to-go" }, ` ${p.vp < 0 ? t("score.to_go", { n: -p.vp }) : t("score.end_reached")}`)))));
     clear(host).append(h("div", { class: "score-wrap" }, svg), legend);
   }
 
@@ -198,7 +198,6 @@ export class ArkNovaUI extends TableUI {
     const iconList = [...CONTINENTS, ...CLASSES, "science", "water", "rock"].filter((k) => ic[k]);
     info.push(h("div", { class: "zoo-icons", "aria-label": t("zoo.icons_aria") },
       iconList.length ? iconList.map((k) => h("span", { class: "icon-count", title: `${iconLabel(k)}: ${ic[k]}` }, icon(k, { size: 20 }), h("b", String(ic[k])))) : h("span", { class: "muted" }, t("zoo.no_icons"))));
-    // action cards of this seat (compact)
     // action cards of this seat (compact): a tap or a click opens both sides' text
     info.push(h("div", { class: "mini-slots", "aria-label": t("zoo.action_cards") }, (p.slots || []).map((sl) => h("details", {
       class: ["mini-slot", sl.side === 2 && "side2"], dataset: { card: sl.card },
@@ -232,7 +231,7 @@ export class ArkNovaUI extends TableUI {
     for (let i = 1; i <= br.len; i++) cells.push(h("span", { class: ["bt-cell", i <= br.pos && "filled", i === br.len && "last"] }, i === br.len ? icon("break", { size: 14 }) : ""));
     out.push(h("section", { class: "board-block break-block" },
       h("h3", p.solo ? t("board.solo_tile") : t("board.break_track"), " ", h("span", { class: "muted num" }, `${br.pos}/${br.len}`),
-        h("span", { class: "muted small" }, ` · ${p.solo ? t("board.solo_left", { count: p.solo.turns_left, breaks: p.solo.breaks }) : t("board.breaks_of", { count: br.count, max: br.max })}`)),
+        h("span", { class: "muted small" }, ` · ${p.solo ? `${t("board.solo_left", { count: p.solo.turns_left, breaks: p.solo.breaks })} · ${t("board.solo_goal")}` : t("board.breaks_of", { count: br.count, max: br.max })}`)),
       h("div", { class: "break-track", role: "img", "aria-label": t("board.break_token_at", { pos: br.pos, len: br.len }) }, cells)));
 
     // display with reputation range

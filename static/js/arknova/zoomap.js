@@ -387,7 +387,7 @@ export class ZooMapView {
     const w = Math.round(Math.max(52, Math.min(78, CHAR_EM * fs * name.length + 14)));
     const text = fitText(shortName(name, fits(w - 12, fs)), w - 12, fs);
     const left = Math.max(2, Math.min((this.vbWidth || Infinity) - w - 2, x - w / 2));
-    const g = s("g", { class: "animal-chip", transform: `translate(${left.toFixed(1)} ${(y - hgt / 2).toFixed(1)})` });
+    const g = s("g", { class: "animal-chip", dataset: { card: cid }, transform: `translate(${left.toFixed(1)} ${(y - hgt / 2).toFixed(1)})` });
     g.appendChild(s("title", card ? t("zoo.animal_chip", { name: card.name, size: card.size }) : cid));
     g.appendChild(s("rect", { width: w, height: hgt, rx: 3, class: "chip-card" }));
     g.appendChild(s("rect", { width: 5, height: hgt, rx: 2, class: "chip-band" }));

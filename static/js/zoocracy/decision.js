@@ -7,9 +7,9 @@ import { t, listing } from "../i18n.js";
 import { DecisionBar as TableBar } from "../decisionbar.js";
 import { OFFICE, inSentence, phaseLabel, whoName } from "./common.js";
 import { stepLabel } from "./board.js";
+import { markerAnswer, forcedPass } from "./warn.js";
 
-const SIMULTANEOUS = new Set(["bid", "vote", "discard"]);
-const FINISHERS = new Set(["done", "pass", "hold", "decline", "members_done"]);
+const SIMULTANEOUS = new Set(["bid", "vote", "discard"]); const FINISHERS = new Set(["done", "pass", "hold", "decline", "members_done"]);
 
 /** What another party is doing, for "Waiting for X: …". */
 function doing(dec, ui) {
@@ -249,7 +249,7 @@ export class DecisionBar extends TableBar {
       case "office": {
         const marks = take("marker");
         const hold = take("hold");
-        rows.push(this.row(dec.office === "finance" ? t("zc.bar.manipulate") : t("zc.bar.blockade"), ...marks.map((a) => this.answer(this.encName(a.enclosure), a, { primary: true }))));
+        rows.push(this.row(dec.office === "finance" ? t("zc.bar.manipulate") : t("zc.bar.blockade"), ...marks.map((a) => markerAnswer(this, a, dec.office))));
         if (hold.length) rows.push(this.row(null, this.answer(t("zc.bar.keep_marker"), hold[0], { secondary: true })));
         break;
       }
@@ -273,7 +273,7 @@ export class DecisionBar extends TableBar {
         const cards = take("card");
         if (cards.length) rows.push(this.row(t("zc.bar.play"), ...cards.map((a) => this.answer(ui.cardName(a.card), a, { primary: true, title: ui.cardText(a.card) }))));
         const pass = take("pass");
-        if (pass.length) rows.push(this.row(null, this.answer(cards.length ? t("zc.bar.pass") : t("zc.bar.pass_none"), pass[0], { secondary: true })));
+        if (pass.length) rows.push(this.row(null, cards.length ? this.answer(t("zc.bar.pass"), pass[0], { secondary: true }) : forcedPass(this, pass[0])));
         break;
       }
       case "card_target": {
