@@ -122,9 +122,10 @@ def test_analysis_on_a_phone(server, browser, console, artifacts, imported):
         ctx.close()
 
 
-def new_hints_game(page, server, name: str) -> int:
+def new_hints_game(page, server, name: str, seed: str = "e2e-hints-1") -> int:
     """Register ``name`` and create a game with hints on against a bot (the form's hints box
-    is off until checked); returns the game's id, on its page."""
+    is off until checked), dealt from ``seed`` (the same game every run); returns the game's
+    id, on its page."""
     from .helpers import game_id, register
 
     register(page, server, name)
@@ -135,6 +136,7 @@ def new_hints_game(page, server, name: str) -> int:
     page.check('input[data-bot-seat="1"]')
     page.click("#create-game")
     page.wait_for_url(re.compile(r".*/game\.html\?id=\d+"))
+    server.set_seed(game_id(page), seed)
     return game_id(page)
 
 
@@ -320,6 +322,7 @@ def test_zoocracy_labels_in_the_readers_language(server, browser, console, lang)
     reg = server.api("POST", "/api/auth/register", {"username": name, "password": PASSWORD})
     game = server.api("POST", "/api/games", {"game": "zoocracy", "seats": 3, "bots": [1, 2],
                                              "hints": True}, reg["token"])
+    server.set_seed(game["id"], "e2e-zoocracy-labels-1")  # the same deal every run
     server.api("POST", f"/api/games/{game['id']}/start", None, reg["token"])
     cat = json.loads((STATIC / "i18n" / f"{lang}.json").read_text())
     labels = zoocracy_labels(3)
