@@ -153,6 +153,9 @@ def server():
         "MENAGERIE_ANALYSIS_PLAYOUTS": "1",
         "MENAGERIE_HINT_PLAYOUTS": "1",
         "MENAGERIE_ANALYSIS_FLUSH_SECONDS": "0.5",
+        # the daily challenge's deal comes from this secret and the date: the same secret on
+        # every run (not one the server makes up), so a day's deal is the same run after run
+        "MENAGERIE_DAILY_SECRET": "e2e-daily-secret-1",
         "PYTHONUNBUFFERED": "1",
     })
     env.pop("MENAGERIE_DATABASE_URL", None)
