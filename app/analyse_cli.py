@@ -119,8 +119,14 @@ def register(app) -> None:
         """Analyse a finished game: each seat's decisions against the search bot's best, from
         that seat's information; accuracy, biggest mistakes, value over the game."""
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
         from engine.bots.analysis import Settings, analyse
         from engine.core import IllegalAction

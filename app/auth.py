@@ -23,8 +23,10 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -36,8 +38,9 @@ from sqlalchemy.exc import IntegrityError
 from . import credentials
 from .db import Database
 from .errors import ApiError
-from .models import Token, User, utcnow
+from .models import Token, User
 from .settings import Settings
+from .times import aware, utcnow
 
 COOKIE = "menagerie_token"
 CSRF_COOKIE = "menagerie_csrf"
@@ -67,13 +70,10 @@ def csrf_for(token: str) -> str:
                     hashlib.sha256).hexdigest()[:43]
 
 
-def aware(dt: datetime) -> datetime:
-    """SQLite hands back naive datetimes; every stored time is UTC."""
-    return dt if dt.tzinfo is not None else dt.replace(tzinfo=timezone.utc)
-
-
 class AuthService:
-    def __init__(self, db: Database, settings: Settings) -> None:
+    def __init__(self, db: Database, settings: Settings, *,
+                 announce_revoke: Callable[[Any, str], Awaitable[None]] | None = None,
+                 on_revoked: Callable[[str], None] | None = None) -> None:
         self.db = db
         self.settings = settings
         self.hasher = PasswordHasher(time_cost=settings.argon2_time_cost,
@@ -82,14 +82,14 @@ class AuthService:
         self._dummy_hash = self.hasher.hash(secrets.token_hex(16))
         #: token digest -> (user, expires_at, cached at (monotonic))
         self._cache: LRUCache[str, tuple[UserInfo, datetime, float]] = LRUCache(TOKEN_CACHE_MAX)
-        #: set by the service container: announce a revocation to every process (NOTIFY, in
-        #: the revoking transaction), and act on it in this one at once (see app/sessions.py)
-        self.announce_revoke = None
+        #: announce a revocation to every process (NOTIFY, in the revoking transaction), and
+        #: act on it in this one at once (see app/sessions.py); given by the service container
+        self.announce_revoke = announce_revoke
         #: argon2 runs in threads, at most this many at once (a burst of logins queues here
         #: instead of taking every core from the event loop)
         self._hash_slots = asyncio.Semaphore(settings.hash_concurrency)
-        #: set by the service container: what this process does at once with a revocation
-        self.on_revoked = None
+        #: what this process does at once with a revocation (the service container's)
+        self.on_revoked = on_revoked
 
     async def hashing(self, fn, *args):
         """Run a password hash or verification in a thread, bounded by ``hash_concurrency``."""
@@ -102,7 +102,8 @@ class AuthService:
         async with self.db.read() as s:
             if await s.scalar(select(User.id).where(User.username_key == key)) is not None:
                 raise ApiError(409, "username_taken", "That username is taken.")
-            if await s.scalar(select(User.id).where(User.username_skeleton == look).limit(1)):
+            if await s.scalar(select(User.id).where(
+                    User.username_skeleton.in_(credentials.lookalike_keys(username))).limit(1)):
                 raise credentials.username_lookalike()
         password_hash = await self.hashing(self.hasher.hash, password)
         token = secrets.token_urlsafe(32)

@@ -11,12 +11,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from . import jsonutil
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .realtime import Hub
+
+class Hub(Protocol):
+    """What the game announcements wake: :class:`app.realtime.Hub` (its sibling in the layers,
+    so only its shape is named here)."""
+
+    def announced(self, game_id: int, version: int,
+                  move: tuple[int, Any] | None = None) -> None: ...
+
+    async def resync(self) -> None: ...
+
 
 log = logging.getLogger("menagerie.bus")
 
@@ -177,7 +186,7 @@ class PgBus:
         self._task = asyncio.create_task(self._run(), name="menagerie-listen")
         try:
             await asyncio.wait_for(self.connected.wait(), 10)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.warning("LISTEN connection not up yet; retrying in the background")
 
     async def stop(self) -> None:
@@ -229,7 +238,7 @@ class PgBus:
                 while not lost.is_set():
                     try:
                         await asyncio.wait_for(lost.wait(), self.keepalive)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         await asyncio.wait_for(conn.fetchval("SELECT 1"), 5)
             except asyncio.CancelledError:
                 raise

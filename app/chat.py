@@ -24,16 +24,17 @@ import re
 import unicodedata
 from typing import Any
 
-import engine
 from sqlalchemy import select
+
+import engine
 
 from . import jsonutil, redaction
 from .auth import UserInfo
 from .errors import ApiError, not_found
-from .models import ChatMessage, Game, OutboxEvent, Seat, User, utcnow
-from .signals import Notify
+from .models import ChatMessage, Game, OutboxEvent, Seat, User
 from .ratelimit import Limiter
-from .times import iso
+from .signals import Notify
+from .times import iso, utcnow
 
 log = logging.getLogger("menagerie.chat")
 

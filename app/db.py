@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
@@ -128,7 +128,7 @@ class Database:
         pool = await self._driver_pool()
         try:
             conn = await asyncio.wait_for(pool.acquire(), self.settings.pool_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise ConnectionError("no free database connection") from None
         try:
             yield conn
@@ -192,10 +192,11 @@ async def _json_codecs(conn) -> None:
     """JSON in and out as SQLAlchemy's asyncpg connections have it: text in, orjson out."""
     for name in ("json", "jsonb"):
         prefix = b"\x01" if name == "jsonb" else b""
+        skip = len(prefix)
         await conn.set_type_codec(
             name, schema="pg_catalog", format="binary",
             encoder=(lambda v, p=prefix: p + v.encode()),
-            decoder=(lambda b, n=len(prefix): jsonutil.loads(b[n:])))
+            decoder=(lambda b, n=skip: jsonutil.loads(b[n:])))
 
 
 async def _no_reset(conn) -> None:

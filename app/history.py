@@ -4,13 +4,17 @@ The ``actions`` table is the append-only log: one row per version, in order. A r
 ``"move"`` (a seat's answer, or a bot's), ``"auto"`` (the platform answered for a player whose
 time ran out or whose seat a bot plays: an ordinary action for the engine), or ``"undo"``
 (``action = {"undo": V}``: the state of version V again; a snapshot of it is always stored at
-the undo's own version). These helpers are shared by the game service (moves, frames, replay)
+the undo's own version), or ``"resign"`` (``action = {"resign": seat}``: that seat's player
+resigned; the engine state does not change, see :mod:`app.outcome`) or ``"abort"``
+(``action = {"abort": seat}``: that seat's player aborted the game before its play began; the
+state does not change either). These helpers are shared by the game service (moves, frames, replay)
 and the records (export, import, history).
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from sqlalchemy import select
 
@@ -18,6 +22,9 @@ import engine
 
 from .errors import ApiError
 from .models import Snapshot
+
+#: the kinds of log rows that are no engine move (the state stays as it was)
+NO_MOVE = ("resign", "abort")
 
 
 def engine_game(name: str):
@@ -42,13 +49,16 @@ def step(game, state: dict, record, undone: dict[int, dict]) -> dict:
     """The state after one row of the log: an engine move, or an undo (its stored state)."""
     if record.kind == "undo":
         return game.load(undone[record.version])
+    if record.kind in NO_MOVE:
+        return state  # not an engine move: the state stays
     new, _ = game.apply(state, record.seat, record.action)
     return new
 
 
 def effective_actions(rows: Iterable[Any]) -> list[tuple[int, Any]]:
     """``(seat, action)`` of the log rows (``version, seat, action, kind``, in version order)
-    that make the current state: moves and auto moves, minus what an undo took back."""
+    that make the current state: moves and auto moves, minus what an undo took back (a
+    resignation is no engine move)."""
     return [(seat, action) for _, seat, action in effective_log(rows)]
 
 
@@ -64,6 +74,8 @@ def effective_log(rows: Iterable[Any]) -> list[tuple[int, int, Any]]:
                 raise ValueError(f"undo row {r.version} without a target version")
             while stack and stack[-1][0] > target:
                 stack.pop()
+        elif kind in NO_MOVE:
+            continue  # not an engine move
         else:
             stack.append((r.version, r.seat, r.action))
     return stack

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -36,7 +36,7 @@ LOCALES = Path(__file__).resolve().parent / "locales"
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(lang: str) -> dict[str, str]:
     """The error sentences of one language (``{}`` for a language we do not have)."""
     if lang not in LANGUAGES:
@@ -85,7 +85,7 @@ def _literal_length(template: str) -> int:
     return len(_PLACEHOLDER.sub("", template))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pattern(template: str) -> re.Pattern[str]:
     parts = []
     pos = 0
@@ -100,7 +100,7 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile("".join(parts), re.S)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _templates(code: str) -> tuple[tuple[str, str], ...]:
     """(key, English template) of a code: the most exact (most literal text) first."""
     english = catalogue("en")
@@ -197,7 +197,7 @@ def close_reason(text: str, limit: int = 123) -> str:
     return data[:limit].decode("utf-8", "ignore")
 
 
-@lru_cache(maxsize=None)
+@cache
 def data_translations(game: str) -> dict[str, dict]:
     """``{lang: {...}}`` of a game's data translations (``engine/<game>/data/i18n/<lang>.json``:
     card names under ``cards``, final-scoring texts under ``texts``, by card id); English is the

@@ -22,8 +22,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any
 
 from sqlalchemy import func, select, update
 

@@ -7,19 +7,39 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from starlette.routing import Match
+from starlette.staticfiles import StaticFiles
 
 from . import errors
 from .errors import JSONResponse
 from .logs import request_id
-from .middleware import (BodyLimitMiddleware, RequestContextMiddleware, StrictJSONMiddleware,
-                         content_security_policy)
-from .routes import (analysis, auth, catalog, chat, daily, games, me, notify, push, ratings,
-                     records, rematch, system, webhooks, ws)
+from .middleware import (
+    BodyLimitMiddleware,
+    RequestContextMiddleware,
+    StrictJSONMiddleware,
+    content_security_policy,
+)
+from .routes import (
+    analysis,
+    auth,
+    catalog,
+    chat,
+    daily,
+    games,
+    me,
+    notify,
+    push,
+    ratings,
+    records,
+    rematch,
+    system,
+    vacations,
+    webhooks,
+    ws,
+)
 from .services import Services
 from .settings import Settings, get_settings
 from .static import ClientFiles
 from .transport import HstsOverHttps
-from starlette.staticfiles import StaticFiles
 
 log = logging.getLogger("menagerie.app")
 
@@ -81,7 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             x.strip() for x in settings.trusted_proxies.split(",") if x.strip()])
 
     for module in (system, auth, catalog, games, ws, me, chat, webhooks, records, ratings,
-                   rematch, notify, push, daily, analysis):
+                   rematch, notify, push, daily, analysis, vacations):
         app.include_router(module.router)
 
     @app.api_route("/api/{path:path}", include_in_schema=False,

@@ -8,14 +8,12 @@ behind the load balancer and scrape each, if you need every process's figures (d
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .services import Services
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 _FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -47,32 +45,53 @@ DB_UNAVAILABLE = Counter("menagerie_database_unavailable_total",
                          registry=REGISTRY)
 
 
+@dataclass
+class LiveReadings:
+    """Where the live gauges read the running process at scrape time (``app/services.py``
+    fills it in: this module knows nothing of the services, which import it)."""
+
+    open_sockets: Callable[[], int]
+    watched_games: Callable[[], int]
+    games_cached: Callable[[], int]
+    tokens_cached: Callable[[], int]
+    listening: Callable[[], bool]
+    pool: Callable[[], dict[str, int]]
+    sockets_counted: Callable[[], int] = lambda: 0
+    spectators_shed: Callable[[], int] = lambda: 0
+
+
 class LiveGauges:
     """Gauges read from the running services at scrape time."""
 
-    def __init__(self, services: "Services") -> None:
-        self.services = services
+    def __init__(self, readings: LiveReadings) -> None:
+        self.readings = readings
 
     def describe(self):
         return []
 
     def collect(self):
-        svc = self.services
+        r = self.readings
         yield GaugeMetricFamily("menagerie_open_sockets", "Open game WebSockets.",
-                                value=svc.hub.connection_count())
+                                value=r.open_sockets())
+        yield GaugeMetricFamily("menagerie_sockets_counted",
+                                "WebSockets counted by the socket caps (every kind, from the "
+                                "first byte; app/quotas.py).", value=r.sockets_counted())
+        yield CounterMetricFamily("menagerie_spectators_shed",
+                                  "New spectator sockets refused with 4503 crowded.",
+                                  value=r.spectators_shed())
         yield GaugeMetricFamily("menagerie_watched_games",
                                 "Games with at least one socket in this process.",
-                                value=svc.hub.channel_count())
+                                value=r.watched_games())
         yield GaugeMetricFamily("menagerie_games_cached", "Games whose state is in memory.",
-                                value=len(svc.games.cache))
+                                value=r.games_cached())
         yield GaugeMetricFamily("menagerie_tokens_cached", "Login tokens cached in memory.",
-                                value=svc.auth.cached_tokens())
+                                value=r.tokens_cached())
         yield GaugeMetricFamily("menagerie_listen_connected",
                                 "1 when the LISTEN connection (or the in-process bus) is up.",
-                                value=1 if getattr(svc.bus, "listening", True) else 0)
+                                value=1 if r.listening() else 0)
         pool = GaugeMetricFamily("menagerie_db_pool_connections",
                                  "Database pool connections by state.", labels=["state"])
-        for state, value in svc.db.pool_status().items():
+        for state, value in r.pool().items():
             pool.add_metric([state], value)
         yield pool
 
@@ -80,14 +99,14 @@ class LiveGauges:
 _live: LiveGauges | None = None
 
 
-def attach(services: "Services") -> None:
+def attach(readings: LiveReadings) -> None:
     """Point the live gauges at this process's services (the last app started wins)."""
     global _live
     if _live is None:
-        _live = LiveGauges(services)
+        _live = LiveGauges(readings)
         REGISTRY.register(_live)
     else:
-        _live.services = services
+        _live.readings = readings
 
 
 def render() -> tuple[bytes, str]:

@@ -9,19 +9,20 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
-    Float,
     CheckConstraint,
     Date,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
     String,
     UniqueConstraint,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from .times import utcnow  # noqa: F401 - the column default, and imported from here by others
+from .times import utcnow  # the column default
 
 #: 64-bit ids on PostgreSQL; SQLite needs INTEGER PRIMARY KEY for its rowid alias
 Id = BigInteger().with_variant(Integer(), "sqlite")
@@ -130,6 +131,9 @@ class Seat(Base):
     away: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     #: a rematch seat kept for this user until they accept (or decline)
     invited: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    #: the version of the log row at which this seat's player resigned (None: they did not);
+    #: a bot plays the seat from then on (``away``), never reclaimable; it finishes last
+    resigned: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class ActionRecord(Base):
@@ -147,7 +151,9 @@ class ActionRecord(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     #: "move" (the seat's player or bot), "auto" (the platform played a player's decision after
     #: a timeout or while the seat is away), "undo" (``action`` = ``{"undo": V}``: the state of
-    #: version V restored; a snapshot is always stored at an undo version)
+    #: version V restored; a snapshot is always stored at an undo version), "resign" / "abort"
+    #: (``action`` = ``{"resign": seat}``: that seat's player resigned or aborted the game; the
+    #: engine state does not change, app/outcome.py)
     kind: Mapped[str] = mapped_column(String(16), default="move", server_default="move")
     #: the game's clock (timed games) at ``version - 1``, i.e. just before this decision: a
     #: take-back of it restores exactly this clock (no refund, no fresh deadline)
@@ -400,6 +406,9 @@ class DailyAttempt(Base):
     time_used: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: finished before the day was over: only these count (leaderboard, streak)
     in_time: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    #: the account was past the ranking threshold when the attempt started (docs/daily.md):
+    #: the day's deal, ranked; else the day's practice deal, listed as unranked
+    ranked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class Analysis(Base):
@@ -437,3 +446,21 @@ class Analysis(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Vacation(Base):
+    """Days a player declared away (issue #33, app/vacations.py): whole days in their time
+    zone, from ``starts_at`` (or the moment it was declared) to ``ends_at`` (UTC). Their
+    clocks in every game stop meanwhile (app/clock.py ``off``)."""
+
+    __tablename__ = "vacations"
+    __table_args__ = (Index("ix_vacations_user_end", "user_id", "ends_at"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"))
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: the days it covers in the player's time zone (first and last), for the yearly limit
+    first_day: Mapped[date] = mapped_column(Date)
+    last_day: Mapped[date] = mapped_column(Date)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -7,6 +7,12 @@
 - A browser's subscription (``POST /api/me/push``: the ``PushSubscription`` JSON) is stored per
   user: endpoint, P-256 key, auth secret, and the page's language. Endpoints must be https URLs
   of a push service in ``push_hosts`` (``push_allow_loopback``: http://127.0.0.1, tests only).
+  With ``push_hosts`` empty (any public https host), the endpoint's host is resolved when the
+  browser subscribes and must be public (no loopback, private or internal address, in any
+  notation: ``0x7f000001`` is 127.0.0.1).
+- Every send resolves the host again and connects only to checked public addresses (the
+  connector's resolver refuses the rest, so a name rebound to 127.0.0.1 later gets nothing),
+  and never follows a redirect (a 3xx is a failed attempt): issue #31, finding 10.
 - :class:`PushChannel` makes push a channel of the notification dispatcher (:mod:`app.notify`):
   a "your turn", a reminder or a game's end that the user's choices let through (kinds, the
   push switch, quiet hours, "only when away", the per-game throttle) queues one
@@ -31,11 +37,10 @@ import asyncio
 import base64
 import binascii
 import contextlib
-import ipaddress
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Callable
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -46,11 +51,12 @@ from pywebpush import WebPushException, webpush_async
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
-from . import i18n, jsonutil, serverkeys
+from . import i18n, jsonutil, netcheck, serverkeys
 from .auth import UserInfo
 from .errors import ApiError, not_found
 from .jobqueue import JobWorker, stepped_backoff
-from .models import PushDelivery, PushSubscription, utcnow
+from .models import PushDelivery, PushSubscription
+from .times import utcnow
 
 log = logging.getLogger("menagerie.push")
 
@@ -86,7 +92,7 @@ def check_subscription(endpoint: str, p256dh: str, auth: str, settings) -> None:
     try:
         parts = urlsplit(endpoint)
         host = (parts.hostname or "").lower()
-        parts.port  # raises on a bad port
+        _ = parts.port  # raises on a bad port
         key = _b64(p256dh)
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), key)  # on the curve
         secret = _b64(auth)
@@ -111,10 +117,14 @@ def check_subscription(endpoint: str, p256dh: str, auth: str, settings) -> None:
 
 
 def _public_host(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_global
-    except ValueError:
-        return host != "localhost" and not host.endswith(".localhost")
+    ip = netcheck.literal_address(host)
+    if ip is not None:
+        return not netcheck.is_private(ip)
+    return host != "localhost" and not host.endswith(".localhost")
+
+
+def _allowed_address(ip, allow_loopback: bool) -> bool:
+    return not netcheck.is_private(ip) or (allow_loopback and str(ip) == "127.0.0.1")
 
 
 class PushService:
@@ -170,6 +180,7 @@ class PushService:
                         lang: str) -> dict:
         """Store (or move to this user, or refresh) the browser's subscription."""
         check_subscription(endpoint, p256dh, auth, self.settings)
+        await self._check_resolves(endpoint)
         async with self.db.write() as s:
             row = await s.scalar(select(PushSubscription)
                                  .where(PushSubscription.endpoint == endpoint))
@@ -197,6 +208,20 @@ class PushService:
                 await s.execute(delete(PushSubscription).where(PushSubscription.id.in_(old)))
             await s.commit()
             return {"id": row.id, "endpoint": row.endpoint}
+
+    async def _check_resolves(self, endpoint: str) -> None:
+        """Any public https host (``push_hosts`` empty): every address of the host is public."""
+        if any(h.strip() for h in self.settings.push_hosts.split(",")):
+            return  # an operator's list of push services
+        parts = urlsplit(endpoint)
+        try:
+            addresses = await netcheck.resolve(parts.hostname or "", parts.port or 443)
+        except OSError:
+            addresses = []
+        if not addresses or not all(_allowed_address(ip, self.settings.push_allow_loopback)
+                                    for ip in addresses):
+            raise ApiError(422, "push_service_not_allowed",
+                           "This server does not send to that push service.")
 
     async def unsubscribe(self, user: UserInfo, endpoint: str) -> None:
         async with self.db.write() as s:
@@ -239,11 +264,12 @@ class PushService:
     def payload(kind: str, game_id: int, title: str, version: int, deadline: str | None,
                 lang: str, by: str = "", excerpt: str = "") -> dict:
         """A notice's push message in ``lang`` (kinds: your_turn, reminder, game_over,
-        chat_mention, invitation). A game's turn notices share one tag (a newer one replaces
+        chat_mention, invitation, resigned, aborted). A game's turn notices share one tag (a newer one replaces
         an older one on the device); its chat mentions and its invitation have their own."""
         words = {**TEXTS, **i18n.catalogue("en"), **i18n.catalogue(lang)}
         params = {"title": title, "id": game_id, "by": by, "excerpt": excerpt}
-        tag = {"chat_mention": "chat", "invitation": "rematch"}.get(kind, "turn")
+        tag = {"chat_mention": "chat", "invitation": "rematch", "resigned": "over",
+               "aborted": "over"}.get(kind, "turn")
         out = {"type": kind, "game": game_id, "version": version,
                "title": i18n.fill(words[f"push.{kind}_title"], params),
                "body": i18n.fill(words[f"push.{kind}_body"], params),
@@ -261,6 +287,10 @@ class PushService:
         """One encrypted, VAPID-signed POST to the subscription's push service.
         ``subscription``: ``{"endpoint", "keys": {"p256dh", "auth"}}``."""
         claims = {"sub": self.settings.push_subject}  # a new dict: pywebpush fills aud and exp
+        literal = netcheck.literal_address(urlsplit(subscription["endpoint"]).hostname or "")
+        if literal is not None and not _allowed_address(literal,
+                                                        self.settings.push_allow_loopback):
+            return Outcome("retry", None, str(netcheck.PrivateAddress()))
         try:
             assert self._session is not None, "the push worker is not started"
             response = await webpush_async(
@@ -268,20 +298,29 @@ class PushService:
                 vapid_private_key=await self.vapid(), vapid_claims=claims,
                 content_encoding="aes128gcm", ttl=self.settings.push_ttl,
                 timeout=aiohttp.ClientTimeout(total=self.settings.push_timeout),
-                headers={"Urgency": "high"}, aiohttp_session=self._session)
+                headers={"Urgency": "high"},
+                aiohttp_session=netcheck.NoRedirects(self._session))
             return Outcome("delivered", getattr(response, "status", None))
         except WebPushException as exc:
             status = exc.response.status if exc.response is not None else None
             if status in (404, 410):
                 return Outcome("gone", status, f"HTTP {status}")
             return Outcome("retry", status, f"HTTP {status}" if status else "request failed")
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return Outcome("retry", None, "timeout")
+        except aiohttp.ClientConnectorError as exc:
+            if isinstance(exc.os_error, netcheck.PrivateAddress) or \
+                    isinstance(exc.__cause__, netcheck.PrivateAddress):
+                return Outcome("retry", None, str(netcheck.PrivateAddress()))
+            return Outcome("retry", None, "connection failed")
         except (aiohttp.ClientError, OSError, ValueError):
             return Outcome("retry", None, "connection failed")
 
     def start(self) -> None:
-        self._session = aiohttp.ClientSession(trust_env=False)
+        connector = aiohttp.TCPConnector(
+            resolver=netcheck.CheckedResolver(
+                lambda ip: _allowed_address(ip, self.settings.push_allow_loopback)))
+        self._session = aiohttp.ClientSession(connector=connector, trust_env=False)
         self.worker.start()
 
     async def stop(self) -> None:

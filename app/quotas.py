@@ -6,8 +6,10 @@
   per decision). A game is never made of bots only: the creator sits in seat 0, and when every
   seat of a running game is played by a bot (its players all handed to the time control's
   bot), the bots stop until someone reclaims a seat (app/games/bots.py).
-- Sockets: at most ``ws_per_user`` game WebSockets per user and ``ws_per_address`` per client
-  address, per process (a load balancer that spreads one client over N processes allows N
+- Sockets: at most ``ws_max_sockets`` WebSockets in all, ``ws_per_address`` per client address
+  (counted before any login wait), ``ws_per_user`` game WebSockets and ``ws_me_per_user``
+  ``/api/me/ws`` sockets per user, per process; past ``ws_spectator_limit`` new spectators are
+  shed (:class:`SocketQuota`) (a load balancer that spreads one client over N processes allows N
   times that; the proxy's connection limit per address covers the rest: docs/security.md).
 - ``sync`` messages: a token bucket per socket (``rate_sync_per_second``, ``rate_sync_burst``):
   each answer may be a full state, so a burst of syncs is a burst of large writes.
@@ -16,28 +18,56 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
 from collections import Counter
 
+from sqlalchemy import func, select
+
 from .errors import ApiError
+from .models import Game, Seat, User
 from .ratelimit import Limiter
 from .settings import Settings
 
 SEARCH_BOT = "mcts"
 
 
-def check_new_game(settings: Settings, active: int, bot_seats: Counter, bots: list[int],
-                   bot_kind: str, time_control: dict | None) -> None:
+async def creator_load(session, creator: int) -> tuple[int, Counter]:
+    """The creator's unfinished games (of their own making: games dealt by the server, such as
+    the daily challenge's, do not count) and their bot seats by kind, counted in ``session``
+    (the write transaction that creates the game) with the creator's row locked, so two
+    creations by one user queue (SQLite has one writer at a time anyway). Game creation and
+    rematches both count through here."""
+    await session.execute(select(User.id).where(User.id == creator).with_for_update())
+    unfinished = ((Game.created_by == creator) & (Game.status != "finished")
+                  & (Game.source == "play"))
+    active = await session.scalar(select(func.count()).select_from(Game).where(unfinished))
+    rows = (await session.execute(
+        select(Seat.bot, func.count()).join(Game, Game.id == Seat.game_id)
+        .where(unfinished, Seat.bot.is_not(None)).group_by(Seat.bot))).all()
+    return int(active or 0), Counter({kind: n for kind, n in rows})
+
+
+async def enforce_new_game(session, settings: Settings, creator: int, new_bots: Counter,
+                           time_control: dict | None) -> None:
+    """:func:`creator_load` then :func:`check_new_game`: refuse (409) a game that ``creator``
+    is about to store in ``session``."""
+    active, bot_seats = await creator_load(session, creator)
+    check_new_game(settings, active, bot_seats, new_bots, time_control)
+
+
+def check_new_game(settings: Settings, active: int, bot_seats: Counter, new_bots: Counter,
+                   time_control: dict | None) -> None:
     """Refuse (409) a new game beyond the creator's quotas. ``active``: the creator's unfinished
-    games, ``bot_seats``: bot kind -> seats over them (the store counts both inside the write
-    transaction that creates the game, with the creator's row locked, so two creations queue).
-    """
+    games, ``bot_seats``: bot kind -> seats over them (:func:`creator_load`), ``new_bots``:
+    bot kind -> seats of the new game."""
     limit = settings.max_active_games_per_user
     if active >= limit:
         raise ApiError(409, "game_quota",
                        f"You have {limit} unfinished games already; finish one first.",
                        limit=limit)
     seats = Counter(bot_seats)
-    seats[bot_kind] += len(bots)
+    seats.update(new_bots)
     if (time_control or {}).get("bot") == SEARCH_BOT:
         seats[SEARCH_BOT] += 1  # it may play the creator's seat after timeouts
     if sum(seats.values()) > settings.max_bot_seats_per_user:
@@ -51,36 +81,91 @@ def check_new_game(settings: Settings, active: int, bot_seats: Counter, bots: li
 
 
 class SocketQuota:
-    """Open game sockets per user and per client address in this process."""
+    """Open WebSockets of this process: in all, per client address, per user (issue #31).
+
+    A socket counts from the moment its handshake reaches the app (:meth:`SocketSlot.enter`,
+    before it is accepted and before any wait for its login): a crowd of sockets that never
+    log in is capped per address and in all like any other. Its user is counted once known
+    (:meth:`SocketSlot.claim`). Close codes (docs/security.md): 4429 ``too_many_sockets`` (the
+    address's or the user's cap), 4503 ``server_busy`` (the process's cap, for everyone) and
+    4503 ``crowded`` (past ``ws_spectator_limit``: a new spectator is shed, with
+    ``retry_after``)."""
 
     def __init__(self, settings: Settings) -> None:
         self.per_user = settings.ws_per_user
+        self.me_per_user = settings.ws_me_per_user
         self.per_address = settings.ws_per_address
+        self.max_sockets = settings.ws_max_sockets
+        self.spectator_limit = settings.ws_spectator_limit
+        self.crowded_retry = settings.ws_crowded_retry
         self.sync_rate = settings.rate_sync_per_second
         self.sync_burst = settings.rate_sync_burst
+        self.total = 0
         self.users: Counter = Counter()
         self.addresses: Counter = Counter()
+        #: spectators refused since the start (shedding; reported by /metrics)
+        self.shed = 0
+        #: how late the event loop runs (seconds; :meth:`watch_lag`), and when it means shedding
+        self.lag = 0.0
+        self.lag_limit = settings.ws_shed_lag
 
-    def open(self, user_id: int | None, address: str | None) -> ApiError | None:
-        """Count a new socket, or say why it is refused (nothing counted then)."""
-        if user_id is not None and self.users[user_id] >= self.per_user:
-            return ApiError(429, "too_many_sockets",
-                            f"At most {self.per_user} game connections per user.")
+    def enter(self, address: str | None) -> ApiError | None:
+        """Count a new socket of ``address``, or say why it is refused (nothing counted)."""
+        if self.total >= self.max_sockets:
+            return ApiError(503, "server_busy", "This server is full; try again in "
+                            f"{self.crowded_retry} s.", retry_after=self.crowded_retry)
         if address and self.addresses[address] >= self.per_address:
             return ApiError(429, "too_many_sockets",
                             f"At most {self.per_address} game connections per address.")
-        if user_id is not None:
-            self.users[user_id] += 1
+        self.total += 1
         if address:
             self.addresses[address] += 1
         return None
 
-    def close(self, user_id: int | None, address: str | None) -> None:
-        for counter, key in ((self.users, user_id), (self.addresses, address)):
-            if key is not None and key != "":
-                counter[key] -= 1
-                if counter[key] <= 0:
-                    del counter[key]
+    def leave(self, address: str | None) -> None:
+        self.total -= 1
+        self._drop(self.addresses, address)
+
+    def claim(self, kind: str, user_id: int) -> ApiError | None:
+        """Count the socket's user (``kind`` "game" or "me": each has its own cap)."""
+        limit = self.per_user if kind == "game" else self.me_per_user
+        if self.users[(kind, user_id)] >= limit:
+            what = "game connections" if kind == "game" else "notice connections"
+            return ApiError(429, "too_many_sockets", f"At most {limit} {what} per user.")
+        self.users[(kind, user_id)] += 1
+        return None
+
+    def unclaim(self, kind: str, user_id: int) -> None:
+        self._drop(self.users, (kind, user_id))
+
+    def crowded(self) -> ApiError | None:
+        """Whether a new spectator is shed: this process holds more than
+        ``ws_spectator_limit`` sockets (the new one included), or its event loop runs more
+        than ``ws_shed_lag`` seconds late (short of CPU)."""
+        if self.total <= self.spectator_limit and not (self.lag_limit and
+                                                       self.lag > self.lag_limit):
+            return None
+        self.shed += 1
+        wait = self.crowded_retry + random.randint(0, self.crowded_retry)
+        return ApiError(503, "crowded", "Many people are watching; try again in "
+                        f"{wait} s.", retry_after=wait)
+
+    async def watch_lag(self, every: float = 0.1) -> None:
+        """Measure how late the event loop wakes up, for as long as the process runs (a
+        spike decays over a few tenths of a second)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(every)
+            late = loop.time() - start - every
+            self.lag = max(late, self.lag * 0.9)
+
+    @staticmethod
+    def _drop(counter: Counter, key) -> None:
+        if key is not None and key != "":
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
 
     def sync_limiter(self) -> Limiter:
         """A bucket for one socket's ``sync`` messages."""
@@ -90,15 +175,28 @@ class SocketQuota:
 class SocketSlot:
     """One socket's place in the :class:`SocketQuota` (taken once, released once)."""
 
-    def __init__(self, quota: SocketQuota) -> None:
+    def __init__(self, quota: SocketQuota, kind: str = "game") -> None:
         self.quota = quota
-        self.key: tuple | None = None
+        self.kind = kind
+        self.address: str | None = None
+        self.entered = False
+        self.user_id: int | None = None
         self.syncs = quota.sync_limiter()
 
-    def take(self, user_id: int | None, address: str | None) -> ApiError | None:
-        refused = self.quota.open(user_id, address)
+    def enter(self, address: str | None) -> ApiError | None:
+        """Count the socket from its first byte (before it is accepted)."""
+        refused = self.quota.enter(address)
         if refused is None:
-            self.key = (user_id, address)
+            self.entered, self.address = True, address
+        return refused
+
+    def claim(self, user_id: int | None) -> ApiError | None:
+        """Count the socket's user, once known (None: a spectator, nothing to count)."""
+        if user_id is None or self.user_id is not None:
+            return None
+        refused = self.quota.claim(self.kind, user_id)
+        if refused is None:
+            self.user_id = user_id
         return refused
 
     def sync_allowed(self) -> float:
@@ -106,6 +204,9 @@ class SocketSlot:
         return self.syncs.take("sync")
 
     def release(self) -> None:
-        if self.key is not None:
-            self.quota.close(*self.key)
-            self.key = None
+        if self.user_id is not None:
+            self.quota.unclaim(self.kind, self.user_id)
+            self.user_id = None
+        if self.entered:
+            self.quota.leave(self.address)
+            self.entered = False

@@ -15,6 +15,7 @@ configured: by default the header is ignored).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import re
@@ -113,7 +114,7 @@ class SharedLimiter:
             return 0.0
         return (1.0 - row["level"]) / self.rate
 
-    async def acquire_with(self, key: str, other: "SharedLimiter", other_key: str
+    async def acquire_with(self, key: str, other: SharedLimiter, other_key: str
                            ) -> tuple[float, float]:
         """Take a token from this bucket and one from ``other`` in one statement."""
         async with self.db.driver() as conn:
@@ -210,6 +211,15 @@ class RateLimits:
         self.verify_mails = bucket("verify_mails_per_user",
                                    settings.rate_verify_mails_per_hour / 3600.0,
                                    settings.rate_verify_mails_burst)
+        #: verification mails per recipient address (the key is the address's SHA-256: no
+        #: address is stored in ``rate_buckets``)
+        self.verify_recipient = bucket(
+            "verify_mails_per_recipient",
+            settings.rate_verify_mails_per_recipient_per_hour / 3600.0,
+            settings.rate_verify_mails_per_recipient_burst)
+        #: hints per user (each one a search in the hint process)
+        self.hints = bucket("hints_per_user", settings.rate_hints_per_minute / 60.0,
+                            settings.rate_hints_burst)
         #: take-backs per user (each one is a new version that every watcher receives)
         self.undo = bucket("undo_per_user", settings.rate_undo_per_minute / 60.0,
                            settings.rate_undo_burst)
@@ -241,6 +251,12 @@ class RateLimits:
             return
         await self.check(self.actions_address, address)
         await self.check(self.actions_user, user_id)
+
+    async def verify_mail(self, user_id: int, address: str) -> None:
+        """A verification mail asked for by ``user_id`` to ``address`` (already normalized)."""
+        await self.check(self.verify_mails, user_id)
+        digest = hashlib.sha256(address.lower().encode("utf-8")).hexdigest()
+        await self.check(self.verify_recipient, digest)
 
     async def login_allowed(self, account: str) -> None:
         """Refuse (429) a login to an account that failed too often lately."""

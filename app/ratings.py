@@ -16,12 +16,16 @@ How Menagerie uses it:
   come from the result's ``details.places`` when the game gives them (Ark Nova: victory
   points, then projects, then money), else from ``details.winners`` (shared winners are level;
   Zoocracy), else from equal scores in the ranking;
+* a player who **resigned** finishes last (``app/outcome.py`` rewrites the result's places):
+  resigning counts as a loss against everyone who did not resign, even when a bot played the
+  seat on afterwards (a resigned seat does not make ``bot_played``);
 * players who did not play are not touched (no RD growth for idle periods: ratings here are a
   leaderboard, not a matchmaking prior);
 * games with **hints** allowed (``games.hints``: the bot may propose answers) are casual and
   never rated;
 * **daily challenge** games (``games.source = "daily"``) are never rated: they have their own
   per-day leaderboard (docs/daily.md);
+* **aborted** games (before any seat's first decision of play) are never rated;
 * only games between at least two **human accounts**, played here, with no bot seat and no
   decision the platform took for someone (``result["bot_played"]``) are rated; each game once
   (``games.rated``, set in the same transaction as the new ratings).
@@ -34,8 +38,8 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from sqlalchemy import func, select
 
@@ -43,7 +47,9 @@ import engine
 
 from .db import Database
 from .errors import not_found
-from .models import Game, Rating, Seat, User, utcnow
+from .models import Game, Rating, Seat, User
+from .outcome import places_of
+from .times import utcnow
 
 log = logging.getLogger("menagerie.ratings")
 
@@ -139,31 +145,6 @@ def glicko2_update(player: Glicko, results: Iterable[tuple[Glicko, float]],
     return Glicko(DEFAULT_RATING + SCALE * new_mu, max(MIN_RD, SCALE * new_phi), new_sigma)
 
 
-def places_of(result: dict) -> dict[int, int]:
-    """Seat -> place (1 = first; equal places are a draw) from an engine result."""
-    details = result.get("details") or {}
-    ranking = [int(s) for s in result.get("ranking") or []]
-    scores = {int(k): v for k, v in (result.get("scores") or {}).items()}
-    given = details.get("places") if isinstance(details, dict) else None
-    if isinstance(given, dict) and given:
-        return {int(k): int(v) for k, v in given.items()}
-    winners = details.get("winners") if isinstance(details, dict) else None
-    places: dict[int, int] = {}
-    if isinstance(winners, list) and winners:
-        won = {int(w) for w in winners}
-        for seat in won:
-            places[seat] = 1
-        for i, seat in enumerate(s for s in ranking if s not in won):
-            places[seat] = len(won) + i + 1
-        return places
-    for i, seat in enumerate(ranking):
-        if i and scores.get(seat) is not None and scores.get(seat) == scores.get(ranking[i - 1]):
-            places[seat] = places[ranking[i - 1]]
-        else:
-            places[seat] = i + 1
-    return places
-
-
 def pairwise(places: dict[int, int], seats: Iterable[int]) -> dict[int, list[tuple[int, float]]]:
     """For each of ``seats``: ``(other seat, score)`` against every other of ``seats``."""
     seats = list(seats)
@@ -196,6 +177,8 @@ def why_unrated(game: Game, seats: list[Seat]) -> str | None:
         return "daily challenge"  # its own leaderboard (app/daily/), see docs/daily.md
     if game.source != "play":
         return f"source {game.source}"
+    if (game.result or {}).get("aborted") is not None:
+        return "aborted"  # before its play began (app/games/exits.py)
     if game.hints:
         return "hints allowed"  # a casual game: the bot proposed answers (app/analysis/)
     if any(s.bot is not None for s in seats):

@@ -26,8 +26,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from cachetools import LRUCache
 
@@ -53,6 +54,9 @@ class Frame:
     #: who sits where at this version (user id -> seat); None: not known, the socket reads the
     #: game's seats (a socket's viewer always follows the game's current seats)
     users: dict | None = None
+    #: the result the app recorded when it differs from the engine's (a resignation or an
+    #: abort, app/outcome.py): the game is over at this version whatever the engine says
+    outcome: dict | None = None
     _public: bytes | None = None
     _meta: bytes | None = None
     _encoded: dict = field(default_factory=dict)
@@ -60,10 +64,11 @@ class Frame:
     def _parts(self) -> tuple[bytes, bytes]:
         if self._public is None:
             self._public = jsonutil.dumps(redaction.public(self.game, self.state))
-            result = self.game.result(self.state)
+            result = self.outcome or self.game.result(self.state)
             self._meta = jsonutil.dumps({
                 "status": "finished" if result is not None else "running",
-                "waiting_for": sorted(self.game.waiting_for(self.state)),
+                "waiting_for": ([] if self.outcome is not None
+                                else sorted(self.game.waiting_for(self.state))),
                 "result": result,
                 **({"clock": self.clock} if self.clock is not None else {}),
             })
@@ -127,7 +132,7 @@ class Connection:
     and :meth:`Hub.seats_changed` re-reads the seats when they change while the game is open, so
     a socket that lost its seat (a declined rematch, say) never sees the next holder's view."""
 
-    def __init__(self, ws: "WebSocket", game_id: int, seat: int | None, hub: "Hub",
+    def __init__(self, ws: WebSocket, game_id: int, seat: int | None, hub: Hub,
                  user_id: int | None = None) -> None:
         self.ws = ws
         self.game_id = game_id
@@ -200,7 +205,7 @@ class Connection:
             self.last = max(self.last, frames[-1].version)
         return len(frames)
 
-    async def seat_at(self, frame: "Frame") -> int | None:
+    async def seat_at(self, frame: Frame) -> int | None:
         """The seat this socket's user holds at ``frame``'s version (None: a spectator); tells
         the client with a ``seat`` message when it differs from the last one it was told. The
         caller holds ``self.lock``."""
@@ -245,12 +250,19 @@ class Connection:
 class Channel:
     """The sockets of one game in this process and its recent frames."""
 
-    def __init__(self, hub: "Hub", game_id: int) -> None:
+    def __init__(self, hub: Hub, game_id: int) -> None:
         self.hub = hub
         self.game_id = game_id
         self.conns: set[Connection] = set()
         self._frames: LRUCache[int, Frame] = LRUCache(hub.frame_cache)
         self._load_lock = asyncio.Lock()
+        #: the highest version announced since the channel opened
+        self.latest = -1
+        #: what spectators' hellos need, read once per version (app/spectators.py)
+        self.watch: dict | None = None
+        self.watch_at = 0.0
+        self.watch_stale = False
+        self.watch_lock = asyncio.Lock()
 
     def add_frame(self, frame: Frame) -> None:
         self._frames[frame.version] = frame
@@ -286,16 +298,18 @@ class Hub:
     """All the sockets of this process, by game."""
 
     def __init__(self, loader: FrameLoader, versions: VersionReader, *, sync_window: int,
-                 frame_cache: int) -> None:
+                 frame_cache: int, seats: Callable[[int], Awaitable[dict]] | None = None,
+                 on_remote_move: Callable[..., bool] | None = None) -> None:
         self.loader = loader
         self.versions = versions
-        #: set by the service container: ``await seats(game_id)`` -> {user id: seat} now
-        self.seats: Callable[[int], Awaitable[dict]] | None = None
+        #: ``await seats(game_id)`` -> {user id: seat} now (the game service's)
+        self.seats = seats
         self.sync_window = sync_window
         self.frame_cache = max(frame_cache, 2)
         self._channels: dict[int, Channel] = {}
-        #: set by the game service: apply a move announced by another process, if it can
-        self.on_remote_move = None
+        #: apply a move announced by another process, if it can (the game service's; True:
+        #: applied, so the sockets need not reload it)
+        self.on_remote_move = on_remote_move
         #: (game, version) being written by this process: its own announcement of that version
         #: (LISTEN/NOTIFY, which may arrive before the writer resumes) is left to the writer,
         #: which publishes the frame it built instead of every socket reloading it
@@ -321,7 +335,7 @@ class Hub:
 
     async def seat_map(self, game_id: int) -> dict:
         """Who sits where in the game now (user id -> seat), from the database."""
-        if self.seats is None:  # pragma: no cover - always set by the service container
+        if self.seats is None:  # pragma: no cover - always given by the service container
             return {}
         return await self.seats(game_id)
 
@@ -331,9 +345,10 @@ class Hub:
         ch = self._channels.get(game_id)
         if ch is None:
             return
+        ch.watch_stale = True
         tasks.spawn(self._reseat(ch))
 
-    async def _reseat(self, ch: "Channel") -> None:
+    async def _reseat(self, ch: Channel) -> None:
         try:
             users = await self.seat_map(ch.game_id)
         except Exception:
@@ -406,6 +421,11 @@ class Hub:
         ch = self._channels.get(game_id)
         if ch is None:
             return
+        if version > ch.latest:
+            ch.latest = version
+            if ch.watch is not None and (version > ch.watch["version"] or
+                                         ch.watch["status"] == "open"):
+                ch.watch_stale = True
         for conn in list(ch.conns):
             conn.poke(version)
 

@@ -17,7 +17,9 @@ bids, votes, kept cards). Once the game is over nothing is hidden any more.
 
 ``POST /api/games/import`` takes a record, replays it with the engine (every action must be
 legal; the first that is not is refused with 422 and the engine's own code, plus its
-``index``), checks the result when the record states one, and stores it as a new finished game
+``index``), checks the result when the record states one (a record of a game that a
+resignation or an abort ended states it in ``result.resigned`` / ``result.aborted``: the
+result is then the one :mod:`app.outcome` makes of the log), and stores it as a new finished game
 (``games.source = "import"``) with its actions and snapshots, so it can be browsed in the
 replay viewer like any other. Seats of an imported game belong to nobody (the names of the
 record are kept in ``result["imported"]``); imported games are never rated.
@@ -43,9 +45,9 @@ import engine
 from engine.bots import bot_kinds
 from engine.core import IllegalAction
 
-from .credentials import valid_username
-from . import jsonutil, redaction
+from . import jsonutil, outcome, redaction
 from .auth import UserInfo
+from .credentials import valid_username
 from .errors import ApiError, not_found
 from .history import effective_actions
 from .settings import Settings
@@ -171,21 +173,40 @@ def rebuild(record: Any, snapshot_every: int = 50) -> Rebuilt:
         if (i + 1) % snapshot_every == 0:
             out.snapshots[i + 1] = game.dump(state)
     out.state = state
-    out.result = game.result(state)
     out.snapshots[len(actions)] = game.dump(state)
+    stated = record.get("result")
+    if stated is not None and not isinstance(stated, dict):
+        raise _bad("The result is a JSON object.")
+    out.result = _outcome(game.result(state), stated or {}, len(seats))
     if out.result is None:
         raise ApiError(422, "not_finished", "The record's game is not over: only finished games "
                                             "can be imported.")
-    stated = record.get("result")
     if stated is not None:
-        if not isinstance(stated, dict):
-            raise _bad("The result is a JSON object.")
-        keys = [k for k in ("scores", "ranking", "details") if k in stated]
+        keys = [k for k in ("scores", "ranking", "details", "resigned", "aborted")
+                if k in stated]
         if not _json_equal({k: out.result.get(k) for k in keys},
                            {k: stated[k] for k in keys}):
             raise ApiError(422, "result_mismatch",
                            "Replayed, the record gives another result than it states.")
     return out
+
+
+def _outcome(engine_result: dict | None, stated: dict, seat_count: int) -> dict | None:
+    """The result a record's log gives: the engine's, or what a resignation or an abort made
+    of it (the record states them: ``result.resigned``, ``result.aborted``; app/outcome.py)."""
+    resigned = stated.get("resigned")
+    if not isinstance(resigned, list) or not all(
+            type(s) is int and 0 <= s < seat_count for s in resigned) or \
+            len(set(resigned)) != len(resigned):
+        resigned = []
+    aborted = stated.get("aborted")
+    if type(aborted) is int and 0 <= aborted < seat_count:
+        return outcome.aborted(aborted)
+    if engine_result is not None:
+        return outcome.with_resignations(engine_result, resigned)
+    if resigned and outcome.ends_now([(s, True) for s in range(seat_count)], resigned):
+        return outcome.ended_by_resignation(seat_count, resigned)
+    return None
 
 
 # --------------------------------------------------------------------------- the service
@@ -220,8 +241,9 @@ class RecordService:
             else:
                 entry["user"] = x.username
             out_seats.append(entry)
+        # (a resignation or an abort: the record states it, the import gives the same result)
         result = {k: v for k, v in (row.result or {}).items()
-                  if k in ("scores", "ranking", "details")}
+                  if k in ("scores", "ranking", "details", "resigned", "aborted")}
         # a finished game's answers are open to everybody (app/redaction.py)
         return {"format": FORMAT, "game": row.game, "options": row.options, "seats": out_seats,
                 "actions": [[seat, redaction.answer(action, seat, None, finished=True)]

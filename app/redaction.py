@@ -28,13 +28,14 @@ The rules, in one list:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any
 
 from engine.core import Game, events_for
 
-from .errors import ApiError
 from . import times
+from .errors import ApiError
 from .times import aware, iso
 
 Viewer = int | None  # a seat, or None for a spectator

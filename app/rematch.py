@@ -19,23 +19,28 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import Counter
 
-import engine
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+import engine
+
+from . import quotas
 from .auth import UserInfo
 from .db import Database
 from .errors import ApiError, not_found
-from .models import Game, OutboxEvent, Seat, User, utcnow
+from .models import Game, OutboxEvent, Seat, User
 from .signals import Notify
+from .times import utcnow
 
 log = logging.getLogger("menagerie.rematch")
 
 
 class RematchService:
-    def __init__(self, db: Database, games, signals=None) -> None:
+    def __init__(self, db: Database, games, signals=None, settings=None) -> None:
         self.db = db
+        self.settings = settings  # the quotas of app.quotas (None: no quota, for tools)
         self.games = games  # app.games.GameService
         self.signals = signals  # wakes the outbox after an invitation
 
@@ -58,6 +63,10 @@ class RematchService:
                 raise ApiError(409, "not_finished", "A rematch can follow only a finished game.")
             existing = await s.scalar(select(Game.id).where(Game.rematch_of == game_id))
             if existing is None:
+                if self.settings is not None:  # the same quotas as creating a game
+                    await quotas.enforce_new_game(
+                        s, self.settings, user.id, Counter(x.bot for x in seats if x.bot),
+                        old.time_control)
                 now = utcnow()
                 new = Game(game=old.game, options=old.options, seed=secrets.token_hex(16),
                            seat_count=old.seat_count, status="open", version=0, state=None,

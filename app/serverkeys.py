@@ -5,7 +5,7 @@ daily challenge's secret (``daily``, app/daily/)."""
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from collections.abc import Callable
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError

@@ -16,6 +16,7 @@ believes ``X-Forwarded-For`` from 127.0.0.1) is switched off.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -60,6 +61,38 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
             self.transport.close()
 
 
+def http_limit(settings: Settings) -> int | None:
+    """uvicorn's ``limit_concurrency``: ``max_connections`` for HTTP *on top of* the
+    WebSockets the app admits (``ws_max_sockets``). uvicorn counts an open WebSocket as a
+    connection, so with one shared limit a crowd of sockets made every page and /healthz answer
+    503 (issue #31); the app caps the sockets itself (app/quotas.py), so HTTP always keeps its
+    own ``max_connections``. 0: no limit."""
+    if not settings.max_connections:
+        return None
+    return settings.max_connections + settings.ws_max_sockets
+
+
+def open_files(settings: Settings) -> int:
+    """Raise this process's soft limit of open files to its hard limit (one file per socket:
+    a soft limit of 1024, common under systemd, would refuse connections long before the
+    socket caps), and warn when even that is below the caps plus a reserve. Returns the
+    limit."""
+    import logging
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with contextlib.suppress(ValueError, OSError):
+        if hard == resource.RLIM_INFINITY or hard > soft:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+    needed = settings.ws_max_sockets + settings.max_connections + 256
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        logging.getLogger("menagerie.serve").warning(
+            "open files limited to %d, below MENAGERIE_WS_MAX_SOCKETS + MENAGERIE_MAX_CONNECTIONS "
+            "+ 256 = %d: raise `ulimit -n` (LimitNOFILE) or lower the caps", soft, needed)
+    return soft
+
+
 def uvicorn_options(settings: Settings) -> dict:
     """The uvicorn settings ``menagerie serve`` (and the test launcher) use."""
     HeaderTimeoutProtocol.header_timeout = settings.header_timeout
@@ -68,5 +101,5 @@ def uvicorn_options(settings: Settings) -> dict:
                 server_header=False, timeout_graceful_shutdown=10,
                 http="app.serving:HeaderTimeoutProtocol",
                 timeout_keep_alive=settings.keepalive_timeout,
-                limit_concurrency=settings.max_connections or None,
+                limit_concurrency=http_limit(settings), backlog=settings.backlog,
                 h11_max_incomplete_event_size=16 * 1024)

@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 
-from . import i18n, jsonutil
+from . import i18n, jsonutil, tasks
 
 log = logging.getLogger("menagerie.sessions")
 CLOSE_CODE = 4401
@@ -33,7 +33,6 @@ class Sessions:
     def __init__(self) -> None:
         self._by_digest: dict[str, set] = {}
         self._by_user: dict[int, set] = {}
-        self._tasks: set[asyncio.Task] = set()
 
     def add(self, conn, user_id: int, digest: str) -> None:
         conn.session = (user_id, digest)
@@ -96,9 +95,7 @@ class Sessions:
         conn.closed = True
         conn.wake.set()
         self.remove(conn)
-        task = asyncio.get_running_loop().create_task(_say_and_close(conn))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        tasks.spawn(_say_and_close(conn))
 
 
 async def _say_and_close(conn) -> None:

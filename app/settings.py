@@ -134,8 +134,8 @@ class Settings(BaseSettings):
     smtp_timeout: float = Field(20.0, gt=0)
     #: the site's address as players reach it: the links in mails start with it
     public_url: str = "http://127.0.0.1:8000"
-    #: signs the links in mails (verification, unsubscribe); set it in production (the same on
-    #: every process): unset, a random key per process is used and old links stop working
+    #: signs the links in mails (verification, unsubscribe); unset, the server makes a key once
+    #: and keeps it in the database (``server_keys``), shared by every process and restart
     secret_key: str | None = None
     #: hours a verification link stays valid
     email_verify_hours: float = Field(48.0, gt=0)
@@ -183,6 +183,12 @@ class Settings(BaseSettings):
     #: server makes one once and keeps it in the database (table server_keys), shared by every
     #: process. Changing it changes today's deals: set it before anyone plays, or never
     daily_secret: str | None = None
+    #: a daily attempt is ranked only for an account at least this many days old, with this
+    #: many finished games (not daily, not imported) and, when this server sends mail, a
+    #: verified address; others play the day's practice deal, unranked (docs/daily.md)
+    daily_ranked_min_account_days: float = Field(7.0, ge=0)
+    daily_ranked_min_games: int = Field(5, ge=0)
+    daily_ranked_need_email: bool = True
     #: when set, GET /metrics needs "Authorization: Bearer <this>"; unset, /metrics answers
     #: only to the peers in metrics_allow
     metrics_token: str | None = None
@@ -209,9 +215,33 @@ class Settings(BaseSettings):
     #: verification mails per user (POST /api/me/email): a burst, then this many per hour
     rate_verify_mails_per_hour: float = Field(4.0, gt=0)
     rate_verify_mails_burst: int = Field(3, ge=1)
-    #: game WebSockets open at once per user and per client address (per process)
+    #: verification mails to one address, whichever accounts ask: a burst, then this many per
+    #: hour (several fresh accounts cannot flood a stranger's inbox)
+    rate_verify_mails_per_recipient_per_hour: float = Field(1.0, gt=0)
+    rate_verify_mails_per_recipient_burst: int = Field(3, ge=1)
+    #: WebSockets open at once (per process), counted from the moment the handshake reaches
+    #: the app, before any wait for a login (issue #31, docs/security.md "Socket caps"):
+    #: game sockets per user, ``/api/me/ws`` sockets per user, all sockets per client address
     ws_per_user: int = Field(20, ge=1)
+    ws_me_per_user: int = Field(10, ge=1)
     ws_per_address: int = Field(60, ge=1)
+    #: all WebSockets of this process: past it every new one is refused (close code 4503);
+    #: HTTP keeps ``max_connections`` of its own above it (menagerie serve)
+    ws_max_sockets: int = Field(8000, ge=1)
+    #: shedding (issue #37): past this many sockets in this process a new *spectator* socket
+    #: is refused (4503 ``crowded`` with a retry hint); watchers already in stay, players'
+    #: sockets are still admitted up to ``ws_max_sockets``
+    ws_spectator_limit: int = Field(6000, ge=0)
+    #: shedding also while this process's event loop runs this many seconds late (measured
+    #: every 0.1 s, decaying): a machine short of CPU turns new spectators away before the
+    #: players' requests wait behind their handshakes; 0: off
+    ws_shed_lag: float = Field(0.5, ge=0)
+    #: seconds a shed spectator is told to wait (the hint is this plus up to as much again,
+    #: at random, so a refused crowd does not come back at once)
+    ws_crowded_retry: int = Field(15, ge=1, le=3600)
+    #: database reads for spectators' sockets at once (per process): their own small budget,
+    #: so a crowd never takes the pool connections the players' moves need
+    ws_spectator_db: int = Field(2, ge=1, le=64)
     #: "sync" messages per socket: a burst, then this many per second
     rate_sync_per_second: float = Field(0.5, gt=0)
     rate_sync_burst: int = Field(5, ge=1)
@@ -221,6 +251,10 @@ class Settings(BaseSettings):
     keepalive_timeout: int = Field(5, ge=1)
     #: connections and requests at once before 503 (menagerie serve; 0: no limit)
     max_connections: int = Field(2000, ge=0)
+    #: connections the kernel queues before the server accepts them (menagerie serve; the
+    #: kernel's net.core.somaxconn caps it): a crowd reconnecting at once overflowed uvicorn's
+    #: 2048, and then the players' connections waited in SYN retries with everyone else's
+    backlog: int = Field(4096, ge=64)
     #: post-game analysis (issue #19, app/analysis/): worker processes running analysis jobs
     #: at once, per server process (the search never runs on the event loop); 0: this process
     #: only queues them and another process (with the same database) runs them
@@ -231,6 +265,11 @@ class Settings(BaseSettings):
     hint_playouts: int | None = Field(None, ge=1)
     #: seconds a hint may take before the request answers 503 ``hint_timeout``
     hint_timeout: float = Field(20.0, gt=0)
+    #: the hint process' niceness (0-19), as ``analysis_nice``
+    hint_nice: int = Field(10, ge=0, le=19)
+    #: hints per user: a burst, then this many per minute (429 ``rate_limited``)
+    rate_hints_per_minute: float = Field(6.0, gt=0)
+    rate_hints_burst: int = Field(5, ge=1)
     #: a running job writes its new entries (and renews its lease) this often
     analysis_flush_seconds: float = Field(3.0, gt=0)
     #: how often the analysis worker looks for jobs another process left (a dead one's)

@@ -24,8 +24,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
+
+from . import tasks
 
 log = logging.getLogger("menagerie.signals")
 
@@ -44,7 +47,7 @@ class YourTurn:
         return {**asdict(self), "users": list(self.users)}
 
     @classmethod
-    def of(cls, payload: dict) -> "YourTurn":
+    def of(cls, payload: dict) -> YourTurn:
         return cls(int(payload["game_id"]), int(payload["version"]), str(payload["game"]),
                    str(payload["title"]), tuple(int(u) for u in payload["users"]),
                    payload.get("deadline"))
@@ -64,7 +67,7 @@ class Notify:
         return {**asdict(self), "users": list(self.users)}
 
     @classmethod
-    def of(cls, payload: dict) -> "Notify":
+    def of(cls, payload: dict) -> Notify:
         return cls(str(payload["kind"]), int(payload["game_id"]), str(payload["game"]),
                    str(payload["title"]), tuple(int(u) for u in payload["users"]),
                    str(payload.get("by") or ""), str(payload.get("excerpt") or ""))
@@ -85,6 +88,11 @@ class Signals:
     #: the outbox worker (``drain`` waits for it too)
     outbox: Any = None
     _tasks: set = field(default_factory=set)
+
+    def use_outbox(self, outbox: Any) -> None:
+        """The outbox worker that runs the stored signals (``wake_outbox``, ``drain``); it takes
+        these signals in turn, so it is handed over once both exist."""
+        self.outbox = outbox
 
     def on_your_turn(self, listener: Listener) -> None:
         self.your_turn.append(listener)
@@ -133,9 +141,7 @@ class Signals:
         self._spawn([], [game_id])
 
     def _spawn(self, turns: list[YourTurn], finished: list[int]) -> None:
-        task = asyncio.get_running_loop().create_task(self._now(turns, finished))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        tasks.spawn(self._now(turns, finished), keep=self._tasks)
 
     async def _now(self, turns: list[YourTurn], finished: list[int]) -> None:
         try:

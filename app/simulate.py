@@ -16,6 +16,7 @@ import sys
 
 from engine.bots.simulate import parse_bots, simulate, summarize
 
+
 def summarize_records(path: str, game: str, players: int, bots: list[str] | str,
                       seed: int | str) -> dict:
     """The :func:`simulate` summary of the games in a ``--records`` file (``seconds``: the sum
@@ -52,8 +53,14 @@ def register(app) -> None:
     ) -> None:
         """Play bot-vs-bot games and report wins, scores and game length."""
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
         seed_value: int | str = int(seed) if seed.lstrip("-").isdigit() else seed
         err = Console(stderr=True)
@@ -73,7 +80,7 @@ def register(app) -> None:
                                    on_record=save if records else None, start=start)
         except (KeyError, ValueError) as exc:
             err.print(f"[red]error:[/] {exc}")
-            raise typer.Exit(2)
+            raise typer.Exit(2) from None
         if as_json:
             sys.stdout.write(json.dumps(summary, sort_keys=True) + "\n")
             return

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import logging
 
-from . import jsonutil
-from . import tasks
+from . import jsonutil, tasks
 from .realtime import send_locked
 
 log = logging.getLogger("menagerie.userfeed")

@@ -31,19 +31,21 @@ import logging
 import secrets
 import socket
 import time
+from collections.abc import Sequence
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
-from . import jsonutil
+from . import jsonutil, netcheck
 from .auth import UserInfo
 from .errors import ApiError, not_found
 from .jobqueue import LEASE, JobWorker, stepped_backoff
-from .models import NotificationPrefs, User, Webhook, WebhookDelivery, utcnow
-from .signals import YourTurn
-from .times import iso
+from .models import NotificationPrefs, User, Webhook, WebhookDelivery
+from .signals import Notify, YourTurn
+from .times import iso, utcnow
 
 log = logging.getLogger("menagerie.webhooks")
 
@@ -65,18 +67,8 @@ def backoff(settings, attempts: int) -> float:
     return stepped_backoff(settings.webhook_backoff_base, BACKOFF_STEPS, attempts)
 
 
-#: IPv6 ranges that carry an IPv4 address inside (NAT64, IPv4-mapped and -translated,
-#: IPv4-compatible, 6to4, Teredo): a gateway may turn them into any IPv4 address, loopback and
-#: private ones included, so they are refused whatever they embed
-EMBEDDED_IPV4 = tuple(ipaddress.ip_network(n) for n in (
-    "64:ff9b::/96", "64:ff9b:1::/48", "::ffff:0:0/96", "::ffff:0:0:0/96", "::/96",
-    "2002::/16", "2001::/32"))
-
-
-def _private(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if ip.version == 6 and any(ip in net for net in EMBEDDED_IPV4):
-        return True
-    return not ip.is_global or ip.is_multicast
+#: loopback, private, ... and the IPv6 ranges that carry an IPv4 address inside: app/netcheck.py
+_private = netcheck.is_private
 
 
 class RefusedTarget(Exception):
@@ -186,23 +178,13 @@ class WebhookService:
             await s.commit()
 
     # ---------------------------------------------------------------- events
-    async def on_your_turn(self, s, events: list[YourTurn]):
+    async def on_your_turn(self, s, events: Sequence[YourTurn]):
         """Listener of ``signals.your_turn`` (in the outbox's transaction ``s``): one delivery
         per active webhook of the users whose turn it became; one query for the whole batch."""
         users = sorted({u for event in events for u in event.users})
         if not users:
             return None
-        hooks = (await s.execute(
-            select(Webhook.id, Webhook.user_id, User.username)
-            .join(User, User.id == Webhook.user_id)
-            .where(Webhook.user_id.in_(users), Webhook.active.is_(True))
-            .order_by(Webhook.id))).all()
-        if hooks:  # the "webhook" switch of the notification preferences (app/notify)
-            off = {uid for uid, prefs in (await s.execute(
-                select(NotificationPrefs.user_id, NotificationPrefs.prefs)
-                .where(NotificationPrefs.user_id.in_(users)))).all()
-                if ((prefs or {}).get("channels") or {}).get("webhook") is False}
-            hooks = [hook for hook in hooks if hook.user_id not in off]
+        hooks = await self._hooks(s, users)
         if not hooks:
             return None
         now = utcnow()
@@ -218,6 +200,43 @@ class WebhookService:
                     payload={"event": "your_turn", "game": game,
                              "user": {"id": hook.user_id, "username": hook.username},
                              "deadline": event.deadline}))
+        return self.worker.wake
+
+    @staticmethod
+    async def _hooks(s, users: Sequence[int]) -> Sequence[Any]:
+        """The active webhooks of ``users`` whose "webhook" channel is on."""
+        hooks = (await s.execute(
+            select(Webhook.id, Webhook.user_id, User.username)
+            .join(User, User.id == Webhook.user_id)
+            .where(Webhook.user_id.in_(users), Webhook.active.is_(True))
+            .order_by(Webhook.id))).all()
+        if hooks:  # the "webhook" switch of the notification preferences (app/notify)
+            off = {uid for uid, prefs in (await s.execute(
+                select(NotificationPrefs.user_id, NotificationPrefs.prefs)
+                .where(NotificationPrefs.user_id.in_(users)))).all()
+                if ((prefs or {}).get("channels") or {}).get("webhook") is False}
+            hooks = [hook for hook in hooks if hook.user_id not in off]
+        return list(hooks)
+
+    async def on_notice(self, s, items: Sequence[Notify]):
+        """Listener of ``signals.notice``: a player resigned or aborted a game (event
+        ``resigned`` / ``aborted``, with ``by``) to the webhooks of the game's other players."""
+        items = [n for n in items if n.kind in ("resigned", "aborted")]
+        users = sorted({u for n in items for u in n.users})
+        hooks = await self._hooks(s, users) if users else []
+        if not hooks:
+            return None
+        now = utcnow()
+        for n in items:
+            game = {"id": n.game_id, "game": n.game, "title": n.title,
+                    "url": f"/game.html?id={n.game_id}"}
+            for hook in hooks:
+                if hook.user_id in n.users:
+                    s.add(WebhookDelivery(
+                        webhook_id=hook.id, event=n.kind, status="pending", attempts=0,
+                        next_attempt_at=now, created_at=now,
+                        payload={"event": n.kind, "game": game, "by": n.by,
+                                 "user": {"id": hook.user_id, "username": hook.username}}))
         return self.worker.wake
 
     # ---------------------------------------------------------------- the worker
@@ -246,7 +265,7 @@ class WebhookService:
         self.worker.on_attempt = callback
 
     @staticmethod
-    async def _load(s, ids: list[int]) -> list:
+    async def _load(s, ids: Sequence[int]) -> Sequence[Any]:
         """The claimed deliveries: (id, attempts, payload, url, secret)."""
         return (await s.execute(
             select(WebhookDelivery.id, WebhookDelivery.attempts, WebhookDelivery.payload,
@@ -272,7 +291,7 @@ class WebhookService:
                                                                      type=socket.SOCK_STREAM)
             except OSError:
                 raise RefusedTarget("cannot resolve the host") from None
-            addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+            addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
         if not addresses:
             raise RefusedTarget("cannot resolve the host")
         if not self.settings.webhook_allow_private and any(_private(ip) for ip in addresses):

@@ -9,7 +9,12 @@ What it does (everything on 127.0.0.1, bounded in count and time, stops by itsel
 1. Creates a throwaway PostgreSQL database next to ``--db`` (default ``TEST_POSTGRES_URL``),
    starts ``menagerie serve`` on it (``--servers`` processes of ``--workers`` workers each), or
    uses ``--url``. Registers two players per game, creates ``--games`` real ``arknova`` games
-   (no bots) and starts them; opens ``--spectators`` anonymous sockets spread over the games.
+   (no bots) and starts them; opens ``--spectators`` anonymous sockets (at most 20,000) spread
+   over the games and over source addresses 127.0.x.y (``--per-address`` each, so the server's
+   per-address socket cap stays on). A spectator reconnects like the browser client: a growing,
+   jittered delay, and after a 4503 refusal (the server sheds spectators past
+   ``MENAGERIE_WS_SPECTATOR_LIMIT``) the server's ``retry_after``, jittered. The report counts
+   the players' errors apart from the spectators', and the spectators admitted and shed.
 2. Each game is played by two scripted clients: the seat that owes a decision asks
    ``GET /legal``, picks one of the answers at random and ``POST``s it at the version it saw.
    ``--rate R`` paces the games to R accepted actions per second in total (each game acts
@@ -80,9 +85,7 @@ LOAD_ENV = {
     "MENAGERIE_RATE_ACTIONS_BURST": "100000",
     "MENAGERIE_RATE_ADDRESS_ACTIONS_PER_SECOND": "100000",
     "MENAGERIE_RATE_ADDRESS_ACTIONS_BURST": "100000",
-    # every simulated client comes from 127.0.0.1: the per-address and per-user quotas off
-    "MENAGERIE_WS_PER_ADDRESS": "1000000",
-    "MENAGERIE_WS_PER_USER": "1000000",
+    # the socket caps stay on: the spectators come from many local addresses (--per-address)
     "MENAGERIE_RATE_SYNC_BURST": "1000000",
     "MENAGERIE_MAX_ACTIVE_GAMES_PER_USER": "1000000",
     "MENAGERIE_MAX_BOT_SEATS_PER_USER": "1000000",
@@ -264,6 +267,9 @@ class Recorder:
         self.watchers: dict[int, int] = collections.Counter()
         #: when the last spectator of a game started watching it
         self.watch_since: dict[int, float] = {}
+        #: spectators that got a hello; those refused (4503) and waiting to come back
+        self.admitted: set[int] = set()
+        self.shed_now: set[int] = set()
 
     def new_phase(self) -> None:
         """Forget the figures of the previous phase (the acks stay, for the verification)."""
@@ -273,6 +279,8 @@ class Recorder:
         self.received.clear()
         self.watchers.clear()
         self.watch_since.clear()
+        self.admitted.clear()
+        self.shed_now.clear()
         self.acks = {k: (t, seat, a, False) for k, (t, seat, a, _m) in self.acks.items()}
 
     def ack(self, gid: int, version: int, seat: int, action: dict, t: float,
@@ -390,8 +398,7 @@ class Target:
             status, data, headers = await conn.request(
                 method, path, token, None if body is None else orjson.dumps(body),
                 self.rec.timeout)
-        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError,
-                IndexError):
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError, IndexError):
             return 0, None, None
         try:
             return status, orjson.loads(data) if data else None, headers
@@ -522,6 +529,10 @@ class Options:
     pg_restart_at: float = 0.0
     grace: float = 3.0
     timeout: float = 10.0
+    #: spectators per source address (127.0.x.y); 0: all from the default address
+    per_address: int = 30
+    #: spectators that start connecting per second (0: all at once)
+    arrive_per_second: float = 1000.0
 
 
 class Run:
@@ -607,10 +618,27 @@ class Run:
         with contextlib.suppress(Exception):
             await self.t.refresh(slot)
 
+    def address_of(self, i: int) -> str | None:
+        """Spectator ``i``'s source address: 127.0.x.y (all of 127/8 is this machine), so the
+        server's per-address socket cap can stay on."""
+        if not self.o.per_address:
+            return None
+        k = i // self.o.per_address
+        return f"127.0.{1 + k // 254}.{1 + k % 254}"
+
+    async def pause(self, seconds: float) -> None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.stop_sockets.wait(), seconds)
+
     async def spectator(self, i: int, slot: Slot) -> None:
-        """One anonymous socket watching a slot's game; reconnects (``?after=``) on failure."""
+        """One anonymous socket watching a slot's game; reconnects (``?after=``) on failure
+        like the browser client (static/js/live.js): a growing, jittered delay, and after a
+        4503 refusal (the server sheds spectators) the server's ``retry_after``, jittered and
+        growing with each refusal in a row."""
         rec = self.rec
         server = i
+        attempt = shed = 0
+        extra = {"local_addr": (addr, 0)} if (addr := self.address_of(i)) else {}
         while not self.stop_sockets.is_set():
             generation, gid, changed = slot.generation, slot.gid, slot.changed
             box = {"last": None, "counted": False}
@@ -618,10 +646,25 @@ class Run:
                 try:
                     async with connect(self.t.ws_url(slot, box["last"], server),
                                        open_timeout=10, close_timeout=1, max_size=2**23,
-                                       max_queue=None) as ws:
+                                       max_queue=None, **extra) as ws:
                         hello = orjson.loads(await ws.recv(decode=False))
+                        if hello.get("type") == "error":
+                            error = hello.get("error") or {}
+                            if error.get("code") in ("crowded", "server_busy"):
+                                self.count("ws_shed")  # refused, told when to come back
+                                wait = max(5.0, float(error.get("retry_after") or 15))
+                                wait *= 1.5 ** min(shed, 6) * (0.75 + random.random() * 0.5)
+                                shed += 1
+                                rec.shed_now.add(i)
+                                await self.pause(wait)
+                                continue
+                            self.count(f"ws_refused_{error.get('code')}")
+                            raise ConnectionError(f"refused: {error}")
                         if hello.get("type") != "hello":
                             self.count("ws_bad_hello")
+                        attempt = shed = 0
+                        rec.shed_now.discard(i)
+                        rec.admitted.add(i)
                         if box["last"] is None:
                             box["last"] = hello.get("version", -1)
                         if not box["counted"]:
@@ -641,15 +684,16 @@ class Run:
                                 await reader
                             continue
                         raise ConnectionError("the server closed the socket")
-                except (ConnectionClosed, ConnectionError, OSError, InvalidStatus,
-                        asyncio.TimeoutError) as exc:
+                except (TimeoutError, ConnectionClosed, ConnectionError, OSError, InvalidStatus) as exc:
                     if self.stop_sockets.is_set():
                         break
                     self.count("ws_reconnects")
                     if isinstance(exc, InvalidStatus):
                         self.count("ws_refused")
                     server += 1
-                    await asyncio.sleep(0.1 + random.random() * 0.3)
+                    await self.pause(min(10.0, 0.4 * 2 ** attempt) *
+                                     (0.75 + random.random() * 0.5))
+                    attempt += 1
             if slot.generation == generation and not self.stop_sockets.is_set():
                 await asyncio.wait([asyncio.ensure_future(self.stop_sockets.wait()),
                                     asyncio.ensure_future(changed.wait())],
@@ -714,9 +758,13 @@ class Run:
     async def go(self) -> dict:
         o, rec = self.o, self.rec
         spect = []
+        # a crowd arrives over a few seconds (--arrive-per-second), not in one instant: all
+        # at once would only measure the kernel's accept queue
         for i in range(o.spectators):
             slot = self.slots[i % len(self.slots)]
             spect.append(asyncio.create_task(self.spectator(i, slot)))
+            if o.arrive_per_second and i % 100 == 99:
+                await asyncio.sleep(100 / o.arrive_per_second)
         # let the sockets connect before the clock starts
         await asyncio.sleep(min(5.0, 0.5 + o.spectators / 500))
         start = time.perf_counter()
@@ -747,6 +795,8 @@ class Run:
         await asyncio.gather(*spect, return_exceptions=True)
         delays, missed = rec.fanout()
         counts = rec.counts - counts_before
+        players = sum(v for k, v in counts.items() if k.startswith("http_") or k == "unavailable")
+        spectators = sum(v for k, v in counts.items() if k.startswith("ws_") and k != "ws_shed")
         return {
             "target": self.t.name,
             "games": len(self.slots), "spectators": o.spectators,
@@ -760,7 +810,14 @@ class Run:
                           "p99": pct(delays, 99), "max": pct(delays, 100)},
             "fanout_missed": missed,
             "counts": dict(counts),
-            "errors": sum(v for k, v in counts.items() if k not in ("games_finished",)) + missed,
+            "errors": players + spectators + missed,
+            # the players' errors (their POSTs and GET /legal) apart from the spectators'
+            # (reconnects, gaps, bad hellos; a 4503 refusal is shedding, counted apart)
+            "player_errors": players,
+            "spectator_errors": spectators,
+            "spectators_admitted": len(rec.admitted),
+            "spectators_shed_at_end": len(rec.shed_now),
+            "shed_refusals": counts.get("ws_shed", 0),
             "faults": self.faults,
             # CPU seconds per second of the measured window (2.0 = both cores busy)
             "server_cpu": round(server_cpu / elapsed, 2) if pgids else None,
@@ -964,7 +1021,10 @@ def line(r: dict) -> str:
     counts = ", ".join(f"{k}={v}" for k, v in sorted(r["counts"].items())) or "none"
     rate = "max" if not r["rate_target"] else f"{r['rate_target']:g}/s"
     return (f"{r['target']:9s} rate {rate:>7s}  games {r['games']} spectators "
-            f"{r['spectators']}  accepted {r['actions_per_s']}/s  action p50 {a['p50']} p95 "
+            f"{r['spectators']} (admitted {r['spectators_admitted']}, shed at the end "
+            f"{r['spectators_shed_at_end']}, refusals {r['shed_refusals']})  errors: players "
+            f"{r['player_errors']} spectators {r['spectator_errors']}  "
+            f"accepted {r['actions_per_s']}/s  action p50 {a['p50']} p95 "
             f"{a['p95']} p99 {a['p99']} ms  legal p99 {r['legal_ms']['p99']} ms  fan-out p50 "
             f"{f['p50']} p99 {f['p99']} ms  missed {r['fanout_missed']}  server cpu "
             f"{r['server_cpu']} ({r['server_cpu_ms_per_action']} ms/action) client cpu "
@@ -1005,13 +1065,22 @@ def parse_args(argv=None):
     p.add_argument("--grace", type=float, default=3.0,
                    help="seconds the sockets get after the last move to receive it")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--per-address", type=int, default=30,
+                   help="spectators per source address 127.0.x.y (the server's per-address "
+                        "socket cap stays on); 0: all from 127.0.0.1")
+    p.add_argument("--arrive-per-second", type=float, default=1000.0,
+                   help="spectators that start connecting per second (0: all at once)")
+    p.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE",
+                   help="an environment variable for the servers started, e.g. "
+                        "MENAGERIE_WS_SPECTATOR_LIMIT=4000 (repeatable)")
     p.add_argument("--analysis", action="store_true",
                    help="keep a post-game analysis running during the phases (see above)")
     args = p.parse_args(argv)
     args.rates = [float(x) for x in args.rate.split(",")]
     args.targets = [t.strip() for t in args.targets.split(",") if t.strip()]
-    if args.games < 1 or args.games > 2000 or args.spectators > 5000 or args.duration > 600:
-        p.error("bounded: at most 2000 games, 5000 spectators, 600 s per phase")
+    if args.games < 1 or args.games > 2000 or args.spectators > 20000 or args.duration > 600:
+        p.error("bounded: at most 2000 games, 20000 spectators, 600 s per phase")
+    args.server_env = dict(kv.split("=", 1) for kv in args.server_env)
     return args
 
 
@@ -1019,7 +1088,8 @@ def options_of(args) -> Options:
     return Options(games=args.games, spectators=args.spectators, duration=args.duration,
                    warmup=args.warmup, seed=args.seed, kill_every=args.kill_every,
                    restart_after=args.restart_after, pg_restart_cmd=args.pg_restart_cmd,
-                   pg_restart_at=args.pg_restart_at, grace=args.grace)
+                   pg_restart_at=args.pg_restart_at, grace=args.grace,
+                   per_address=args.per_address, arrive_per_second=args.arrive_per_second)
 
 
 async def run_menagerie(db_url: str, argv: list[str], extra_env: dict | None = None) -> dict:
@@ -1035,7 +1105,8 @@ async def amain(args) -> dict:
     opts = Options(games=args.games, spectators=args.spectators, duration=args.duration,
                    warmup=args.warmup, seed=args.seed, kill_every=args.kill_every,
                    restart_after=args.restart_after, pg_restart_cmd=args.pg_restart_cmd,
-                   pg_restart_at=args.pg_restart_at)
+                   pg_restart_at=args.pg_restart_at, per_address=args.per_address,
+                   arrive_per_second=args.arrive_per_second)
     log_dir = Path(tempfile.mkdtemp(prefix="menagerie-load-"))
     report: dict = {"args": {k: v for k, v in vars(args).items() if k != "db"},
                     "logs": str(log_dir)}
@@ -1051,7 +1122,8 @@ async def amain(args) -> dict:
         for kind in args.targets:
             if kind == "baseline" and args.url:
                 pass
-            report[kind] = await run_target(kind, args, opts, db_url, log_dir)
+            report[kind] = await run_target(kind, args, opts, db_url, log_dir,
+                                            args.server_env)
     finally:
         if db_url and not args.keep_db:
             with contextlib.suppress(Exception):
@@ -1082,8 +1154,19 @@ def failed(report: dict, faults: bool) -> bool:
     return bad
 
 
+def raise_open_files() -> None:
+    """Thousands of sockets: the soft limit of open files up to the hard one (this process
+    and the servers it starts)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
+    raise_open_files()
     try:
         import uvloop
 

@@ -8,8 +8,20 @@ No I/O, no clock, no network happens below this package: the same seed and the s
 always give the same state (``state_hash``).
 """
 
-from .core import (BadSetup, BadState, Game, IllegalAction, event, events_for, game_names,
-                   get_game, register, replay, title_of, unregister)
+from .core import (
+                   BadSetup,
+                   BadState,
+                   Game,
+                   IllegalAction,
+                   event,
+                   events_for,
+                   game_names,
+                   get_game,
+                   register,
+                   replay,
+                   title_of,
+                   unregister,
+)
 
 __all__ = ["BadSetup", "BadState", "Game", "IllegalAction", "event", "events_for", "game_names",
            "get_game", "register", "replay", "title_of", "unregister"]

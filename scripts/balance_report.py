@@ -43,8 +43,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bots.simulate import labels_for, play_game  # noqa: E402
 from engine.arknova.content import load_content  # noqa: E402
+from engine.bots.simulate import labels_for, play_game  # noqa: E402
 
 Z_FLAG = 2.5
 MIN_PLAYS = 12
@@ -234,7 +234,7 @@ def report(records: list[dict], bots: list[str], seed: str, minutes: float,
               "in the zoo, sponsors played, projects supported). Win rate: games won by those "
               "zoos (ties split).", "",
               "| card | kind | name | plays | play rate | win rate |", "|---|---|---|---:|---:|---:|"]
-    for cid, kind, name, k, pr, wr, z in rows:
+    for cid, kind, name, k, pr, wr, _z in rows:
         lines.append(f"| {cid} | {kind} | {name} | {k} | {pr:.1%} | "
                      f"{'–' if wr is None else f'{wr:.0%}'} |")
     lines.append("")

@@ -41,9 +41,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bots.simulate import places  # noqa: E402
 from engine import get_game  # noqa: E402
 from engine.bots import decide, make_bot  # noqa: E402
+from engine.bots.simulate import places  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "scripts"))

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, as `make test` and CI run it:
 #   1. PostgreSQL up with the test role and database (as root), Chromium present;
-#   2. the import contracts (lint-imports), then every test but the browser ones, on SQLite
-#      and PostgreSQL;
+#   2. the import contracts (lint-imports), the linters and the type checker (ruff, mypy against
+#      its baseline, ESLint on the client; docs/codehealth.md), then every test but the browser
+#      ones, on SQLite and PostgreSQL;
 #   3. the browser tests (tests/e2e) in a separate pytest process, if there are any.
 # Extra arguments go to the first pytest run.
 set -euo pipefail
@@ -20,6 +21,10 @@ export TEST_POSTGRES_URL=${TEST_POSTGRES_URL:-}
 
 # the layers of docs/architecture.md (import-linter contracts in pyproject.toml)
 "${VENV:-.venv}/bin/lint-imports"
+# the linter, the type checker (its errors per file may only go down), the client's linter
+"${VENV:-.venv}/bin/ruff" check .
+"$PY" scripts/mypy-baseline.py
+bash scripts/lint-js.sh
 
 "$PY" -m pytest tests --ignore=tests/e2e "$@"
 

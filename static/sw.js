@@ -55,7 +55,7 @@ self.addEventListener("fetch", (event) => {
 });
 
 self.addEventListener("push", (event) => {
-  let data = {};
+  let data;
   try { data = event.data ? event.data.json() : {}; } catch { data = {}; }
   const title = typeof data.title === "string" && data.title ? data.title : "Menagerie";
   const options = {

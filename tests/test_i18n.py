@@ -143,7 +143,8 @@ def test_no_key_is_unused(cats, families):
 #: the fallback of its icon.* keys)
 TABLE_CODE = ("js/zoocracy/*.js", "js/arknova/*.js", "js/decisionbar.js", "js/table.js", "js/lobby.js",
               "js/asyncplay.js", "js/chat.js", "js/replay.js", "js/leaderboard.js",
-              "js/game.js", "js/gamechrome.js", "js/live.js", "js/seats.js", "js/generic.js", "js/daily.js", "js/dailypage.js")
+              "js/game.js", "js/gamechrome.js", "js/live.js", "js/seats.js", "js/generic.js", "js/daily.js", "js/dailypage.js",
+              "js/exits.js", "js/nextgame.js", "js/vacation.js")
 _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`')
 #: English prose: "Goal track", "Your move", "food markers per enclosure", "seats of the coalition"
 _PROSE = re.compile(r"\b[A-Z][a-z]+(?: [a-z]+)+\b|\b[a-z]{2,} (?:the|a|of|to|in|for|is|are|has|your|you|seats?|food|round)\b")
@@ -186,11 +187,10 @@ def test_runtime_keys_are_declared(families):
 
 
 def test_dynamic_families_follow_the_game_data(cats, families):
+    from app.daily.kinds import KINDS
     from engine.arknova.game import HANDLERS
     from engine.arknova.tables import T
     from engine.bots import bot_kinds
-
-    from app.daily.kinds import KINDS
 
     missing = sorted(k for k in expand(families) if k not in cats["en"])
     assert not missing, f"declared keys missing from en.json: {missing}"

@@ -7,8 +7,7 @@ then the winner alone decides to draw a card or take 1 point (a sequential follo
 
 from __future__ import annotations
 
-from engine.core import Game, IllegalAction, Option, event
-from engine.core import rng as _rng
+from engine.core import Game, IllegalAction, Option, event, rng as _rng
 
 
 class ToyGame(Game):

@@ -118,11 +118,14 @@ def run_hint(name: str, dumped: dict, seat: int, settings: dict | None) -> dict:
     return an.hint(game, state, seat, an.Settings.from_dict(settings or {}))
 
 
-def hint_loop(conn: Any, modules: list[str] = ()) -> None:
+def hint_loop(conn: Any, modules: list[str] = (), nice: int = 0) -> None:
     """The hint process (``app/analysis/hints.py``): answer ``(name, dumped, seat, settings)``
     jobs from ``conn`` one after another with ``("ok", hint)`` or ``("error", text)``, until
     the pipe closes or ``None`` arrives. The server kills the process when a hint takes too
-    long, so a search it gave up on never runs on."""
+    long, so a search it gave up on never runs on. ``nice``: below the server's processes, as
+    the analysis jobs (live moves get the CPU first)."""
+    if nice:
+        lower_priority(nice)
     preload(list(modules))
     while True:
         try:

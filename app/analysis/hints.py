@@ -6,6 +6,13 @@ joined saw "hints allowed" first (their join is their agreement). Such a game is
 (``app/ratings.py``). The engine's ``hint(game, state, seat)`` works from that seat's view only
 (every world it searches comes from ``game.determinize(state, seat, rng)``), and the answer is
 one of the seat's own legal answers, so nothing hidden from the seat leaves the server.
+
+Fair use (issue #31, finding 5): the hint process runs niced (``hint_nice``, in the idle class
+where Linux allows it), each user has a token bucket of hints (``app/ratelimit.py``, checked by
+the route), and each user has at most one hint waiting or computing at a time (another one
+for a different decision is 429 ``hint_pending``; the same decision shares the first one's
+answer). The pool answers one hint at a time in arrival order, so a user's hint waits for at
+most one hint of each other user, never for a queue one user filled.
 """
 
 from __future__ import annotations
@@ -41,6 +48,8 @@ class HintPool:
         #: (game id, version, seat) -> hint: asking twice costs nothing
         self._cache: LRUCache = LRUCache(maxsize=256)
         self._lock = asyncio.Lock()
+        #: user id -> the key of their hint waiting or computing now (at most one each)
+        self.pending: dict[int, tuple] = {}
 
     def engine_settings(self) -> dict:
         playouts = self.settings.hint_playouts
@@ -58,7 +67,8 @@ class HintPool:
                 self._end_locked()
                 ctx = multiprocessing.get_context("spawn")
                 ours, theirs = ctx.Pipe()
-                proc = ctx.Process(target=compute.hint_loop, args=(theirs, list(self.preload)),
+                proc = ctx.Process(target=compute.hint_loop,
+                                   args=(theirs, list(self.preload), self.settings.hint_nice),
                                    name="menagerie-hint", daemon=True)
                 proc.start()
                 theirs.close()
@@ -91,10 +101,27 @@ class HintPool:
             except (EOFError, OSError):
                 return "died", None
 
-    async def hint(self, key: tuple, name: str, dumped: dict, seat: int) -> dict:
+    async def hint(self, key: tuple, name: str, dumped: dict, seat: int,
+                   user_id: int | None = None) -> dict:
         found = self._cache.get(key)
         if found is not None:
             return found
+        if user_id is None:
+            return await self._compute(key, name, dumped, seat)
+        mine = self.pending.get(user_id)
+        if mine is not None and mine != key:
+            raise ApiError(429, "hint_pending",
+                           "Your previous hint is still being computed; wait for it first.",
+                           retry_after=1)
+        if mine is None:
+            self.pending[user_id] = key
+        try:
+            return await self._compute(key, name, dumped, seat)
+        finally:
+            if mine is None:
+                self.pending.pop(user_id, None)
+
+    async def _compute(self, key: tuple, name: str, dumped: dict, seat: int) -> dict:
         async with self._lock:  # one at a time: a second click waits for the first answer
             found = self._cache.get(key)
             if found is not None:
@@ -104,7 +131,7 @@ class HintPool:
             try:
                 status, value = await asyncio.wait_for(asyncio.shield(asking),
                                                        self.settings.hint_timeout)
-            except (asyncio.TimeoutError, asyncio.CancelledError) as exc:
+            except (TimeoutError, asyncio.CancelledError) as exc:
                 # too long, or nobody waits for it any more: the search stops now (the asking
                 # thread sees the pipe close and ends)
                 await asyncio.shield(asyncio.to_thread(self.kill))

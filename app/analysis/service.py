@@ -3,7 +3,10 @@
 - ``POST /api/games/{id}/analysis``: a finished game's analysis is queued (one row per game in
   ``analyses``; a second request reuses it, a cancelled or failed one is queued again and
   resumes from its stored entries); the worker (:mod:`.worker`) runs it in a process of its
-  own. Rated games are queued automatically when they end (:meth:`AnalysisService.on_finished`,
+  own. Only the game's players and its creator (the importer, for an imported game) may ask
+  (403 ``not_a_player``), and a user has at most one analysis of their asking queued or
+  running at a time (429 ``analysis_pending``); the worker takes the queue in turns across
+  the users who asked (issue #31, finding 4). Rated games are queued automatically when they end (:meth:`AnalysisService.on_finished`,
   a listener of ``signals.finished`` after the ratings).
 - ``GET``: status, progress and the report, for whoever may read the game's record: anybody
   for a finished game, nobody while a sealed game (a daily challenge's) is sealed
@@ -25,7 +28,7 @@ from .. import redaction
 from ..auth import UserInfo
 from ..errors import ApiError, not_found
 from ..history import effective_log
-from ..models import ActionRecord, Analysis, Game
+from ..models import ActionRecord, Analysis, Game, User
 from ..times import iso, utcnow
 from .hints import HintPool
 from .worker import AnalysisWorker
@@ -108,16 +111,22 @@ class AnalysisService:
         if game.status != "finished":
             raise ApiError(409, "game_not_finished",
                            "A game can be analysed once it is over.")
+        if not await self._player(game, user):
+            raise ApiError(403, "not_a_player",
+                           "Only the game's players can ask for its analysis.")
         config = engine_settings(self.settings)
         now = utcnow()
         async with self.db.write() as s:
             row = await self._row(s, game_id, lock=True)
+            if row is None or row.status in ("failed", "cancelled"):
+                await self._one_at_a_time(s, user, game_id)
             if row is None:
                 row = Analysis(game_id=game_id, status="pending", settings=config, entries=[],
                                requested_by=user.id, created_at=now, updated_at=now)
                 s.add(row)
             elif row.status in ("failed", "cancelled"):
                 # again: it resumes from the entries it stored
+                row.requested_by = user.id
                 row.status, row.attempts, row.error, row.report = "pending", 0, None, None
                 row.finished_at, row.owner, row.lease_until = None, None, None
                 row.updated_at = now
@@ -130,6 +139,19 @@ class AnalysisService:
             self.worker.wake()
         out = view(row, can_request=True, can_cancel=await self._player(game, user))
         return (200 if row.status == "done" else 202), out
+
+    @staticmethod
+    async def _one_at_a_time(s, user: UserInfo, game_id: int) -> None:
+        """429 ``analysis_pending`` while another analysis the user asked for is queued or
+        running (counted with the user's row locked: two requests at once queue)."""
+        await s.execute(select(User.id).where(User.id == user.id).with_for_update())
+        other = await s.scalar(select(Analysis.game_id).where(
+            Analysis.requested_by == user.id, Analysis.status.in_(ACTIVE),
+            Analysis.game_id != game_id).limit(1))
+        if other is not None:
+            raise ApiError(429, "analysis_pending",
+                           "Your previous analysis is still queued or running; one at a time.",
+                           game_id=other, retry_after=30)
 
     async def cancel(self, game_id: int, user: UserInfo) -> dict:
         game = await self._game(game_id)
@@ -202,5 +224,5 @@ class AnalysisService:
         if c.status != "running" or c.state is None or seat not in c.waiting:
             raise ApiError(409, "no_decision", "Your seat has no decision to make now.")
         answer = await self.hints.hint((game_id, c.version, seat), c.name,
-                                       c.game.dump(c.state), seat)
+                                       c.game.dump(c.state), seat, user.id)
         return {"version": c.version, "seat": seat, **answer}

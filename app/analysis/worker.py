@@ -25,13 +25,14 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
-import time
 import queue as queue_mod
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Awaitable, Callable
+from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import func, or_, select, update
 
 from ..models import Analysis
 from ..times import utcnow
@@ -52,6 +53,23 @@ class Running:
     total: int | None = None
     task: asyncio.Task | None = None
     process: Any = None
+
+
+#: candidates looked at beyond the free slots (rows another process holds are skipped)
+FAIR_SLACK = 20
+
+
+async def fair_order(s, due, limit: int) -> list[int]:
+    """The ids of up to ``limit`` due jobs in turns across their requesters: every user's
+    oldest job first (oldest user first), then every user's second one, and so on; the jobs
+    the server queued itself (rated games, ``requested_by`` NULL) take turns as one more
+    requester. So nobody's long queue keeps anybody else's job waiting (issue #31)."""
+    m = Analysis
+    turn = func.row_number().over(partition_by=func.coalesce(m.requested_by, 0),
+                                  order_by=m.id).label("turn")
+    ranked = select(m.id.label("id"), turn).where(*due).subquery()
+    return list((await s.execute(select(ranked.c.id).order_by(ranked.c.turn, ranked.c.id)
+                                 .limit(limit))).scalars().all())
 
 
 class AnalysisWorker:
@@ -137,16 +155,21 @@ class AnalysisWorker:
                 await asyncio.wait_for(self._wake.wait(), self.settings.analysis_poll_seconds)
 
     async def claim(self, limit: int) -> list[tuple[int, int]]:
-        """Take up to ``limit`` due jobs: (analysis id, game id) of each."""
+        """Take up to ``limit`` due jobs: (analysis id, game id) of each, in turns across the
+        users who asked (:func:`fair_order`)."""
         now = utcnow()
         m = Analysis
+        due = (or_(m.status == "pending", (m.status == "running") & (m.lease_until <= now)),
+               m.id.notin_(list(self.running) or [0]))
         async with self.db.write() as s:
-            q = (select(m.id, m.game_id, m.attempts)
-                 .where(or_(m.status == "pending",
-                            (m.status == "running") & (m.lease_until <= now)))
-                 .where(m.id.notin_(list(self.running) or [0]))
-                 .order_by(m.id).limit(limit).with_for_update(skip_locked=True))
-            rows = (await s.execute(q)).all()
+            order = await fair_order(s, due, limit + FAIR_SLACK)
+            if not order:
+                await s.rollback()
+                return []
+            q = (select(m.id, m.game_id, m.attempts).where(*due, m.id.in_(order))
+                 .with_for_update(skip_locked=True))
+            place = {row_id: i for i, row_id in enumerate(order)}
+            rows = sorted((await s.execute(q)).all(), key=lambda r: place[r.id])[:limit]
             taken = []
             for row_id, game_id, attempts in rows:
                 if attempts >= MAX_ATTEMPTS:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 from ..times import aware
 
@@ -20,11 +20,11 @@ _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 def day_of(moment: datetime) -> date:
     """The UTC day of a moment."""
-    return aware(moment).astimezone(timezone.utc).date()
+    return aware(moment).astimezone(UTC).date()
 
 
 def day_start(day: date) -> datetime:
-    return datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
 
 
 def day_end(day: date) -> datetime:

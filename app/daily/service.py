@@ -13,6 +13,10 @@
 - **Scores.** Finished attempts are ranked by the player's score, then by the time their clock
   used (the daily time bank: :data:`.kinds.DAILY_CLOCK`); only games finished before the day
   ended count. The streak counts consecutive UTC days with a finished attempt of any kind.
+- **Ranked or practice.** Only an account past a threshold (its age, its finished games, a
+  verified address when mail is on: :meth:`DailyService.eligible`) plays the day's deal and is
+  ranked; any other account plays the day's *practice* deal (another seed) and is listed as
+  unranked, so throwaway accounts learn nothing about the ranked deal (issue #31, finding 3).
 - **Ratings.** Daily games (``games.source = "daily"``) are never rated (app/ratings.py).
 
 Time comes from :func:`app.times.utcnow` (tests move it).
@@ -31,7 +35,7 @@ import engine
 
 from .. import serverkeys, times
 from ..auth import UserInfo
-from ..errors import ApiError, not_found
+from ..errors import ApiError
 from ..times import iso
 from .calendar import day_end, day_of, seed_of, streaks
 from .kinds import KINDS, PLAYER_SEAT, DailyKind, unusable
@@ -45,7 +49,7 @@ def _attempt(a: Attempt, rank: int | None) -> dict:
     return {"kind": a.kind, "day": a.day.isoformat(), "game_id": a.game_id,
             "status": a.status, "started_at": iso(a.started_at),
             "finished_at": iso(a.finished_at), "score": a.score, "time_used": a.time_used,
-            "in_time": a.in_time, "rank": rank}
+            "in_time": a.in_time, "ranked": a.ranked, "rank": rank}
 
 
 def _title(game: str) -> str:
@@ -97,9 +101,19 @@ class DailyService:
                         self.db, "daily", lambda: secrets.token_hex(32))
         return self._secret
 
-    async def seed(self, kind: str, day: date) -> str:
-        """The seed of a kind's deal on a day (server side only: never sent to anybody)."""
-        return seed_of(await self.secret(), kind, day)
+    async def seed(self, kind: str, day: date, ranked: bool = True) -> str:
+        """The seed of a kind's deal on a day (server side only: never sent to anybody); the
+        practice deal of unranked attempts is another one."""
+        return seed_of(await self.secret(), kind if ranked else f"practice|{kind}", day)
+
+    async def eligible(self, user_id: int) -> bool:
+        """Whether a new attempt of this user is ranked (docs/daily.md, "Who is ranked")."""
+        s = self.settings
+        made, games, verified = await self.store.standing(user_id)
+        old = made is not None and \
+            (times.utcnow() - made).total_seconds() >= s.daily_ranked_min_account_days * 86400
+        mail = not (s.daily_ranked_need_email and s.smtp_host) or verified
+        return old and games >= s.daily_ranked_min_games and mail
 
     # ------------------------------------------------------------------ today
     async def overview(self, user: UserInfo | None) -> dict:
@@ -121,7 +135,8 @@ class DailyService:
                           if a is not None else None})
         return {"day": day.isoformat(), "now": iso(now), "ends_at": iso(end),
                 "seconds_left": max(0, int((end - now).total_seconds())), "kinds": kinds,
-                "streak": streak}
+                "streak": streak,
+                "ranked": await self.eligible(user.id) if user is not None else None}
 
     async def start(self, user: UserInfo, name: str) -> tuple[dict, bool]:
         """The caller's game of today's ``name`` challenge: created and dealt the first time
@@ -132,12 +147,13 @@ class DailyService:
         created = False
         found = await self.store.attempt(user.id, kind.name, day)
         if found is None:
+            ranked = await self.eligible(user.id)
             try:
                 made = await self.games.create_dealt(
                     user, kind.game, kind.seats, kind.options, list(kind.bots), kind.bot,
-                    kind.time_control, seed=await self.seed(kind.name, day), source="daily",
-                    sealed_until=day_end(day),
-                    also=self.store.new_attempt(user.id, kind.name, day, now))
+                    kind.time_control, seed=await self.seed(kind.name, day, ranked),
+                    source="daily", sealed_until=day_end(day),
+                    also=self.store.new_attempt(user.id, kind.name, day, now, ranked))
                 game_id, created = made["id"], True
                 log.info("daily %s %s: game %s for %s", kind.name, day, game_id, user.username)
             except IntegrityError:  # the same attempt started a moment earlier
@@ -170,11 +186,18 @@ class DailyService:
         over = now >= day_end(day)
         await self.store.settle(days=[day], kind=kind.name)
         players, total, rows = await self.store.leaderboard(day, kind.name, limit, offset)
-        entries = [{"rank": rank, "user": {"id": a.user_id, "username": a.username},
+        def entry(a: Attempt, rank: int | None) -> dict:
+            return {"rank": rank, "user": {"id": a.user_id, "username": a.username},
                     "score": a.score, "time_used": a.time_used,
                     "finished_at": iso(a.finished_at),
                     "game_id": a.game_id if over or (user is not None and a.user_id == user.id)
-                    else None} for a, rank in rows]
+                    else None}
+
+        entries = [entry(a, rank) for a, rank in rows]
+        # practice deals of accounts below the threshold: shown, never ranked
+        unranked = [{**entry(a, None), "ranked": False}
+                    for a in (await self.store.unranked(day, kind.name, limit)
+                              if offset == 0 else [])]
         you = None
         if user is not None:
             a = await self.store.attempt(user.id, kind.name, day)
@@ -182,7 +205,7 @@ class DailyService:
                 you = _attempt(a, await self.store.rank(a))
         return {"day": day.isoformat(), "kind": kind.name, "over": over,
                 "ends_at": iso(day_end(day)), "players": players, "total": total,
-                "offset": offset, "entries": entries, "you": you}
+                "offset": offset, "entries": entries, "unranked": unranked, "you": you}
 
     async def history(self, user: UserInfo | None, before: date | None, limit: int) -> dict:
         """The past days (before today, or before ``before``), newest first: per kind how many

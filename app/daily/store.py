@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import and_, case, func, or_, select, update
 
 from ..db import Database
-from ..models import DailyAttempt, Game, Seat, User
+from ..models import DailyAttempt, Game, NotificationPrefs, Seat, User
 from ..times import aware
 from .calendar import day_end
 from .kinds import outcome
@@ -42,17 +42,19 @@ class Attempt:
     score: float | None
     time_used: float | None
     in_time: bool
+    ranked: bool = True    #: the day's deal, ranked (else the practice deal: docs/daily.md)
     username: str | None = None
 
 
 _COLUMNS = (DailyAttempt.id, DailyAttempt.user_id, DailyAttempt.kind, DailyAttempt.day,
             DailyAttempt.game_id, Game.status, DailyAttempt.started_at,
             DailyAttempt.finished_at, DailyAttempt.score, DailyAttempt.time_used,
-            DailyAttempt.in_time)
+            DailyAttempt.in_time, DailyAttempt.ranked)
 
 
 def _attempt(row, username: str | None = None) -> Attempt:
-    return Attempt(*row[:11], username=username)
+    # row[:12] is the 12 fields before username (mypy cannot count a slice)
+    return Attempt(*row[:12], username=username)  # type: ignore[misc]
 
 
 def _time():
@@ -64,10 +66,26 @@ class DailyStore:
         self.db = db
 
     @staticmethod
-    def new_attempt(user_id: int, kind: str, day: date, now: datetime):
+    def new_attempt(user_id: int, kind: str, day: date, now: datetime, ranked: bool = True):
         """The rows to store with a new daily game (``also`` of the game's transaction)."""
         return lambda game_id: [DailyAttempt(user_id=user_id, kind=kind, day=day,
-                                             game_id=game_id, started_at=now, in_time=False)]
+                                             game_id=game_id, started_at=now, in_time=False,
+                                             ranked=ranked)]
+
+    async def standing(self, user_id: int) -> tuple[datetime | None, int, bool]:
+        """What the ranking threshold looks at: when the account was made, how many games it
+        played to the end (not daily, not imported: ``source = 'play'``), and whether it has
+        a verified email address."""
+        async with self.db.read() as s:
+            made = await s.scalar(select(User.created_at).where(User.id == user_id))
+            games = await s.scalar(
+                select(func.count(func.distinct(Game.id))).select_from(Game)
+                .join(Seat, Seat.game_id == Game.id)
+                .where(Seat.user_id == user_id, Game.status == "finished",
+                       Game.source == "play"))
+            verified = await s.scalar(select(NotificationPrefs.email_verified_at).where(
+                NotificationPrefs.user_id == user_id))
+        return (aware(made) if made is not None else None), int(games or 0), verified is not None
 
     # ------------------------------------------------------------------ attempts
     async def attempt(self, user_id: int, kind: str, day: date) -> Attempt | None:
@@ -137,9 +155,21 @@ class DailyStore:
 
     # ------------------------------------------------------------------ leaderboards
     @staticmethod
-    def _ranked(day: date, kind: str):
+    def _ranked(day: date, kind: str, ranked: bool = True):
         return (DailyAttempt.day == day, DailyAttempt.kind == kind,
-                DailyAttempt.in_time.is_(True))
+                DailyAttempt.in_time.is_(True), DailyAttempt.ranked.is_(ranked))
+
+    async def unranked(self, day: date, kind: str, limit: int) -> list[Attempt]:
+        """The day's unranked attempts finished in time (the practice deal), best first."""
+        async with self.db.read() as s:
+            rows = (await s.execute(
+                select(*_COLUMNS, User.username).join(Game, Game.id == DailyAttempt.game_id)
+                .join(User, User.id == DailyAttempt.user_id)
+                .where(*self._ranked(day, kind, False))
+                .order_by(DailyAttempt.score.desc(), _time(), DailyAttempt.finished_at,
+                          DailyAttempt.user_id)
+                .limit(limit))).all()
+        return [_attempt(r, r.username) for r in rows]
 
     async def leaderboard(self, day: date, kind: str, limit: int,
                           offset: int) -> tuple[int, int, list[tuple[Attempt, int]]]:
@@ -172,7 +202,7 @@ class DailyStore:
 
     async def rank(self, attempt: Attempt) -> int | None:
         """The attempt's place on its day's leaderboard (None: not on it)."""
-        if not attempt.in_time:
+        if not attempt.in_time or not attempt.ranked:
             return None
         async with self.db.read() as s:
             return 1 + await self._better(s, attempt.day, attempt.kind, attempt.score,
@@ -221,7 +251,8 @@ class DailyStore:
             ranked = (select(*_COLUMNS, User.username.label("username"), place)
                       .join(Game, Game.id == DailyAttempt.game_id)
                       .join(User, User.id == DailyAttempt.user_id)
-                      .where(DailyAttempt.day.in_(days), DailyAttempt.in_time.is_(True))
+                      .where(DailyAttempt.day.in_(days), DailyAttempt.in_time.is_(True),
+                             DailyAttempt.ranked.is_(True))
                       .subquery())
             best = {(r.day, r.kind): _attempt(r, r.username) for r in (await s.execute(
                 select(ranked).where(ranked.c.place == 1))).all()}

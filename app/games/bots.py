@@ -17,10 +17,9 @@ from typing import Any
 from engine.bots import decide, get_bot
 from engine.core import rng as engine_rng
 
-from .. import clock as clock_mod
+from .. import clock as clock_mod, times
 from ..auth import UserInfo
 from ..errors import ApiError, not_found
-from .. import times
 from ..settings import Settings
 from .cache import Cached
 from .context import GameContext
@@ -143,6 +142,9 @@ class BotTurns:
             if await self.ctx.store.version_status(game_id) is None:
                 raise not_found("game")
             raise ApiError(403, "no_seat", "You have no seat in this game.")
+        if seat in await self.ctx.store.resignations(game_id):
+            raise ApiError(409, "resigned",
+                           "You resigned this game: a bot plays your seat to the end.")
         if not await self.set_away(game_id, seat, False):
             raise ApiError(409, "not_away", "Your seat is not played by a bot.")
         return await self.reads.summary(game_id, user)

@@ -16,7 +16,6 @@ from typing import Any
 
 from cachetools import LRUCache
 
-from .. import clock as clock_mod
 from .. import metrics
 from ..realtime import Frame
 
@@ -64,9 +63,6 @@ class Cached:
         """The seats played by people now (their decisions have deadlines)."""
         humans = set(self.users.values()) if self.users is not None else set()
         return humans - set(self.away) - set(self.bots)
-
-    def public_clock(self) -> dict | None:
-        return clock_mod.public(self.time_control, self.clock)
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The seat of that user (None: no seat, or the seats are not known yet)."""

@@ -8,6 +8,7 @@ another process), else from the nearest snapshot and the log.
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import replace
 from typing import Any
@@ -16,9 +17,9 @@ from cachetools import LRUCache
 
 import engine
 
-from .. import clock as clock_mod
+from .. import clock as clock_mod, jsonutil, outcome as outcome_mod
 from ..errors import ApiError, not_found
-from ..history import effective_actions, engine_game, step
+from ..history import NO_MOVE, effective_actions, engine_game, step
 from ..realtime import Frame
 from .cache import Cached
 from .context import GameContext
@@ -73,9 +74,13 @@ class Frames:
             if start == upto == c.version and c.frame is not None:
                 return [c.frame]
             if c.version == start - 1 and upto > c.version:
-                return await self.from_cache(c, start, upto)
-            if c.version == start and c.frame is not None and upto > c.version:
-                return [c.frame] + await self.from_cache(c, start + 1, upto)
+                got = await self.from_cache(c, start, upto)
+                if got is not None:
+                    return got
+            elif c.version == start and c.frame is not None and upto > c.version:
+                got = await self.from_cache(c, start + 1, upto)
+                if got is not None:
+                    return [c.frame] + got
         row = await self.ctx.store.game_row(game_id, state=True)
         if row is None or row.state is None:
             return []
@@ -85,9 +90,11 @@ class Frames:
         game = engine_game(row.game)
         clock_now = clock_mod.public(row.time_control, row.clock)
         users = await self.ctx.store.seat_map(game_id)  # (seats never change once started)
+        outcome = outcome_mod.recorded(row.status, row.result)
         if start == upto == row.version:
             events = [] if upto == 0 else await self.ctx.store.events_at(game_id, upto)
-            return [Frame(game, upto, game.load(row.state), events, clock_now, users=users)]
+            return [Frame(game, upto, game.load(row.state), events, clock_now, users=users,
+                          outcome=outcome)]
         h = await self.ctx.store.history(game_id, start, upto, events=True)
         if h is None or h.snapshot_version < 0:  # pragma: no cover - every game has snapshot 0
             log.error("game %s has no snapshot at or before %s", game_id, start)
@@ -103,14 +110,19 @@ class Frames:
                 continue
             state = step(game, state, r, h.undone)
             if r.version >= start:
+                last = r.version == row.version
                 frames.append(Frame(game, r.version, state, r.events,
-                                    clock_now if r.version == row.version else None,
-                                    users=users))
+                                    clock_now if last else None, users=users,
+                                    outcome=outcome if last else None))
         return frames
 
-    async def from_cache(self, c: Cached, start: int, upto: int) -> list[Frame]:
-        """Replay the logged actions after the cached version, up to ``upto``."""
+    async def from_cache(self, c: Cached, start: int, upto: int) -> list[Frame] | None:
+        """Replay the logged actions after the cached version, up to ``upto`` (None when a
+        resignation or an abort is among them: its outcome is in the game row only)."""
         records = await self.ctx.store.log_tail(c.id, c.version, upto)
+        if any(r.kind in NO_MOVE for r in records):
+            self.ctx.cache.drop(c.id)
+            return None
         undone = await self.ctx.store.undone(c.id, records)
         frames: list[Frame] = []
         state, version, frame = c.state, c.version, c.frame
@@ -144,6 +156,27 @@ class Frames:
                               effective_actions(records))
         replayed = game.state_hash(final)
         stored = game.state_hash(game.load(row.state))
+        engine_result = game.result(final)
+        resigned = [r.seat for r in records if r.kind == "resign"]
+        aborted = [r.seat for r in records if r.kind == "abort"]
+        # the result the log gives: the engine's, reordered by the resignations; or the game
+        # ended at once by a resignation or an abort (app/outcome.py)
+        if aborted:
+            expected = outcome_mod.aborted(aborted[0])
+        elif engine_result is not None:
+            expected = outcome_mod.with_resignations(engine_result, resigned)
+        elif resigned and row.status == "finished":
+            expected = outcome_mod.ended_by_resignation(row.seat_count, resigned)
+        else:
+            expected = None
+        recorded = row.result if row.status == "finished" else None
+        keys = ("scores", "ranking", "details", "resigned", "aborted")
+        if recorded is None or expected is None:
+            same = recorded is None and expected is None
+        else:
+            same = all(json.loads(jsonutil.dumps(recorded.get(k)))
+                       == json.loads(jsonutil.dumps(expected.get(k))) for k in keys)
         return {"id": game_id, "game": row.game, "version": row.version, "actions": len(records),
                 "state_hash": replayed, "stored_hash": stored, "match": replayed == stored,
-                "result": game.result(final)}
+                "result": recorded, "engine_result": engine_result, "result_match": same}
+

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
@@ -19,12 +21,10 @@ import engine
 from engine.bots import bot_kinds
 from engine.core import IllegalAction
 
-from .. import clock as clock_mod
-from .. import jsonutil, quotas
+from .. import clock as clock_mod, jsonutil, quotas, times
 from ..auth import UserInfo
 from ..errors import ApiError
 from ..history import engine_game
-from .. import times
 from ..realtime import Frame
 from ..signals import YourTurn
 from .checks import MAX_JSON_DEPTH, depth
@@ -98,7 +98,8 @@ class Lobby:
             game_id = await self.ctx.store.insert_game(
                 fields, seat_rows,
                 quota=lambda active, bot_seats: quotas.check_new_game(
-                    self.ctx.settings, active, bot_seats, bots, bot_kind, time_control))
+                    self.ctx.settings, active, bot_seats, Counter({bot_kind: len(bots)}),
+                    time_control))
         return await self.reads.summary(game_id, user)
 
     async def join(self, user: UserInfo, game_id: int, seat: int | None) -> tuple[int, dict]:
@@ -165,6 +166,12 @@ class Lobby:
             if row.time_control and row.status == "running":
                 row.clock, row.turn_deadline = clock_mod.start(
                     row.time_control, row.seat_count, row.waiting_for, set(people), now)
+                # the players' vacations stop their clocks here too (app/games/pauses.py)
+                for uid, off in (await tx.vacations(people.values(), now)).items():
+                    row.clock, row.turn_deadline = clock_mod.with_vacations(
+                        row.time_control, row.clock,
+                        [s for s, u in people.items() if u == uid], off, row.waiting_for,
+                        set(people), now)
             tc, clock_now, deadline = row.time_control, row.clock, row.turn_deadline
             self.ctx.cache.drop(game_id)
             waiting = list(row.waiting_for)

@@ -20,15 +20,14 @@ from typing import Any
 
 from engine.core import NOT_YOUR_DECISION, IllegalAction
 
-from .. import clock as clock_mod
-from .. import jsonutil, metrics
+from .. import clock as clock_mod, jsonutil, metrics, outcome, tasks, times
 from ..auth import UserInfo
 from ..errors import ApiError
-from .. import times
+from ..history import NO_MOVE
 from ..realtime import Frame
 from ..signals import YourTurn
 from .cache import Accepted, Cached
-from .checks import depth, dumped, refuse_lookalikes, MAX_JSON_DEPTH
+from .checks import MAX_JSON_DEPTH, depth, dumped, refuse_lookalikes
 from .context import GameContext
 from .frames import Frames
 from .reads import Reads
@@ -41,12 +40,19 @@ def status_of(exc: IllegalAction) -> int:
     return 403 if exc.code in NOT_YOUR_DECISION else 422
 
 
+def stale(version: int, *, first: bool = False) -> ApiError:
+    """409 ``stale_version``: the game is at ``version`` (``first``: another writer stored the
+    version this submission was for)."""
+    message = ("Another action was accepted first; reload and try again." if first
+               else f"The game is at version {version}; reload and try again.")
+    return ApiError(409, "stale_version", message, version=version)
+
+
 class Moves:
     def __init__(self, ctx: GameContext, reads: Reads, frames: Frames) -> None:
         self.ctx = ctx
         self.reads = reads
         self.frames = frames
-        self._background: set[asyncio.Task] = set()
 
     def remote_move(self, game_id: int, version: int, seat: int, action: Any) -> bool:
         """Another process stored ``version`` (that seat's action): when sockets of this
@@ -120,10 +126,10 @@ class Moves:
                     kind = "auto"
             if c.status == "open" or c.state is None:
                 raise ApiError(409, "not_started", "The game has not started yet.")
+            if c.status == "finished":  # (ended by a resignation or an abort, say)
+                raise ApiError(403, "game_over", "The game is over.")  # (as the engine says)
             if version != c.version:
-                raise ApiError(409, "stale_version",
-                               f"The game is at version {c.version}; reload and try again.",
-                               version=c.version)
+                raise stale(c.version)
             game, state = c.game, c.state
             try:
                 refuse_lookalikes(game, state, seat, action)
@@ -145,8 +151,11 @@ class Moves:
             snapshot = result is not None or new_version % self.ctx.settings.snapshot_every == 0
             now = times.utcnow()
             clock, deadline = self._next_clock(c, seat, kind, waiting, status, now)
+            resigned: list[int] = []
             if result is not None:
-                result = self._with_bot_played(c, clock, result)
+                # (a resigned seat is away: only then can there be resignations to read)
+                resigned = await self.ctx.store.resignations(game_id) if c.away else []
+                result = self._with_bot_played(c, clock, result, resigned)
             turn_users, notice = self._turn_notice(c, seat, waiting, status, new_version,
                                                    deadline)
             outbox = self._sets_off(c, new_version, status, turn_users, deadline)
@@ -154,7 +163,8 @@ class Moves:
                                       waiting, status, result, snapshot, clock, deadline, kind,
                                       notice, now, clock_before=c.clock, outbox=outbox))
             frame = Frame(game, new_version, new, events,
-                          clock_mod.public(c.time_control, clock), users=c.users)
+                          clock_mod.public(c.time_control, clock), users=c.users,
+                          outcome=result if resigned else None)
             self.ctx.cache.put(replace(c, version=new_version, state=new, status=status,
                                        waiting=waiting, frame=frame, clock=clock))
         metrics.ACTION_SECONDS.observe(time.perf_counter() - started)
@@ -176,9 +186,7 @@ class Moves:
                 raise ApiError(409, "not_running", "The game is not running.")
             c, seat = await self._player_seat(c, game_id, user)
             if version != c.version:
-                raise ApiError(409, "stale_version",
-                               f"The game is at version {c.version}; reload and try again.",
-                               version=c.version)
+                raise stale(c.version)
             game = c.game
             if game.undo_depth(c.state, seat) == 0:
                 raise ApiError(409, "cannot_undo",
@@ -203,11 +211,7 @@ class Moves:
                 else:  # a decision logged before clocks were kept with it
                     clock, deadline = clock_mod.advance(c.time_control, c.clock, seat, "undo",
                                                         c.waiting, waiting, c.timed(), now)
-            by_seat = {s: u for u, s in c.users.items()}
-            notice = jsonutil.dumps_str({
-                "g": c.id, "v": new_version, "name": c.name, "title": game.title, "turn": [],
-                "users": sorted(by_seat.values()), "status": "running",
-                "deadline": clock_mod.iso(deadline)})
+            notice = self._notice(c, new_version, [], "running", deadline)
             await self._store(c, Move(seat, {"undo": target}, events, new_version,
                                       dumped(game, restored), waiting, "running", None, True,
                                       clock, deadline, "undo", notice, now,
@@ -240,6 +244,11 @@ class Moves:
             if row.kind == "undo":
                 v = int((row.action or {}).get("undo", v - 1))
                 continue
+            if row.kind in NO_MOVE:
+                raise ApiError(409, "cannot_undo",
+                               "There is nothing of yours to take back: since your last "
+                               "decision a card was drawn, something hidden was revealed or "
+                               "another player decided.")
             if row.kind != "move":
                 raise ApiError(409, "cannot_undo",
                                "A decision the platform made for you when your time ran "
@@ -262,14 +271,17 @@ class Moves:
         return clock, deadline
 
     @staticmethod
-    def _with_bot_played(c: Cached, clock: dict | None, result: dict) -> dict:
+    def _with_bot_played(c: Cached, clock: dict[str, Any] | None, result: dict[str, Any],
+                         resigned: list[int]) -> dict[str, Any]:
         """The result, with the seats a bot played (bot seats, and players' seats the platform
-        answered for at least once)."""
+        answered for at least once) but the resigned ones, which finish last whoever played
+        them on (app/outcome.py)."""
         played = set(c.bots)
         for key, entry in ((clock or {}).get("seats") or {}).items():
             if entry.get("auto"):
                 played.add(int(key))
-        return {**result, "bot_played": sorted(played)}
+        result = outcome.with_resignations(result, resigned)
+        return {**result, "bot_played": sorted(played - set(resigned))}
 
     @staticmethod
     def _turn_notice(c: Cached, actor: int, waiting: list, status: str, version: int,
@@ -283,11 +295,17 @@ class Moves:
         actor_done = actor in by_seat and actor in c.waiting and actor not in waiting
         if not turn and not actor_done and status != "finished":
             return [], None
-        notice = jsonutil.dumps_str({
+        return turn, Moves._notice(c, version, turn, status, deadline)
+
+    @staticmethod
+    def _notice(c: Cached, version: int, turn: list[int], status: str, deadline) -> str:
+        """The notice published to the game's players (their game lists): ``turn`` the users
+        whose turn it became."""
+        by_seat = {s: u for u, s in c.users.items()}
+        return jsonutil.dumps_str({
             "g": c.id, "v": version, "name": c.name, "title": c.game.title, "turn": turn,
             "users": sorted(by_seat.values()), "status": status,
             "deadline": clock_mod.iso(deadline)})
-        return turn, notice
 
     @staticmethod
     def _sets_off(c: Cached, version: int, status: str, turn_users: list[int],
@@ -315,9 +333,7 @@ class Moves:
                     self.ctx.hub.notify(game_id, version)
                 return
 
-        task = asyncio.get_running_loop().create_task(resync())
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        tasks.spawn(resync())
 
     async def _store(self, c: Cached, move: Move) -> None:
         """Store ``move`` for the holder of the game's lock, with what follows a failure: 409
@@ -342,6 +358,4 @@ class Moves:
             metrics.WRITE_CONFLICTS.inc()
             current = await self.reads.current(game_id)
             hub.notify(game_id, current.version)
-            raise ApiError(409, "stale_version",
-                           "Another action was accepted first; reload and try again.",
-                           version=current.version)
+            raise stale(current.version, first=True)

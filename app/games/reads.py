@@ -8,13 +8,14 @@ only: another seat's may be secret).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import engine
 
-from .. import clock as clock_mod, redaction
+from .. import clock as clock_mod, outcome, redaction
 from ..auth import UserInfo
 from ..errors import ApiError, not_found
-from ..history import engine_game
+from ..history import NO_MOVE, effective_log, engine_game
 from ..models import Game
 from ..times import iso
 from .cache import Cached
@@ -71,6 +72,21 @@ def summary_of(row: Game, seats: list[dict], user: UserInfo | None,
         #: the players agreed to hints (GET /hint); never rated
         "hints": bool(row.hints),
     }
+
+
+def your_deadline(summary: dict[str, Any]) -> str | None:
+    """When the caller's current decision in a game runs out (ISO; None: no limit)."""
+    seat = summary.get("your_seat")
+    entry = ((summary.get("clock") or {}).get("seats") or {}).get(str(seat)) or {}
+    return entry.get("deadline") or None
+
+
+def turn_order(summary: dict[str, Any]) -> tuple[bool, bool, float]:
+    """The order of "my games": my move first, the closest deadline first, untimed after
+    timed; the caller's stable sort keeps newest first."""
+    deadline = your_deadline(summary) if summary["your_turn"] else None
+    at = clock_mod.parse(deadline).timestamp() if deadline else 0.0
+    return (not summary["your_turn"], deadline is None, at)
 
 
 class Reads:
@@ -145,8 +161,22 @@ class Reads:
         game = engine_game(row.game)
         state = game.load(row.state)
         out["view"] = redaction.view(game, state, out["your_seat"])
-        out["result"] = game.result(state)
+        out["result"] = outcome.recorded(row.status, row.result) or game.result(state)
+        out["can_abort"] = await self._can_abort(row, game, out["your_seat"])
         return out
+
+    async def _can_abort(self, row: Game, game: Any, seat: int | None) -> bool:
+        """Whether the caller may abort the game now (app/games/exits.py): a running game of
+        theirs where no seat has made its first decision of play. (The opening is one
+        decision per seat: a longer log has begun to play, whatever take-backs did.)"""
+        if seat is None or row.status != "running" or row.source != "play" or \
+                row.version > 3 * row.seat_count:
+            return False
+        rows = await self.ctx.store.all_actions(row.id)
+        if any(r.kind in NO_MOVE for r in rows):
+            return False
+        initial = game.waiting_for(game.setup(row.seat_count, row.options, row.seed))
+        return not outcome.play_began(initial, [s for _, s, _ in effective_log(rows)])
 
     async def legal(self, game_id: int, user: UserInfo) -> dict:
         c = await self.current(game_id)
@@ -155,6 +185,8 @@ class Reads:
             raise ApiError(403, "no_seat", "You have no seat in this game.")
         if c.state is None:
             raise ApiError(409, "not_started", "The game has not started yet.")
+        if c.status != "running":  # (a resignation or an abort ended it)
+            return {"version": c.version, "seat": seat, "actions": [], "hints": {}}
         return {"version": c.version, "seat": seat,
                 "actions": c.game.legal_actions(c.state, seat),
                 "hints": c.game.hints(c.state, seat)}
@@ -184,16 +216,34 @@ class Reads:
         seats, names = await self.ctx.store.summaries(rows)
         out = [summary_of(r, seats[r.id], user, names.get(r.created_by)) for r in rows]
         if mine:
-            # stable sort: the games waiting for the caller first, each group newest first
-            out.sort(key=lambda g: not g["your_turn"])
+            # stable sort: the games waiting for the caller first, the closest deadline first
+            # (untimed ones after), each group newest first
+            out.sort(key=turn_order)
             out = out[offset:offset + limit]
         return out
+
+    async def next_game(self, user: UserInfo, after: int | None) -> dict[str, Any] | None:
+        """The game where it is the caller's move with the closest deadline (untimed ones
+        after the timed, the most recently moved first), other than ``after``; None: none."""
+        rows = await self.ctx.store.list_rows("running", user.id, MAX_LIST, 0)
+        seats, names = await self.ctx.store.summaries(rows)
+        games = [summary_of(r, seats[r.id], user, names.get(r.created_by)) for r in rows]
+        games = [g for g in games if g["your_turn"] and g["id"] != after]
+        games.sort(key=turn_order)
+        return games[0] if games else None
 
     async def current_version(self, game_id: int) -> int | None:
         found = await self.ctx.store.version_status(game_id)
         if found is None or found[1] == "open":
             return None
         return found[0]
+
+    async def watch_info(self, game_id: int) -> dict[str, object]:
+        """What a spectator's socket needs (app/spectators.py keeps it per game and version):
+        the version, the status and until when the game is sealed (None: it is not)."""
+        c = await self.current(game_id)
+        return {"version": c.version, "status": c.status,
+                "sealed_until": await self.ctx.store.sealed_until(game_id)}
 
     async def socket_info(self, game_id: int, user: UserInfo | None) -> dict:
         c = await self.current(game_id)

@@ -5,6 +5,8 @@ Where is what (``app/games/``):
 | concern | module |
 | --- | --- |
 | create, join, start | ``lobby.py`` |
+| resign, abort, cancel, leave | ``exits.py`` |
+| vacations in the clocks | ``pauses.py`` |
 | a move, a take-back, the clock and "your turn" notices of a move | ``moves.py`` |
 | bot seats, timeouts, away seats, reclaim, the bot driver | ``bots.py`` |
 | the current game (cache first), summaries, views, legal answers, the log, lists | ``reads.py`` |
@@ -16,21 +18,24 @@ Where is what (``app/games/``):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from ..auth import UserInfo
-from ..db import Database
 from ..bus import LocalBus
+from ..db import Database
 from ..realtime import Frame, Hub
 from ..settings import Settings
 from ..signals import Signals
 from .bots import BotTurns
 from .cache import Accepted, Cached, GameCache, GameLocks
 from .context import GameContext
+from .exits import Exits
 from .frames import Frames
 from .lobby import Deal, Lobby
 from .moves import Moves
+from .pauses import Pauses
 from .reads import Reads
 from .store import GameStore, SqlGameStore
 from .store_pg import PgGameStore
@@ -57,9 +62,10 @@ class GameService:
         self.lobby = Lobby(self.ctx, self.reads)
         self.moves = Moves(self.ctx, self.reads, self.frames)
         self.turns = BotTurns(self.ctx, self.reads, self.moves)
+        self.exits = Exits(self.ctx, self.reads)
+        self.pauses = Pauses(self.ctx)
         #: the bot driver (``kick``, ``resume``, ``wait_idle``, ``close``)
         self.bots = self.turns.driver
-        hub.on_remote_move = self.moves.remote_move
 
     # lobby
     async def create(self, user: UserInfo, name: str, seats: int, options: dict,
@@ -81,6 +87,23 @@ class GameService:
 
     async def start(self, user: UserInfo, game_id: int) -> dict:
         return await self.lobby.start(user, game_id)
+
+    # the ways out: resign, abort, cancel, leave (app/games/exits.py)
+    async def resign(self, game_id: int, user: UserInfo) -> dict[str, Any]:
+        return await self.exits.resign(game_id, user)
+
+    async def abort(self, game_id: int, user: UserInfo) -> dict[str, Any]:
+        return await self.exits.abort(game_id, user)
+
+    async def cancel(self, game_id: int, user: UserInfo) -> None:
+        await self.exits.cancel(game_id, user)
+
+    async def leave(self, game_id: int, user: UserInfo) -> dict[str, Any]:
+        return await self.exits.leave(game_id, user)
+
+    async def set_vacations(self, user_id: int, off: list[list[str]]) -> int:
+        """The player's vacations into the clocks of their running games (app/games/pauses.py)."""
+        return await self.pauses.apply(user_id, off)
 
     # moves
     async def act(self, game_id: int, version: int, action: Any, *, user: UserInfo | None = None,
@@ -128,8 +151,14 @@ class GameService:
                          limit: int, offset: int) -> list[dict]:
         return await self.reads.list_games(user, status, mine, limit, offset)
 
+    async def next_game(self, user: UserInfo, after: int | None) -> dict[str, Any] | None:
+        return await self.reads.next_game(user, after)
+
     async def current_version(self, game_id: int) -> int | None:
         return await self.reads.current_version(game_id)
+
+    async def watch_info(self, game_id: int) -> dict[str, object]:
+        return await self.reads.watch_info(game_id)
 
     async def socket_info(self, game_id: int, user: UserInfo | None) -> dict:
         return await self.reads.socket_info(game_id, user)

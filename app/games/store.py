@@ -17,20 +17,23 @@ announcement of the new version and the per-user notice go out with the commit (
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
 from collections import Counter
-from typing import Any, AsyncIterator, Callable, NamedTuple, Protocol
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol
 
-from sqlalchemy import case, func, insert, select, update
+from sqlalchemy import case, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
-from .. import times
+from .. import quotas, times
+from ..bus import SEATS_CHANNEL, USER_CHANNEL
 from ..db import Database
 from ..errors import not_found
 from ..history import undo_snapshots
-from ..models import ActionRecord, Game, OutboxEvent, Seat, Snapshot, User, utcnow
-from ..bus import SEATS_CHANNEL, USER_CHANNEL
+from ..models import ActionRecord, Game, OutboxEvent, Seat, Snapshot, User
+from ..times import utcnow
+from .store_exits import ExitRows, ExitTx
 from .store_records import History, RecordRows
 
 
@@ -66,7 +69,7 @@ class SeatMaps:
     away: frozenset              #: players' seats handed to the time control's bot
 
     @classmethod
-    def of(cls, rows) -> "SeatMaps":
+    def of(cls, rows) -> SeatMaps:
         users = {r["user_id"]: r["seat"] for r in rows if r["user_id"] is not None}
         bots = {r["seat"]: r["bot"] for r in rows if r["bot"] is not None}
         away = frozenset(r["seat"] for r in rows if r["away"] and r["user_id"] is not None)
@@ -103,10 +106,12 @@ class GameStore(Protocol):
     async def insert_game(self, fields: dict, seats: list[dict],
                           quota: Callable[[int, Counter], None] | None = None,
                           also: Callable[[int], list] | None = None) -> int: ...
-    def lobby(self, game_id: int) -> contextlib.AbstractAsyncContextManager["LobbyTx"]: ...
+    def lobby(self, game_id: int) -> contextlib.AbstractAsyncContextManager[LobbyTx]: ...
     async def write_move(self, game_id: int, version: int, seats_rev: int, move: Move) -> bool: ...
     async def seats_changed(self, game_id: int, session=None) -> None: ...
     async def seat_map(self, game_id: int) -> dict[int, int]: ...
+    async def resignations(self, game_id: int) -> list[int]: ...
+    async def timed_seats_of(self, user_id: int) -> list[tuple[int, int]]: ...
     async def log_entry(self, game_id: int, version: int): ...
     async def current(self, game_id: int, known: int,
                       need_seats) -> tuple[CurrentRow | None, SeatMaps | None]: ...
@@ -134,13 +139,13 @@ class GameStore(Protocol):
     async def expired_games(self, now, limit: int) -> list[int]: ...
 
 
-class LobbyTx:
+class LobbyTx(ExitTx):
     """One write transaction on one game row, locked (``FOR UPDATE``): join, start, away.
 
     The lobby decides; this only reads and writes. ``announce`` queues a per-user notice that
     goes out with the commit."""
 
-    def __init__(self, store: "SqlGameStore", session, row: Game) -> None:
+    def __init__(self, store: SqlGameStore, session, row: Game) -> None:
         self.store = store
         self.s = session
         self.row = row
@@ -161,7 +166,8 @@ class LobbyTx:
     async def set_away(self, seat: int, away: bool) -> bool:
         done = await self.s.execute(
             update(Seat).where(Seat.game_id == self.row.id, Seat.seat == seat,
-                               Seat.user_id.is_not(None), Seat.away.is_(not away))
+                               Seat.user_id.is_not(None), Seat.away.is_(not away),
+                               Seat.resigned.is_(None))  # a resigned seat stays the bot's
             .values(away=away))
         return done.rowcount == 1
 
@@ -205,7 +211,7 @@ class LobbyTx:
             self._seats = False
 
 
-class SqlGameStore(RecordRows):
+class SqlGameStore(RecordRows, ExitRows):
     """:class:`GameStore` over SQLAlchemy: SQLite, and the base of the PostgreSQL store."""
 
     def __init__(self, db: Database, bus) -> None:
@@ -224,16 +230,7 @@ class SqlGameStore(RecordRows):
         stored in the same transaction (an ``IntegrityError`` on them stores nothing)."""
         async with self.db.write() as s:
             if quota is not None:
-                creator = fields["created_by"]
-                await s.execute(select(User.id).where(User.id == creator).with_for_update())
-                unfinished = ((Game.created_by == creator) & (Game.status != "finished")
-                              & (Game.source == "play"))
-                active = await s.scalar(select(func.count()).select_from(Game)
-                                        .where(unfinished))
-                rows = (await s.execute(
-                    select(Seat.bot, func.count()).join(Game, Game.id == Seat.game_id)
-                    .where(unfinished, Seat.bot.is_not(None)).group_by(Seat.bot))).all()
-                quota(active, Counter({kind: n for kind, n in rows}))
+                quota(*await quotas.creator_load(s, fields["created_by"]))
             row = Game(**fields)
             s.add(row)
             await s.flush()
@@ -362,7 +359,7 @@ class SqlGameStore(RecordRows):
         async with self.db.read() as s:
             seat_rows = (await s.execute(
                 select(Seat.game_id, Seat.seat, Seat.bot, Seat.user_id, Seat.away, Seat.invited,
-                       User.username)
+                       Seat.resigned, User.username)
                 .outerjoin(User, User.id == Seat.user_id)
                 .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.seat))).all()
             creator_ids = {r.created_by for r in rows if r.created_by is not None}
@@ -379,6 +376,7 @@ class SqlGameStore(RecordRows):
                 "bot": r.bot,
                 "away": bool(r.away),
                 "invited": bool(r.invited),
+                "resigned": r.resigned is not None,
             })
         return seats, names
 

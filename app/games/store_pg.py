@@ -10,8 +10,8 @@ the query). Everything else is the shared SQLAlchemy code of :class:`~.store.Sql
 from __future__ import annotations
 
 from .. import jsonutil
-from ..models import utcnow
 from ..bus import CHANNEL, SEATS_CHANNEL, USER_CHANNEL, move_payload
+from ..times import utcnow
 from .store import CurrentRow, LobbyTx, LogRow, Move, SeatMaps, SqlGameStore
 
 # the move as one statement: nothing is written unless the version still matches

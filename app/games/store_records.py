@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import insert, select
 
+from ..db import Database
 from ..history import undo_snapshots
 from ..models import ActionRecord, Game, Seat, Snapshot, User
 
@@ -25,6 +26,8 @@ class History:
 
 class RecordRows:
     """Reads of the whole log and the import of a finished game (``self.db``: the database)."""
+
+    db: Database  # set by SqlGameStore
 
     async def history(self, game_id: int, snapshot_at: int, upto: int, *,
                       events: bool = False) -> History | None:

@@ -23,7 +23,8 @@ from typing import Any, Protocol
 from sqlalchemy import select
 
 from ..jobqueue import JobWorker, stepped_backoff
-from ..models import EmailJob, utcnow
+from ..models import EmailJob
+from ..times import utcnow
 from . import mail
 
 #: waits between attempts of a mail, in units of ``email_backoff_base``
@@ -72,7 +73,7 @@ class EmailChannel:
     def __init__(self, db, settings) -> None:
         self.db = db
         self.settings = settings
-        self.links = mail.Links(settings)
+        self.links = mail.Links(settings, db)
         self.worker = JobWorker(
             db, EmailJob, name="email", load=self._load, send=self._send,
             max_attempts=lambda: settings.email_max_attempts,
@@ -95,13 +96,14 @@ class EmailChannel:
 
     async def enqueue(self, session, notice: Notice, recipient: Recipient) -> None:
         assert recipient.email is not None
+        links = await self.links.ready()
         self.add_job(session, recipient.user_id, recipient.email, {
             "kind": notice.kind, "lang": recipient.lang, "deadline": notice.deadline,
             "tz": recipient.tz,
             "game": {"id": notice.game_id, "game": notice.game, "title": notice.title,
                      "version": notice.version},
             "by": notice.by, "excerpt": notice.excerpt,
-            "unsubscribe": self.links.unsubscribe_token(recipient.user_id, notice.kind)})
+            "unsubscribe": links.unsubscribe_token(recipient.user_id, notice.kind)})
 
     def wake(self) -> None:
         self.worker.wake()
@@ -120,5 +122,5 @@ class EmailChannel:
             .where(EmailJob.id.in_(ids)))).all()
 
     async def _send(self, job) -> str | None:
-        message = mail.render(job.payload, self.links, job.to_addr, self.settings.smtp_from)
+        message = mail.render(job.payload, await self.links.ready(), job.to_addr, self.settings.smtp_from)
         return await mail.send(self.settings, message)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import engine
 from sqlalchemy import select, update
 
-from ..models import Game, NotificationPrefs, Seat, utcnow
-from ..times import iso
+import engine
+
+from ..models import Game, NotificationPrefs, Seat
+from ..times import iso, utcnow
 from . import prefs as P
 
 
@@ -37,6 +38,7 @@ async def run_digests(service, now: datetime | None = None) -> int:
         if local.hour < service.settings.digest_hour or row.digest_on == day:
             continue
         games = await waiting_games(service.db, row.user_id)
+        links = await service.email.links.ready()
         async with service.db.write() as s:
             claimed = await s.execute(
                 update(NotificationPrefs)
@@ -50,7 +52,7 @@ async def run_digests(service, now: datetime | None = None) -> int:
             if games:
                 service.email.add_job(s, row.user_id, row.email, {
                     "kind": "digest", "lang": row.lang, "games": games, "day": day,
-                    "unsubscribe": service.email.links.unsubscribe_token(row.user_id, "digest")})
+                    "unsubscribe": links.unsubscribe_token(row.user_id, "digest")})
                 queued += 1
             await s.commit()
     if queued:

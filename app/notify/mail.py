@@ -10,18 +10,23 @@ and the kind it turns off.
 
 from __future__ import annotations
 
+import asyncio
 import html
+import io
 import logging
 import secrets
 from datetime import datetime
+from email.generator import BytesGenerator
 from email.message import EmailMessage
-from email.utils import make_msgid
+from email.policy import EmailPolicy
+from email.utils import getaddresses, make_msgid
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import aiosmtplib
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from .. import serverkeys
 from .texts import text
 
 log = logging.getLogger("menagerie.notify.mail")
@@ -30,38 +35,95 @@ VERIFY_SALT = "menagerie-email-verify"
 UNSUBSCRIBE_SALT = "menagerie-email-unsubscribe"
 
 
-class Links:
-    """Signed tokens for the links in mails (itsdangerous, keyed with ``secret_key``)."""
+#: headers whose value is an ASCII ``<URI>`` list that must go out exactly as written: the
+#: standard policy turns a line over 78 characters without a space into RFC 2047
+#: encoded-words (``=?utf-8?q?=3Chttps...?=``), where no mail client finds the link (RFC 2369
+#: allows a long line; RFC 5322's hard limit is 998 characters)
+VERBATIM_HEADERS = frozenset({"list-unsubscribe", "list-unsubscribe-post"})
 
-    def __init__(self, settings) -> None:
-        key = settings.secret_key
-        if not key:
-            key = secrets.token_urlsafe(32)
-            if settings.smtp_host:
-                log.warning("secret_key is not set: mail links work only until this process "
-                            "restarts (set MENAGERIE_SECRET_KEY)")
-        self._verify = URLSafeTimedSerializer(key, salt=VERIFY_SALT)
-        self._unsub = URLSafeTimedSerializer(key, salt=UNSUBSCRIBE_SALT)
+
+class _SmtpPolicy(EmailPolicy):
+    """``email.policy.SMTP`` (CRLF, headers folded and encoded as usual) except that the
+    :data:`VERBATIM_HEADERS` are written unfolded and unencoded."""
+
+    def _verbatim(self, name: str, value) -> str | None:
+        if name.lower() not in VERBATIM_HEADERS:
+            return None
+        text_value = str(value)
+        if not text_value.isascii() or "\r" in text_value or "\n" in text_value:
+            raise ValueError(f"{name} must be one line of ASCII")
+        return f"{name}: {text_value}{self.linesep}"
+
+    def fold(self, name, value):
+        return self._verbatim(name, value) or super().fold(name, value)
+
+    def fold_binary(self, name, value):
+        line = self._verbatim(name, value)
+        return line.encode("ascii") if line else super().fold_binary(name, value)
+
+
+SMTP_POLICY = _SmtpPolicy(linesep="\r\n")
+
+
+def to_bytes(message: EmailMessage) -> bytes:
+    """The message as it goes over SMTP."""
+    out = io.BytesIO()
+    BytesGenerator(out, policy=SMTP_POLICY).flatten(message)
+    return out.getvalue()
+
+
+class Links:
+    """Signed tokens for the links in mails (itsdangerous). The key is ``secret_key`` when it is
+    set; otherwise a key the server made once and keeps in the database (``server_keys``, name
+    ``mail_links``, like the Web Push key), so a link made by one process works on every other
+    and after a restart. :meth:`ready` loads it (once); every async path calls it first."""
+
+    def __init__(self, settings, db=None) -> None:
+        self.db = db
+        self._verify: URLSafeTimedSerializer | None = None
+        self._unsub: URLSafeTimedSerializer | None = None
+        self._lock = asyncio.Lock()
+        self._secret = settings.secret_key
+        if self._secret or db is None:
+            self._use(self._secret or secrets.token_urlsafe(32))
         self.base = settings.public_url.rstrip("/")
         self.verify_seconds = int(settings.email_verify_hours * 3600)
 
+    def _use(self, key: str) -> None:
+        self._verify = URLSafeTimedSerializer(key, salt=VERIFY_SALT)
+        self._unsub = URLSafeTimedSerializer(key, salt=UNSUBSCRIBE_SALT)
+
+    async def ready(self) -> Links:
+        """Load the shared key from the database the first time (no-op afterwards)."""
+        if self._verify is None:
+            async with self._lock:
+                if self._verify is None:
+                    self._use(await serverkeys.load_or_make(
+                        self.db, "mail_links", lambda: secrets.token_urlsafe(32)))
+        return self
+
+    def _serializers(self) -> tuple[URLSafeTimedSerializer, URLSafeTimedSerializer]:
+        if self._verify is None or self._unsub is None:
+            raise RuntimeError("Links.ready() was not awaited")
+        return self._verify, self._unsub
+
     def verify_token(self, user_id: int, address: str) -> str:
-        return self._verify.dumps({"u": user_id, "e": address})
+        return self._serializers()[0].dumps({"u": user_id, "e": address})
 
     def check_verify(self, token: str) -> tuple[int, str] | None:
         """(user id, address) of a valid, unexpired verification token, else None."""
         try:
-            data = self._verify.loads(token, max_age=self.verify_seconds)
+            data = self._serializers()[0].loads(token, max_age=self.verify_seconds)
             return int(data["u"]), str(data["e"])
         except (BadSignature, SignatureExpired, KeyError, TypeError, ValueError):
             return None
 
     def unsubscribe_token(self, user_id: int, kind: str) -> str:
-        return self._unsub.dumps({"u": user_id, "k": kind})
+        return self._serializers()[1].dumps({"u": user_id, "k": kind})
 
     def check_unsubscribe(self, token: str) -> tuple[int, str] | None:
         try:
-            data = self._unsub.loads(token)
+            data = self._serializers()[1].loads(token)
             return int(data["u"]), str(data["k"])
         except (BadSignature, KeyError, TypeError, ValueError):
             return None
@@ -151,9 +213,11 @@ async def send(settings, message: EmailMessage) -> str | None:
     """Hand one mail to the SMTP server: None when it was accepted, else the error to record
     (coarse: the class of the failure and the server's reply code)."""
     security = settings.smtp_security
+    sender = getaddresses([str(message["From"])])[0][1]
     try:
         await aiosmtplib.send(
-            message, hostname=settings.smtp_host, port=settings.smtp_port,
+            to_bytes(message), sender=sender, recipients=[str(message["To"])],
+            hostname=settings.smtp_host, port=settings.smtp_port,
             username=settings.smtp_username or None, password=settings.smtp_password or None,
             use_tls=security == "ssl", start_tls=True if security == "starttls" else False,
             timeout=settings.smtp_timeout)

@@ -18,28 +18,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Callable
 
-import engine
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
+import engine
+
 from ..auth import UserInfo
+from ..credentials import check_email
 from ..errors import ApiError
-from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat, utcnow
+from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat, Vacation
 from ..signals import Notify, YourTurn
-from ..times import aware, iso
-from . import daily as daily_notice
-from . import digest
-from . import prefs as P
+from ..times import aware, iso, utcnow
+from . import daily as daily_notice, digest, prefs as P
 from .channels import Channel, EmailChannel, Notice, Recipient
 
 log = logging.getLogger("menagerie.notify")
 
-MAX_EMAIL = 254
 #: the preference switch of each notice kind (a reminder is part of "your turn")
-SWITCH = {"reminder": "your_turn"}
+#: notice kinds switched on and off with another kind's switch
+SWITCH = {"reminder": "your_turn", "resigned": "game_over", "aborted": "game_over"}
 #: chat mentions of one game: at most one notice per user in this time
 MENTION_GAP = timedelta(minutes=10)
 
@@ -52,15 +52,6 @@ def bad_link() -> ApiError:
 
 def unavailable() -> ApiError:
     return ApiError(409, "email_unavailable", "This server does not send email.")
-
-
-def check_address(address) -> str:
-    address = address.strip() if isinstance(address, str) else ""
-    local, _, domain = address.rpartition("@")
-    if (not local or "." not in domain or len(address) > MAX_EMAIL or domain.startswith(".")
-            or any(c.isspace() or ord(c) < 32 or c in "<>,;\"()[]\\" for c in address)):
-        raise ApiError(422, "bad_email", "That is not an email address.")
-    return address
 
 
 class NotifyService:
@@ -123,9 +114,14 @@ class NotifyService:
                 .where(Game.status == "running", Game.turn_deadline.is_not(None),
                        Game.turn_deadline > now, Game.turn_deadline <= soon,
                        Seat.user_id.is_not(None), Seat.bot.is_(None)))).all()
+            # players on vacation get no reminders (app/vacations.py)
+            away = set((await s.execute(select(Vacation.user_id).where(
+                Vacation.user_id.in_(sorted({r.user_id for r in rows})),
+                Vacation.starts_at <= now, Vacation.ends_at > now))).scalars().all()) \
+                if rows else set()
         count = 0
         for r in rows:
-            if r.seat in (r.waiting_for or []):
+            if r.seat in (r.waiting_for or []) and r.user_id not in away:
                 await self.dispatch(Notice("reminder", r.id, r.game, engine.title_of(r.game),
                                            r.version, iso(r.turn_deadline)), [r.user_id])
                 count += 1
@@ -174,11 +170,12 @@ class NotifyService:
     async def set_email(self, user: UserInfo, address, lang: str) -> dict:
         if not self.email.available:
             raise unavailable()
-        address = check_address(address)
+        address = check_email(address)
+        links = await self.email.links.ready()
         async with self.db.write() as s:
             row = await self._ensure(s, user.id, lang)
             row.email, row.email_verified_at, row.updated_at = address, None, utcnow()
-            token = self.email.links.verify_token(user.id, address)
+            token = links.verify_token(user.id, address)
             self.email.add_job(s, user.id, address, {"kind": "verify", "lang": row.lang,
                                                      "token": token})
             await s.commit()
@@ -187,7 +184,8 @@ class NotifyService:
         return view
 
     async def verify(self, token) -> dict:
-        found = self.email.links.check_verify(token) if isinstance(token, str) else None
+        links = await self.email.links.ready()
+        found = links.check_verify(token) if isinstance(token, str) else None
         if found is None:
             raise bad_link()
         user_id, address = found
@@ -203,7 +201,8 @@ class NotifyService:
 
     async def unsubscribe(self, token) -> dict:
         """Turn off the kind of mail a one-click link names ("digest": the digest)."""
-        found = self.email.links.check_unsubscribe(token) if isinstance(token, str) else None
+        links = await self.email.links.ready()
+        found = links.check_unsubscribe(token) if isinstance(token, str) else None
         if found is None:
             raise bad_link()
         user_id, kind = found

@@ -19,6 +19,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "your_turn.deadline": "Decide before {deadline}.",
         "reminder.subject": "Reminder: your time in {title} runs out soon",
         "reminder.body": "{title} is still waiting for your decision.",
+        "resigned.subject": "{by} resigned in {title}",
+        "resigned.body": "{by} resigned in {title}. When two players are left, the game is over "
+                         "and you win; with more, a bot plays their seat to the end.",
+        "aborted.subject": "{title} was aborted",
+        "aborted.body": "{by} aborted {title} before its play began. Nobody won; it is not "
+                        "rated.",
         "game_over.subject": "{title} is over",
         "game_over.body": "The game {title} has ended. See the final scores at the table.",
         "open_game": "Open the game",
@@ -50,6 +56,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "your_turn.deadline": "Вирішіть до {deadline}.",
         "reminder.subject": "Нагадування: ваш час у грі {title} скоро спливе",
         "reminder.body": "Гра {title} досі чекає на ваше рішення.",
+        "resigned.subject": "{by} здається у грі {title}",
+        "resigned.body": "{by} здається у грі {title}. Якщо гравців було двоє, гру завершено і "
+                         "ви перемагаєте; якщо більше, їхнє місце до кінця грає бот.",
+        "aborted.subject": "Гру {title} перервано",
+        "aborted.body": "{by} перериває гру {title} до початку гри. Ніхто не переміг; гра не "
+                        "впливає на рейтинг.",
         "game_over.subject": "Гру {title} завершено",
         "game_over.body": "Гра {title} закінчилася. Підсумкові очки — за столом.",
         "open_game": "Відкрити гру",
@@ -81,6 +93,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "your_turn.deadline": "Entscheide dich vor {deadline}.",
         "reminder.subject": "Erinnerung: deine Zeit in {title} läuft bald ab",
         "reminder.body": "{title} wartet noch auf deine Entscheidung.",
+        "resigned.subject": "{by} hat in {title} aufgegeben",
+        "resigned.body": "{by} hat in {title} aufgegeben. Zu zweit ist die Partie damit vorbei "
+                         "und du gewinnst; mit mehr Leuten spielt ein Bot den Platz zu Ende.",
+        "aborted.subject": "{title} wurde abgebrochen",
+        "aborted.body": "{by} hat {title} vor Spielbeginn abgebrochen. Niemand hat gewonnen; "
+                        "die Partie wird nicht gewertet.",
         "game_over.subject": "{title} ist zu Ende",
         "game_over.body": "Die Partie {title} ist beendet. Die Endwertung steht am Tisch.",
         "open_game": "Zur Partie",

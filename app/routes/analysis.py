@@ -37,5 +37,8 @@ async def cancel_analysis(user: CurrentUser, game_id: GameId, svc: Svc):
 @router.get("/{game_id}/hint")
 async def hint(user: CurrentUser, game_id: GameId, svc: Svc):
     """The bot's proposal for your seat's current decision, with a short reason, in a game
-    whose players agreed to hints (403 ``hints_off``, ``not_a_player``; 409 ``no_decision``)."""
+    whose players agreed to hints (403 ``hints_off``, ``not_a_player``; 409 ``no_decision``;
+    429 ``rate_limited`` past the user's hints a minute, ``hint_pending`` while their previous
+    hint for another decision is still computed)."""
+    await svc.limits.check(svc.limits.hints, user.id)
     return JSONResponse(await svc.analysis.hint(game_id, user))

@@ -6,7 +6,6 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
-
 from starlette.responses import Response
 
 from ..clock import TimeControl
@@ -64,6 +63,14 @@ async def list_games(svc: Svc, user: Viewer,
     return JSONResponse(await svc.games.list_games(user, status, mine, limit, offset))
 
 
+@router.get("/next")
+async def next_game(svc: Svc, user: CurrentUser,
+                    after: int | None = Query(None, ge=1, le=2**63 - 1)):
+    """``{"game": summary | null}``: the game where it is your move, the closest deadline first
+    (untimed games after the timed ones), other than ``after`` (the game you are looking at)."""
+    return JSONResponse({"game": await svc.games.next_game(user, after)})
+
+
 @router.post("", status_code=201)
 async def create_game(body: CreateGame, svc: Svc, user: CurrentUser):
     """Open a new game; the creator sits in seat 0, ``bots`` seats are played by the server."""
@@ -105,7 +112,7 @@ async def post_action(user: CurrentUser, game_id: GameId, body: PostAction, requ
     """Answer your seat's current decision at ``version`` (409 if the game moved on)."""
     await svc.limits.action(client_address(request), user.id)
     done = await svc.games.act(game_id, body.version, body.action, user=user)
-    return Response(done.frame.reply(done.seat), media_type="application/json")  # pre-encoded
+    return Response(action_reply(done), media_type="application/json")  # pre-encoded
 
 
 @router.post("/{game_id}/undo")
@@ -118,7 +125,39 @@ async def undo(user: CurrentUser, game_id: GameId, body: Undo, request: Request,
     await svc.limits.action(client_address(request), user.id)
     await svc.limits.check(svc.limits.undo, user.id)
     done = await svc.games.undo(game_id, body.version, user)
-    return Response(done.frame.reply(done.seat), media_type="application/json")
+    return Response(action_reply(done), media_type="application/json")
+
+
+@router.post("/{game_id}/resign")
+async def resign(user: CurrentUser, game_id: GameId, svc: Svc):
+    """Resign (a running game). Two players: the game ends at once and the other seat wins.
+    More: a bot plays your seat to the end, where it finishes last (the game ends at once when
+    at most one seat that did not resign is left). 409 ``game_over``, ``not_started``,
+    ``already_resigned``. A rated game counts it as a loss."""
+    return JSONResponse(await svc.games.resign(game_id, user))
+
+
+@router.post("/{game_id}/abort")
+async def abort(user: CurrentUser, game_id: GameId, svc: Svc):
+    """Abort a running game while no seat has made its first decision of play (after the
+    opening: Ark Nova's keep): the game is over, nobody won, nothing is rated. Any player.
+    409 ``abort_too_late`` afterwards (resign instead)."""
+    return JSONResponse(await svc.games.abort(game_id, user))
+
+
+@router.post("/{game_id}/cancel", status_code=204)
+async def cancel(user: CurrentUser, game_id: GameId, svc: Svc):
+    """The creator deletes a game that has not started (403 ``not_creator``, 409
+    ``not_open``)."""
+    await svc.games.cancel(game_id, user)
+    return Response(status_code=204)
+
+
+@router.post("/{game_id}/leave")
+async def leave(user: CurrentUser, game_id: GameId, svc: Svc):
+    """Give your seat of a game that has not started back (the creator cancels instead:
+    409 ``creator_cannot_leave``)."""
+    return JSONResponse(await svc.games.leave(game_id, user))
 
 
 @router.post("/{game_id}/reclaim")

@@ -6,6 +6,8 @@ never a token in the URL): the server sends ``{"type": "hello", "user"}`` once, 
 ``your_turn`` and ``game`` notices (see :mod:`app.userfeed`); the client may send ``{"type":
 "ping"}`` (answered ``{"type": "pong"}``). Without a valid login the socket gets an
 ``unauthorized`` error and is closed with code 4401; so is it when its login is revoked.
+Counted like a game socket from its first byte (per address, in all), and at most
+``MENAGERIE_WS_ME_PER_USER`` per user (4429 ``too_many_sockets``; app/quotas.py).
 """
 
 from __future__ import annotations
@@ -16,18 +18,28 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from .. import i18n, jsonutil
+from ..quotas import SocketSlot
 from ..realtime import Connection
 from ..sessions import SIGNED_OUT
 from .deps import Svc
-from .ws import Refused, error_message, identify, open_session, refuse
+from .wsgate import Refused, admit, error_message, identify, open_session, refuse, refuse_error
 
 router = APIRouter()
 
 
 @router.websocket("/api/me/ws")
 async def user_socket(ws: WebSocket, svc: Svc):
+    slot = SocketSlot(svc.sockets, "me")  # counted from here, like a game socket
+    try:
+        await _user_socket(ws, svc, slot)
+    finally:
+        slot.release()
+
+
+async def _user_socket(ws: WebSocket, svc: Svc, slot: SocketSlot) -> None:
     lang = i18n.socket_language(ws)
-    await ws.accept()
+    if not await admit(ws, slot, lang):
+        return
     try:
         user, token = await identify(ws, svc)
     except Refused as exc:
@@ -39,6 +51,9 @@ async def user_socket(ws: WebSocket, svc: Svc):
         await ws.send_text(jsonutil.dumps_str(error_message(
             "unauthorized", "Sign in to hear about your turns.", lang)))
         await ws.close(code=4401)
+        return
+    if refused := slot.claim(user.id):  # ws_me_per_user
+        await refuse_error(ws, refused, lang)
         return
     conn = Connection(ws, 0, None, svc.hub, user.id)
     conn.token, conn.lang = token, lang

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from starlette.responses import HTMLResponse, RedirectResponse
 
 from .. import i18n
+from ..credentials import check_email
 from ..errors import ApiError, JSONResponse
 from ..notify.mail import unsubscribe_page
 from .deps import CurrentUser, Svc
@@ -82,10 +83,13 @@ async def put_preferences(body: PrefsChange, request: Request, user: CurrentUser
 async def set_email(body: SetEmail, request: Request, user: CurrentUser, svc: Svc):
     """Set your address (unverified until its link is opened) and send it a verification
     mail. 409 ``email_unavailable`` when this server sends no mail, 422 ``bad_email``, 429
-    ``rate_limited`` after a few verification mails in a row."""
+    ``rate_limited`` after a few verification mails in a row from one account or to one
+    address (whichever accounts ask)."""
+    address = body.address
     if svc.notify.email.available:
-        await svc.limits.check(svc.limits.verify_mails, user.id)
-    return JSONResponse(await svc.notify.set_email(user, body.address,
+        address = check_email(address)
+        await svc.limits.verify_mail(user.id, address)
+    return JSONResponse(await svc.notify.set_email(user, address,
                                                    i18n.request_language(request)))
 
 

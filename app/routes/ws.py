@@ -20,6 +20,12 @@ Server → client:
 
 Client → server: ``{"type": "sync", "after": N}``, ``{"type": "action", "version", "action"}``,
 ``{"type": "ping"}``. ``?after=N`` on the URL syncs right after the hello.
+
+Caps (app/quotas.py, docs/security.md "Socket caps"): a socket counts from the moment its
+handshake reaches the app, before any wait for its login; refused with an ``error`` then close
+4429 ``too_many_sockets`` (its address's or its user's cap) or 4503 ``server_busy`` (the
+process is full) / ``crowded`` (a new spectator past ``MENAGERIE_WS_SPECTATOR_LIMIT``; with
+``retry_after``). A spectator's hello and ``sync`` come from memory (app/spectators.py).
 """
 
 from __future__ import annotations
@@ -28,13 +34,12 @@ import asyncio
 import contextlib
 import logging
 import math
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import i18n, jsonutil
-from ..auth import COOKIE, UserInfo, hash_token, token_from_headers
+from ..auth import UserInfo
 from ..errors import ApiError, database_unavailable, not_found
 from ..quotas import SocketSlot
 from ..ratelimit import client_address
@@ -43,130 +48,19 @@ from ..services import Services
 from ..sessions import SIGNED_OUT
 from .deps import SocketGameId, Svc
 from .games import action_reply
+from .wsgate import (
+    Refused,
+    admit,
+    error_message,
+    identify,
+    open_session,
+    refuse,
+    refuse_error,
+    still_valid,
+)
 
 router = APIRouter()
 log = logging.getLogger("menagerie.ws")
-
-
-def error_message(code: str, message: str, lang: str = i18n.DEFAULT, **extra) -> dict:
-    """An error message; the sentence in the socket's language (``?lang=`` or the handshake's
-    Accept-Language), the code as it is."""
-    return {"type": "error", "error": {**i18n.localize_error(code, message, lang), **extra}}
-
-
-async def refuse(ws: WebSocket, code: str, message: str, lang: str, close: int) -> None:
-    """Say why, then close with that code and the same sentence as the close reason."""
-    said = error_message(code, message, lang)
-    await ws.send_text(jsonutil.dumps_str(said))
-    await ws.close(code=close, reason=i18n.close_reason(said["error"]["message"]))
-
-
-def same_origin(ws: WebSocket) -> bool:
-    """Whether a socket's handshake comes from a page of this site (or from no page at all).
-
-    A browser always sends ``Origin`` with a WebSocket handshake, and sends the site's cookies
-    whichever page opens the socket; so the login cookie counts only when ``Origin`` names this
-    very host (no cross-site WebSocket hijacking). Clients that are not browsers send no
-    ``Origin``."""
-    origin = ws.headers.get("origin")
-    if not origin:
-        return True
-    return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
-
-
-class Refused(Exception):
-    """The socket is refused: ``(code, English sentence, close code)``."""
-
-    def __init__(self, code: str, message: str, close: int) -> None:
-        super().__init__(message)
-        self.code, self.message, self.close = code, message, close
-
-
-BAD_TOKEN = "The token is invalid, expired or revoked."
-TOKEN_IN_URL = ('Tokens never go in the URL: send "Authorization: Bearer <token>", or open '
-                'the socket with ?auth=message and send {"type": "auth", "token": "..."} first.')
-AUTH_EXPECTED = 'Send {"type": "auth", "token": "..."} as the first message.'
-
-
-async def identify(ws: WebSocket, services: Services) -> tuple[UserInfo | None, str | None]:
-    """(user, token) of an accepted socket; (None, None) for a spectator. Raises
-    :class:`Refused` for a token that is present and bad, or for a token in the URL.
-
-    Where the identity comes from, first match wins:
-
-    1. ``Authorization: Bearer <token>`` in the handshake (clients that are not browsers);
-    2. ``?auth=message``: the very first message must be ``{"type": "auth", "token": "..."}``,
-       within ``MENAGERIE_WS_AUTH_TIMEOUT`` seconds; the server sends nothing before it;
-    3. the HttpOnly login cookie, when the handshake comes from a page of this site
-       (:func:`same_origin`); a stale cookie means a spectator, as over HTTP;
-    4. nothing: a spectator.
-    """
-    auth = services.auth
-    if "token" in ws.query_params:
-        raise Refused("token_in_url", TOKEN_IN_URL, 4400)
-    header = ws.headers.get("authorization")
-    if header is not None:
-        try:
-            token, _ = token_from_headers(header, None)
-        except ApiError as exc:
-            raise Refused(exc.code, exc.message, 4401) from None
-        user = await auth.user_for_token(token)
-        if user is None:
-            raise Refused("bad_token", BAD_TOKEN, 4401)
-        return user, token
-    if ws.query_params.get("auth") == "message":
-        token = await _first_message_token(ws, services.settings.ws_auth_timeout)
-        user = await auth.user_for_token(token)
-        if user is None:
-            raise Refused("bad_token", BAD_TOKEN, 4401)
-        return user, token
-    cookie = ws.cookies.get(COOKIE)
-    if cookie and same_origin(ws):
-        user = await auth.user_for_token(cookie)
-        if user is not None:
-            return user, cookie
-    return None, None
-
-
-async def _first_message_token(ws: WebSocket, timeout: float) -> str:
-    try:
-        async with asyncio.timeout(timeout):
-            message = await ws.receive()
-    except TimeoutError:
-        raise Refused("auth_expected", AUTH_EXPECTED, 4401) from None
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000))
-    raw = message.get("text")
-    if raw is None:
-        raw = (message.get("bytes") or b"").decode("utf-8", "replace")
-    try:
-        data = jsonutil.loads(raw) if len(raw) <= 4096 else None
-    except Exception:
-        data = None
-    token = data.get("token") if isinstance(data, dict) and data.get("type") == "auth" else None
-    if not isinstance(token, str) or not token:
-        raise Refused("auth_expected", AUTH_EXPECTED, 4401)
-    return token
-
-
-async def still_valid(services: Services, conn: Connection) -> bool:
-    """Whether the socket's login still holds (re-checked before each action or chat line;
-    a revoked one closes the socket)."""
-    if conn.closed:
-        return False
-    if conn.token is None:
-        return True
-    if await services.auth.user_for_token(conn.token) is not None:
-        return True
-    services.sessions.close(conn)
-    return False
-
-
-def open_session(services: Services, conn: Connection, user: UserInfo | None,
-                 token: str | None) -> None:
-    """Register a signed-in socket, so that revoking its login closes it."""
-    if user is not None and token is not None:
-        services.sessions.add(conn, user.id, hash_token(token))
 
 
 def _int(value, low: int) -> int | None:
@@ -177,7 +71,7 @@ def _int(value, low: int) -> int | None:
 
 @router.websocket("/api/games/{game_id}/ws")
 async def game_socket(ws: WebSocket, game_id: SocketGameId, svc: Svc):
-    slot = SocketSlot(svc.sockets)  # sockets per user/address, sync rate
+    slot = SocketSlot(svc.sockets)  # counted from here: in all, per address, per user
     try:
         await _game_socket(ws, svc, game_id, slot)
     finally:
@@ -187,15 +81,19 @@ async def game_socket(ws: WebSocket, game_id: SocketGameId, svc: Svc):
 async def _game_socket(ws: WebSocket, services: Services, game_id: int | None,
                        slot: SocketSlot):
     lang = i18n.socket_language(ws)
-    await ws.accept()
+    if not await admit(ws, slot, lang):
+        return
     conn = None
     try:
         if game_id is None:  # not a positive integer: refused like an unknown game (4404)
             raise not_found("game")
         gid = game_id
         user, token = await identify(ws, services)
-        if refused := slot.take(user.id if user else None, client_address(ws)):
-            await refuse(ws, refused.code, refused.message, lang, 4429)
+        if user is None and (shed := services.sockets.crowded()):
+            await refuse_error(ws, shed, lang)  # before any database work
+            return
+        if refused := slot.claim(user.id if user else None):
+            await refuse_error(ws, refused, lang)
             return
         conn = Connection(ws, gid, None, services.hub, user.id if user else None)
         conn.slot = slot
@@ -204,7 +102,13 @@ async def _game_socket(ws: WebSocket, services: Services, game_id: int | None,
         open_session(services, conn, user, token)
         services.hub.subscribe(conn)  # before reading the version: no announcement is missed
         try:
-            info = await services.games.socket_info(gid, user)
+            if user is None:  # a spectator: from memory, one read per game and version
+                info = {**await services.spectators.info(gid), "seat": None}
+            else:
+                info = await services.games.socket_info(gid, user)
+            if info["seat"] is None and user is not None and \
+                    (shed := services.sockets.crowded()):
+                raise shed  # a signed-in spectator is shed like any other
             if getattr(conn, "revoked", False) or (
                     token is not None and await services.auth.user_for_token(token) is None):
                 # signed out while we were connecting (the registration above closes the gap)
@@ -219,6 +123,9 @@ async def _game_socket(ws: WebSocket, services: Services, game_id: int | None,
     except WebSocketDisconnect:
         return
     except ApiError as exc:
+        if exc.code in ("crowded", "server_busy"):
+            await refuse_error(ws, exc, lang)
+            return
         await refuse(ws, exc.code, exc.message, lang,
                      {404: 4404, 403: 4403}.get(exc.status, 4400))
         return
@@ -280,7 +187,7 @@ async def _game_socket(ws: WebSocket, services: Services, game_id: int | None,
                 else:
                     log.exception("game socket %s: message failed", gid)
                     await conn.send(error_message("internal", "Something went wrong on our side.", lang))
-    except (WebSocketDisconnect, RuntimeError, ConnectionError, asyncio.TimeoutError):
+    except (TimeoutError, WebSocketDisconnect, RuntimeError, ConnectionError):
         pass
     finally:
         services.hub.unsubscribe(conn)
@@ -376,7 +283,10 @@ async def _sync(services: Services, conn: Connection, after: int | None, *,
         await conn.send(error_message("invalid_request", '"after" is a version number (-1 or more).',
                                getattr(conn, "lang", i18n.DEFAULT)))
         return
-    current = await services.games.current_version(conn.game_id)
+    if conn.user_id is None:  # a spectator: from memory (app/spectators.py)
+        current = await services.spectators.version(conn.game_id)
+    else:
+        current = await services.games.current_version(conn.game_id)
     async with conn.lock:
         if current is not None:
             if resend and current > after:

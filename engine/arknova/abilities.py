@@ -8,19 +8,18 @@ has moved (spec §4.2).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..core import event
-from . import deck
+from . import actions, deck
+from .actions.association import partner_options, take_partner, take_university, university_options
 from .breaks import advance_break
 from .decisions import Decision, decision, finish, push
 from .gains import add_reputation, draw_to_hand, gain, offer_upgrade
 from .tables import T
-from .zoo import icons
-from .actions.association import partner_options, take_partner, take_university, university_options
 from .turn import move_to_slot_one, side_of
-from . import actions
+from .zoo import icons
 
 REGISTRY: dict[str, Callable] = {}
 

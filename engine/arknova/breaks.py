@@ -4,15 +4,14 @@ reset; the stall guard."""
 from __future__ import annotations
 
 from ..core import event
-from . import deck
+from . import deck, solo
+from .actions.association import refill_supply
 from .decisions import Decision, decision, finish, push
 from .gains import gain
+from .placement import adjacent_cells
 from .scoring import end_triggered_by
 from .tables import T, appeal_income
-from .zoo import building_spec, hand_limit, zoo_map
-from .placement import adjacent_cells
-from .actions.association import refill_supply
-from . import solo
+from .zoo import hand_limit, zoo_map
 
 
 def advance_break(state: dict, n: int, ev: list, seat: int) -> None:

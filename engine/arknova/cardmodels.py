@@ -9,15 +9,26 @@ trigger events) is defined in :mod:`engine.arknova.keywords`; the field types in
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, ClassVar, Union
+from typing import Annotated, Any, ClassVar
 
-from pydantic import (BaseModel, ConfigDict, Field, ValidationInfo, field_validator,
-                      model_validator)
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from . import keywords as K
-from .cardfields import (Action, ClassIcon, Continent, Counter, Gains, Icon, IconCounts, Int0,
-                         Int1, Name, check_class, check_continent, field_error)
-
+from .cardfields import (
+    Action,
+    ClassIcon,
+    Continent,
+    Counter,
+    Gains,
+    Icon,
+    IconCounts,
+    Int0,
+    Int1,
+    Name,
+    check_class,
+    check_continent,
+    field_error,
+)
 
 BUILDING_ID = re.compile(r"[a-z][a-z0-9_]*")
 #: Ids of the standard buildings; a sponsor's unique building must not reuse them.
@@ -71,7 +82,7 @@ class SoloEffect(CardModel):
     value: Any = None
 
     @model_validator(mode="after")
-    def _known(self) -> "SoloEffect":
+    def _known(self) -> SoloEffect:
         K.check_solo_ability(self.keyword, self.value)  # ValueError: the loader names the card
         return self
 
@@ -139,7 +150,7 @@ class Animal(CardModel):
     solo: Annotated[list[SoloEffect], Field(max_length=2)] = []
 
     @model_validator(mode="after")
-    def _solo_for_interactions(self) -> "Animal":
+    def _solo_for_interactions(self) -> Animal:
         interacts = any(a.keyword in K.INTERACTIONS for a in self.abilities)
         if interacts and not self.solo:
             raise field_error("solo", "an animal with an interaction needs its solo effects")
@@ -339,7 +350,7 @@ class Project(CardModel):
         return v
 
     @model_validator(mode="after")
-    def _consistent(self) -> "Project":
+    def _consistent(self) -> Project:
         kind = self.kind
         if kind in ("icon", "breeding") and self.icon is None:
             raise field_error("icon", f"is required for kind {kind!r}")
@@ -387,4 +398,4 @@ class BonusTile(CardModel):
     gain: Gains
 
 
-Card = Union[Animal, Sponsor, Project]
+Card = Animal | Sponsor | Project

@@ -22,8 +22,16 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from . import keywords as K
-from .cardmodels import (Animal, BonusTile, Card, CardModel, FinalScoring, Project, Sponsor,
-                         SponsorBuilding)
+from .cardmodels import (
+    Animal,
+    BonusTile,
+    Card,
+    CardModel,
+    FinalScoring,
+    Project,
+    Sponsor,
+    SponsorBuilding,
+)
 
 DATA_DIR = Path(__file__).resolve().parent / "data" / "cards"
 

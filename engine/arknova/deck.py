@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from ..core import rng as _rng
 from .content import load_content
 from .tables import T, reputation_range
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cards() -> dict[str, dict]:
     content = load_content()
     out: dict[str, dict] = {}

@@ -22,11 +22,10 @@ are pooled like any hidden card; the view does not record that knowledge either.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from itertools import chain, filterfalse
-from typing import MutableMapping
 
-from ..core import rng as _rng
-from ..core import cow
+from ..core import cow, rng as _rng
 from .content import load_content
 
 

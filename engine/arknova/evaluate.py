@@ -45,10 +45,30 @@ from .game import copy_buildings
 from .shortlist import shortlist
 from .tables import T, conservation_value
 from .zoo import building_spec
-from .zooparts import (CONSTRICTION, ICON, MONEY, PACE, PARTNER, PROJECT_SHARE, REP,
-                       TURNS_PER_BREAK, UNIVERSITY, UPGRADE, VENOM, WORKER, X_TOKEN, final_memo,
-                       hand_sizes, hand_value, icons_of, income, layout_of, hand_parts,
-                       projects_total_memo, space_value)
+from .zooparts import (
+    CONSTRICTION,
+    ICON,
+    MONEY,
+    PACE,
+    PARTNER,
+    PROJECT_SHARE,
+    REP,
+    TURNS_PER_BREAK,
+    UNIVERSITY,
+    UPGRADE,
+    VENOM,
+    WORKER,
+    X_TOKEN,
+    final_memo,
+    hand_parts,
+    hand_sizes,
+    hand_value,
+    icons_of,
+    income,
+    layout_of,
+    projects_total_memo,
+    space_value,
+)
 
 
 # --------------------------------------------------------------------------- the clock
@@ -107,6 +127,12 @@ def _entry(state: dict, seat: int) -> list:
     return entry
 
 
+def zoo_parts(state: dict, seat: int) -> tuple:
+    """The seat's zoo's clock-free parts (:func:`_zoo_parts`), memoized like :func:`zoo_value`
+    (the learned value, ``learned.py``, reads its features from them)."""
+    return _entry(state, seat)[0]
+
+
 def _zoo_parts(state: dict, seat: int) -> tuple:
     """Everything of a zoo's value that does not depend on the clock (see :func:`_assemble`)."""
     p = state["players"][seat]
@@ -155,6 +181,11 @@ def _assemble(parts: tuple, breaks_left: float, turns_left: float) -> float:
     v += 0.0 if projects is None else PROJECT_SHARE * cp_w * phase * min(projects, 12)
     v -= malus
     return v
+
+
+def pending(state: dict, seat: int) -> float:
+    """:func:`_pending` on the current clock (the learned value adds it too)."""
+    return _pending(state, seat, clock(state)[1])
 
 
 def _pending(state: dict, seat: int, turns_left: float) -> float:

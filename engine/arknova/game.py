@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from ..core import IllegalAction, Option
-from ..core import rng as _rng
+from ..core import IllegalAction, Option, rng as _rng
 from ..core.cow import deep
-from . import breaks, deck, turn  # noqa: F401  (registers decision handlers)
-from . import abilities, interactions, solo_effects  # noqa: F401  (register abilities)
+from ..core.stack import StackGame
+
+# imported for their registrations: decision handlers, abilities
+from . import abilities, breaks, deck, interactions, solo, solo_effects, turn  # noqa: F401
 from .actions import animals, association, build, cards, sponsors  # noqa: F401  (the actions)
 from .actions.association import full_supply
 from .content import load_content
-from . import solo
-from ..core.stack import StackGame
 from .decisions import HANDLERS, REGISTRY, push, top
 from .scoring import result as _result, vp
 from .tables import T, per_players
@@ -25,13 +24,13 @@ MAP_ABILITIES = {
 }
 
 
-def _new_player(seat: int, map_id: str, cards: list[str]) -> dict:
+def _new_player(seat: int, map_id: str, action_cards: list[str]) -> dict:
     s = T.start
     return {
         "map": map_id, "money": s.money, "appeal": s.appeal_by_seat[seat],
         "conservation": s.conservation, "reputation": s.reputation, "x": s.x,
         "workers": s.workers, "placed": 0, "task_uses": {},
-        "cards": cards, "upgraded": {a: False for a in cards},
+        "cards": action_cards, "upgraded": {a: False for a in action_cards},
         "venom": [], "constriction": [],
         "hand": [], "final": [], "buildings": [], "next_id": 1, "animals": [],
         "sponsors": [], "tucked": {}, "partners": [], "universities": [], "supported": [],
@@ -185,7 +184,7 @@ class ArkNova(StackGame):
 
     def _public_view(self, state):
         players = []
-        for s, p in enumerate(state["players"]):
+        for _s, p in enumerate(state["players"]):
             pub = {k: v for k, v in p.items() if k not in ("hand", "final")}
             pub["hand_size"] = len(p["hand"])
             pub["final_count"] = len(p["final"])

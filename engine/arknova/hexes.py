@@ -12,8 +12,8 @@ Everything here is pure geometry: no map terrain, no rules.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from functools import cache
 
 Cell = tuple[int, int]
 Cube = tuple[int, int, int]
@@ -131,7 +131,7 @@ def mirror(cell: Sequence[int]) -> Cell:
     return from_cube((q, s, r))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _orientations(shape: Shape) -> tuple[Shape, ...]:
     found: set[Shape] = set()
     for flipped in (shape, tuple(mirror(c) for c in shape)):

@@ -5,8 +5,7 @@ They never target a zoo whose appeal is below 5. "Ahead" means strictly higher o
 
 from __future__ import annotations
 
-from ..core import event
-from ..core import rng as _rng
+from ..core import event, rng as _rng
 from . import actions
 from .abilities import ability
 from .decisions import Decision, decision, finish, push

@@ -9,7 +9,8 @@ engine, and to the rules page - never a special case for one card.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 CONTINENTS: tuple[str, ...] = ("africa", "americas", "asia", "australia", "europe")
 CLASSES: tuple[str, ...] = ("predator", "herbivore", "primate", "reptile", "bird", "bear", "pet", "sea")

@@ -14,8 +14,8 @@ for ``needs_upgrade`` buildings, and "at most one per zoo" for ``unique`` ones.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from .hexes import Cell
 from .zoomap import TERRAINS, Building, ZooMap, get_building

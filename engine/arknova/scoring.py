@@ -156,7 +156,7 @@ class Score(Decision):
 
     def run(self, state, frame, ev):
         details = []
-        for s, p in enumerate(state["players"]):
+        for _s, p in enumerate(state["players"]):
             fcp = final_card_points(p)
             scp = sponsor_award_points(p)
             p["conservation"] += fcp + scp

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
@@ -177,7 +177,7 @@ class Tables(_Strict):
         return self
 
 
-@lru_cache(maxsize=None)
+@cache
 def tables(path: str | None = None) -> Tables:
     file = Path(path) if path else DATA / "tables.json"
     try:

@@ -7,12 +7,11 @@ checks) and the order of turns, including the last round once the end is trigger
 from __future__ import annotations
 
 from ..core import event
-from . import actions, deck
+from . import actions, deck, solo
 from .decisions import Decision, decision, finish, push
 from .gains import gain
 from .scoring import end_triggered_by
 from .tables import T
-from . import solo
 
 
 def strength_of(player: dict, card: str, spent_x: int = 0) -> int:

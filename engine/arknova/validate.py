@@ -16,15 +16,20 @@ the rules are involved, so they share the rules' code instead of repeating it.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..core.state import canonical_json
 from . import deck
 from .actions.animals import animal_options
-from .actions.association import (TASKS as ASSOCIATION_TASKS, donation_cost, partner_options,
-                                   university_options, workers_needed)
-from .actions.projects import support_options
+from .actions.association import (
+    TASKS as ASSOCIATION_TASKS,
+    donation_cost,
+    partner_options,
+    university_options,
+    workers_needed,
+)
 from .actions.build import can_build
+from .actions.projects import support_options
 from .actions.sponsors import sponsor_options
 from .tables import T
 from .zoo import active_workers, placements

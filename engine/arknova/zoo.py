@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from . import placement
 from .deck import card
@@ -46,7 +46,7 @@ def _load_sponsor_buildings() -> None:
         from .deck import all_cards
         from .zoomap import Building
 
-        for cid, c in all_cards().items():
+        for _cid, c in all_cards().items():
             b = c.get("building") if c["type"] == "sponsor" else None
             if b:
                 shape = tuple(tuple(cell) for cell in b["shape"])
@@ -104,11 +104,13 @@ def in_reading() -> bool:
 
 
 def icons(player: dict) -> Counter:
-    """Every icon the zoo shows: animals, sponsors and universities (science).
+    """Every icon the zoo shows: animals, sponsors, partner zoos and universities (science).
 
-    Partner zoos are not continent icons (seed 003 lists "animals of the given continent" and
-    "a partnership with a zoo of that continent" as different requirements); they count only
-    for partner-zoo requirements and the animal discount. Do not change the result."""
+    A partner zoo is one icon of its continent for everything that counts icons (animal and
+    sponsor requirements, projects, final scoring, abilities), as in the published rulebook's
+    association section (issue #32); a card's "partner zoo of continent X" requirement
+    (:func:`meets`) and the animal discount (:func:`animal_cost`) also read it, separately.
+    A university gives the science icons ``tables.json`` lists for it (the library: none)."""
     memo = _memo()
     if memo is None:
         return _icons(player)
@@ -131,9 +133,12 @@ def _icons(player: dict) -> Counter:
     for sid in player["sponsors"]:
         for icon in card(sid).get("icons") or ():
             out[icon] += 1
+    for cont in player["partners"]:
+        out[cont] += 1
     unis = T.association.universities
     for u in player["universities"]:
-        out["science"] += unis[u].science
+        if unis[u].science:
+            out["science"] += unis[u].science
     return out
 
 

@@ -11,12 +11,20 @@ directory / file to read other data (tests, tools) — that is not cached.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Iterable, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
-                      model_validator)
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from . import hexes
 from .hexes import Cell
@@ -71,7 +79,7 @@ class GainModel(_Model):
     appeal: Positive | None = None
 
     @model_validator(mode="after")
-    def _exactly_one(self) -> "GainModel":
+    def _exactly_one(self) -> GainModel:
         if len(self.as_dict()) != 1:
             raise ValueError(f"a gain has exactly one of the keys {', '.join(GAIN_KEYS)}")
         return self
@@ -101,7 +109,7 @@ class MapModel(_Model):
     ability: AbilityModel | None = None
 
     @model_validator(mode="after")
-    def _consistent(self) -> "MapModel":
+    def _consistent(self) -> MapModel:
         groups = {
             "water": list(self.water),
             "rock": list(self.rock),
@@ -142,7 +150,7 @@ class BuildingModel(_Model):
     capacity: Positive | None
 
     @model_validator(mode="after")
-    def _consistent(self) -> "BuildingModel":
+    def _consistent(self) -> BuildingModel:
         if len(set(self.shape)) != len(self.shape):
             raise ValueError(f"shape: building {self.id!r} lists a cell twice")
         if len(self.shape) != self.size:

@@ -15,7 +15,7 @@ the part that would have been computed (``tests/engine/test_bots.py`` checks thi
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from . import deck
 from .breaks import kiosk_income
@@ -54,7 +54,7 @@ def num(v) -> float:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 1.0
 
 
-@lru_cache(maxsize=None)
+@cache
 def card_worth(cid: str) -> float:
     """Rough points a card is worth once played, before paying for it (static, cached)."""
     c = deck.card(cid)
@@ -245,7 +245,7 @@ def space_value(size: int, sizes: list[int], money_w: float) -> float:
     return money_w * 2 * size * (1.1 if fits else 0.7)
 
 
-@lru_cache(maxsize=None)
+@cache
 def levels_best_first(pid: str) -> tuple[int, ...]:
     levels = deck.card(pid)["levels"]
     return tuple(sorted(range(len(levels)), key=lambda i: (-levels[i]["cp"], i)))

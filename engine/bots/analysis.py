@@ -38,8 +38,8 @@ clock, so a resumed analysis gives the same entries as an uninterrupted one.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
-from typing import Callable
 
 from ..core import rng as _rng
 from ..core.state import canonical_json, digest
@@ -47,6 +47,12 @@ from .evaluation import evaluator_for, searching, step
 from .greedy import GreedyBot, candidates as shortlist, own_followup, ranked, score_answers
 from .labels import describe
 from .mcts import MctsBot
+
+#: The evaluator variant the analysis and the hints stand on (None: the game's own, the
+#: hand-weighted one). ``"learned"`` (``engine/arknova/learned.py``) was tried and lost the
+#: planted-blunder tests (tests/engine/test_analysis.py): it is not yet better than the
+#: hand-weighted value at telling answers apart (docs/bots.md).
+VALUE: str | None = None
 
 #: The analysis unit of a game whose evaluator names none (value units; the zoo builder's 2 VP):
 #: accuracy = 100 * exp(-mean loss / unit), a loss above one unit is a mistake.
@@ -80,7 +86,7 @@ class Settings:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict | None) -> "Settings":
+    def from_dict(cls, d: dict | None) -> Settings:
         """Settings from a dict (missing keys: the defaults; unknown keys are ignored, so a
         stored older setting still loads)."""
         if not d:
@@ -159,7 +165,7 @@ def _find(legal: list, action) -> int | None:
 def _values(game, state, seat, chosen, settings: Settings, rng) -> tuple[list, list, list, bool]:
     """``(legal, compared indexes, values, chained)`` for ``seat``'s decision in ``state``
     (``chosen``: an answer that must be among the compared ones, or None)."""
-    ev = evaluator_for(game)
+    ev = evaluator_for(game, VALUE)
     with searching(ev):  # no state is changed in place in here
         return _compare(game, ev, state, seat, chosen, settings, rng)
 
@@ -242,7 +248,7 @@ def analyse_point(game, state, seat, chosen, settings, index) -> dict:
     best = legal[idx[b]]
     line: list = []
     if b != c and not chained:
-        ev = evaluator_for(game)
+        ev = evaluator_for(game, VALUE)
         line = _line(game, ev, game.determinize(state, seat, rng), seat, best)
     vb, vc = round(vals[b], 3), round(vals[c], 3)
     return {"index": index, "version": index, "seat": seat, "chosen": chosen, "best": best,
@@ -287,7 +293,7 @@ def analyse(game, seats, options, seed, actions, settings=None, *, done=None,
 def unit_of(game) -> float:
     """The game's analysis unit: a loss worth calling a mistake, in its evaluation's units
     (the evaluator's ``extra["analysis_unit"]``, else :data:`ACCURACY_SCALE`)."""
-    return float(evaluator_for(game).extra.get("analysis_unit", ACCURACY_SCALE))
+    return float(evaluator_for(game, VALUE).extra.get("analysis_unit", ACCURACY_SCALE))
 
 
 def accuracy(mean_loss: float, unit: float = ACCURACY_SCALE) -> float:
@@ -341,7 +347,7 @@ def _positions(game, seats, options, seed, actions, wanted: set) -> dict:
     for the ``wanted`` indexes; follow-ups stop where :func:`_line` stops (a hidden draw)."""
     if actions is None or seed is None or not wanted:
         return {}
-    ev = evaluator_for(game)
+    ev = evaluator_for(game, VALUE)
     out: dict = {}
     lines: dict = {}
     prev = None
@@ -382,7 +388,7 @@ def hint(game, state, seat, settings=None) -> dict:
     best = legal[idx[order[0]]]
     world = seat_world(game, state, seat)
     line = [] if chained or len(legal) == 1 or world is None else \
-        _line(game, evaluator_for(game), world, seat, best)
+        _line(game, evaluator_for(game, VALUE), world, seat, best)
     label = describe(game, world, seat, best, line=line)
     alts = [{"action": legal[idx[k]], "value": round(vals[k], 3),
              "label": describe(game, world, seat, legal[idx[k]])}

@@ -17,12 +17,12 @@ Callers normally use :func:`decide`, which builds the view, the legal answers an
 
 from __future__ import annotations
 
-from typing import MutableMapping
+from collections.abc import MutableMapping
 
 from ..core import rng as _rng
 from ..core.game import Action, Game, State
 
-_BOTS: dict[str, "Bot"] = {}
+_BOTS: dict[str, Bot] = {}
 
 
 class Sampler:
@@ -43,6 +43,8 @@ class Bot:
     """Chooses one legal action from what a seat can see."""
 
     kind = "base"
+    #: Place on the ladder (weakest first); :func:`bot_kinds` lists kinds in this order.
+    strength = 0
 
     def choose(self, game: Game, view: dict, legal: list[Action], rng: MutableMapping,
                sample: Sampler | None = None) -> Action:
@@ -79,7 +81,8 @@ def get_bot(kind: str) -> Bot:
 
 
 def bot_kinds() -> list[str]:
-    return sorted(_BOTS)
+    """The registered kinds, weakest first (ladder order, docs/bots.md), then by name."""
+    return sorted(_BOTS, key=lambda k: (_BOTS[k].strength, k))
 
 
 def make_bot(spec: str) -> Bot:
@@ -97,16 +100,25 @@ def make_bot(spec: str) -> Bot:
 
     params = [p for p in inspect.signature(type(base).__init__).parameters if p != "self"]
     kwargs: dict = {}
-    for i, part in enumerate(args.split(",")):
+    for _i, part in enumerate(args.split(",")):
         name, eq, raw = part.partition("=")
         if not eq:
             name, raw = (params[0] if params else ""), part
         if name not in params:
             raise ValueError(f"bot {kind!r} has no setting {name!r} (settings: {params})")
         raw = raw.strip()
-        kwargs[name] = None if raw.lower() == "none" else (
-            int(raw) if raw.lstrip("-").isdigit() else float(raw))
+        kwargs[name] = None if raw.lower() == "none" else _setting(raw)
     return type(base)(**kwargs)
+
+
+def _setting(raw: str):
+    """A setting's value: an int, a float, or else the word itself (an evaluator variant)."""
+    if raw.lstrip("-").isdigit():
+        return int(raw)
+    try:
+        return float(raw)
+    except ValueError:
+        return raw
 
 
 register_bot(RandomBot())

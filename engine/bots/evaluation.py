@@ -8,9 +8,9 @@ A game may register an :class:`Evaluator` under its name (the zoo builder's live
 from __future__ import annotations
 
 import importlib
-from contextlib import nullcontext
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from typing import Callable, ContextManager
 
 import orjson
 
@@ -18,9 +18,10 @@ from ..core.game import Action, Game, State
 from ..core.state import clone
 
 #: Evaluators that ship with Menagerie, imported on first use: game name -> module.
-BUILTIN = {"arknova": "engine.arknova.evaluate", "zoocracy": "engine.zoocracy.evaluate"}
+BUILTIN = {"arknova": "engine.arknova.evaluate", "zoocracy": "engine.zoocracy.evaluate",
+           "arknova:learned": "engine.arknova.learned"}
 
-_EVALUATORS: dict[str, "Evaluator"] = {}
+_EVALUATORS: dict[str, Evaluator] = {}
 
 
 def _final_value(game: Game, state: State, seat: int) -> float | None:
@@ -56,10 +57,10 @@ class Evaluator:
     shortlist: Callable[[State, int, list, int], list] | None = None
     clone: Callable[[State], State] | None = None
     extra: dict = field(default_factory=dict)
-    session: Callable[[], ContextManager] | None = None
+    session: Callable[[], AbstractContextManager] | None = None
 
 
-def searching(ev: Evaluator) -> ContextManager:
+def searching(ev: Evaluator) -> AbstractContextManager:
     """The evaluator's search scope (:attr:`Evaluator.session`), or a scope that does nothing."""
     return ev.session() if ev.session is not None else nullcontext()
 
@@ -69,7 +70,17 @@ def register_evaluator(name: str, evaluator: Evaluator) -> Evaluator:
     return evaluator
 
 
-def evaluator_for(game: Game) -> "Evaluator":
+def evaluator_for(game: Game, variant: str | None = None) -> Evaluator:
+    """The game's evaluator; ``variant`` (e.g. ``"learned"``) names another one registered as
+    ``"{game}:{variant}"``, and falls back to the game's own when there is none."""
+    if variant:
+        name = f"{game.name}:{variant}"
+        ev = _EVALUATORS.get(name)
+        if ev is None and name in BUILTIN:
+            importlib.import_module(BUILTIN[name])
+            ev = _EVALUATORS.get(name)
+        if ev is not None:
+            return ev
     ev = _EVALUATORS.get(game.name)
     if ev is None and game.name in BUILTIN:
         try:

@@ -64,11 +64,14 @@ class GreedyBot(Bot):
     """One-ply greedy play with a bounded look through the seat's own chained decisions."""
 
     kind = "greedy"
+    strength = 2
 
-    def __init__(self, depth: int = 8, width: int = 8, top_width: int = 40) -> None:
+    def __init__(self, depth: int = 8, width: int = 8, top_width: int = 40,
+                 evaluation: str | None = None) -> None:
         self.depth = depth            #: follow-up decisions simulated after each answer
         self.width = width            #: answers tried per follow-up decision
         self.top_width = top_width    #: answers tried for the decision itself
+        self.evaluation = evaluation  #: the game's evaluator variant (None: its own)
 
     def choose(self, game, view, legal, rng, sample=None):
         if not legal:
@@ -82,10 +85,22 @@ class GreedyBot(Bot):
             state = sample(rng)
         except NotImplementedError:  # the game cannot sample possible worlds
             return RandomBot().choose(game, view, legal, rng)
-        ev = evaluator_for(game)
+        ev = evaluator_for(game, self.evaluation)
         order = ranked(game, ev, state, seat, legal, depth=self.depth, width=self.width,
                        top_width=self.top_width)
         return legal[order[0][1]]
+
+
+class FastBot(GreedyBot):
+    """The fast level: greedy's one-ply look on the learned value (``evaluation="learned"``;
+    a game without a learned value uses its own evaluator)."""
+
+    kind = "fast"
+    strength = 1
+
+    def __init__(self, depth: int = 8, width: int = 6, top_width: int = 24,
+                 evaluation: str | None = "learned") -> None:
+        super().__init__(depth, width, top_width, evaluation)
 
 
 def ranked(game, ev: Evaluator, state, seat, legal: list, *, depth: int = 8, width: int = 8,
@@ -100,4 +115,4 @@ def ranked(game, ev: Evaluator, state, seat, legal: list, *, depth: int = 8, wid
     return sorted(zip(values, tried_idx), key=lambda t: (-t[0], t[1]))
 
 
-__all__ = ["GreedyBot", "candidates", "finish_chain", "own_followup", "ranked", "score_answers"]
+__all__ = ["FastBot", "GreedyBot", "candidates", "finish_chain", "own_followup", "ranked", "score_answers"]

@@ -18,7 +18,7 @@ action alone says. A describer must only read what the deciding seat may see.
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+from collections.abc import Callable
 
 #: Describers that ship with Menagerie, imported on first use: game name -> module.
 BUILTIN = {"arknova": "engine.arknova.labels", "zoocracy": "engine.zoocracy.labels"}

@@ -30,18 +30,19 @@ import time
 
 from .base import Bot, RandomBot
 from .evaluation import evaluator_for, searching, step
-from .greedy import GreedyBot, finish_chain, candidates as _shortlist, own_followup, ranked
+from .greedy import GreedyBot, candidates as _shortlist, finish_chain, own_followup, ranked
 
 
 class MctsBot(Bot):
     kind = "mcts"
+    strength = 4
 
     #: The defaults are the setting measured against greedy: 66.5 % of 200 games at <= 1 s
     #: per decision (docs/benchmarks.md, "Search bot against greedy").
     def __init__(self, budget: float | None = 1.0, playouts: int = 24, candidates: int = 3,
                  horizon: int = 1, margin: float = 6.0, rounds_first: int = 2,
                  rollout_depth: int = 6, rollout_width: int = 4, rollout_top: int = 12,
-                 max_rollout_steps: int = 200) -> None:
+                 max_rollout_steps: int = 200, evaluation: str | None = None) -> None:
         self.budget = budget                  #: seconds per decision (None: playouts only)
         self.playouts = playouts              #: most playouts per decision
         self.candidates = candidates          #: answers searched (best by greedy value)
@@ -52,6 +53,7 @@ class MctsBot(Bot):
         self.rollout = GreedyBot(depth=rollout_depth, width=rollout_width, top_width=rollout_top)
         self.max_rollout_steps = max_rollout_steps
         self.last_stats: dict | None = None   #: playouts and values of the last search
+        self.evaluation = evaluation          #: the game's evaluator variant (None: its own)
 
     # ------------------------------------------------------------------ the decision
     def choose(self, game, view, legal, rng, sample=None):
@@ -63,11 +65,11 @@ class MctsBot(Bot):
             return RandomBot().choose(game, view, legal, rng)
         start = time.perf_counter()
         seat = sample.seat
-        ev = evaluator_for(game)
+        ev = evaluator_for(game, self.evaluation)
         with searching(ev):  # no state is changed in place while it searches
-            return self._search(game, legal, rng, sample, seat, ev, start)
+            return self._search(game, view, legal, rng, sample, seat, ev, start)
 
-    def _search(self, game, legal, rng, sample, seat, ev, start):
+    def _search(self, game, view, legal, rng, sample, seat, ev, start):
         try:
             world = sample(rng)
         except NotImplementedError:  # the game cannot sample possible worlds
@@ -163,3 +165,19 @@ class MctsBot(Bot):
             if best_v is None or v > best_v:
                 best, best_v = nxt, v
         return best
+
+
+class SearchBot(MctsBot):
+    """The search level: :class:`MctsBot` on the learned value (leaves and rollouts), one
+    second per decision by default."""
+
+    kind = "search"
+    strength = 3
+
+    def __init__(self, budget: float | None = 1.0, playouts: int = 24, candidates: int = 3,
+                 horizon: int = 1, margin: float = 6.0, rounds_first: int = 2,
+                 rollout_depth: int = 6, rollout_width: int = 4, rollout_top: int = 12,
+                 max_rollout_steps: int = 200, evaluation: str | None = "learned") -> None:
+        super().__init__(budget, playouts, candidates, horizon, margin, rounds_first,
+                         rollout_depth, rollout_width, rollout_top, max_rollout_steps,
+                         evaluation)

@@ -18,8 +18,8 @@ from __future__ import annotations
 import statistics
 import time
 import traceback
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Callable
 
 import engine
 from engine.core import rng as _rng

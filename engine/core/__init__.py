@@ -1,6 +1,6 @@
 """The game-agnostic contract: games, decisions, the seeded generator, errors and replay."""
 
-from .errors import BadSetup, BadState, IllegalAction, NOT_YOUR_DECISION
+from .errors import NOT_YOUR_DECISION, BadSetup, BadState, IllegalAction
 from .game import Action, Event, Game, Option, State, event, events_for
 from .registry import game_names, get_game, register, title_of, unregister
 from .replay import replay

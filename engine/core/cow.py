@@ -63,9 +63,10 @@ class Lazy(dict):
 
     __slots__ = ("_src", "_gone", "_lazy", "_full")
 
-    def __init__(self, src: dict, lazy: dict = {}) -> None:  # noqa: B006 (never changed)
+    def __init__(self, src: dict[str, Any],
+                 lazy: dict[str, Any] = {}) -> None:  # noqa: B006 (never changed)
         self._src = src
-        self._gone: set | None = None
+        self._gone: set[Any] | None = None
         self._lazy = lazy
         self._full = False
 
@@ -146,7 +147,7 @@ class Lazy(dict):
         self.fill()
         return dict.items(self)
 
-    def copy(self) -> dict:
+    def copy(self) -> dict[str, Any]:
         self.fill()
         return dict(dict.items(self))
 
@@ -213,7 +214,7 @@ class Lazy(dict):
         self._full = True
 
     # -------------------------------------------------------------- back to plain data
-    def plain(self) -> dict:
+    def plain(self) -> dict[str, Any]:
         """The plain dict this view stands for: the input's dict, overlaid with what was read
         or written, without the deleted keys (unread values are shared with the input). A view
         that only read atoms and changed none stands for the input's dict itself, so a part
@@ -239,13 +240,13 @@ class Lazy(dict):
         return out
 
 
-def begin(state: dict, lazy: dict) -> Lazy:
+def begin(state: dict[str, Any], lazy: dict[str, Any]) -> Lazy:
     """A view of ``state`` that the rules may change in place (``state`` itself never is);
     ``lazy`` is the spec of the lists of lazy dicts (see the module's doc)."""
     return Lazy(state, lazy)
 
 
-def finish(view: Lazy) -> dict:
+def finish(view: Lazy) -> dict[str, Any]:
     """The plain state a view stands for once the rules are done with it (a new dict, never
     the input's)."""
     out = view.plain()

@@ -7,6 +7,8 @@ codes in :data:`NOT_YOUR_DECISION`, which mean "this caller owes no decision" (H
 
 from __future__ import annotations
 
+from typing import Any
+
 #: Codes that mean the seat has nothing to decide right now.
 NOT_YOUR_DECISION = frozenset({"not_your_turn", "game_over"})
 
@@ -25,7 +27,7 @@ class IllegalAction(Exception):
         self.message = message
         self.details = details
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message}
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid

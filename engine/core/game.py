@@ -11,16 +11,17 @@ that only some seats may see carries ``"only": [seat, ...]`` (see :func:`events_
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, MutableMapping
+from typing import Any, ClassVar
 
 from . import cow
 from .errors import BadSetup, BadState, IllegalAction
 from .state import canonical_json, clone, digest
 
-State = dict
-Action = dict
-Event = dict
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -30,12 +31,12 @@ class Option:
     name: str
     default: Any
     description: str
-    choices: tuple | None = None
+    choices: tuple[Any, ...] | None = None
     type: str = "choice"
     #: the seat counts it matters for (None: all); a client offers it only for those
     seats: tuple[int, ...] | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         out = {"name": self.name, "type": self.type, "default": self.default,
                "description": self.description}
         if self.choices is not None:
@@ -58,10 +59,10 @@ class Game:
     state_format: int = 1
     #: the lists of dicts that ``apply`` copies key by key, on first access, like the state
     #: itself: ``{key: the same spec for those dicts}`` (see :mod:`.cow`; a class attribute)
-    lazy_lists: ClassVar[dict] = {}
+    lazy_lists: ClassVar[dict[str, Any]] = {}
 
     # ----------------------------------------------------------------- description
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "title": self.title,
@@ -69,7 +70,7 @@ class Game:
             "options": [o.as_dict() for o in self.options],
         }
 
-    def catalog(self) -> dict:
+    def catalog(self) -> dict[str, Any]:
         return {}
 
     def prepare(self) -> None:
@@ -77,7 +78,7 @@ class Game:
         first move in a process pays for them. Pure: changes no state, returns nothing."""
 
     # ----------------------------------------------------------------- setup
-    def normalize_options(self, options: dict | None) -> dict:
+    def normalize_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         """Fill defaults and refuse unknown or invalid options (``bad_options``)."""
         options = dict(options or {})
         known = {o.name: o for o in self.options}
@@ -94,7 +95,8 @@ class Game:
             out[name] = value
         return out
 
-    def setup(self, seats: int, options: dict | None = None, seed: int | str = 0) -> State:
+    def setup(self, seats: int, options: dict[str, Any] | None = None,
+              seed: int | str = 0) -> State:
         """A new game for ``seats`` players; the same arguments give the same state."""
         if isinstance(seats, bool) or not isinstance(seats, int) or not (
             self.min_seats <= seats <= self.max_seats
@@ -140,7 +142,7 @@ class Game:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("malformed", 'An action is a JSON object with a "type".')
 
-    def _check_listed(self, state: State, seat: int, action: dict) -> None:
+    def _check_listed(self, state: State, seat: int, action: dict[str, Any]) -> None:
         legal = self._legal_actions(state, seat)
         # compare as canonical JSON: 7.0 is not 7 and true is not 1 here
         try:
@@ -216,13 +218,14 @@ class Game:
         """
         return state.get("rng")
 
-    def _before(self, state: State) -> tuple:
+    def _before(self, state: State) -> tuple[Any, ...]:
         """What :meth:`_mark_undo` needs of the state before a decision: its undo mark, whether
         several seats owed a decision at once, and its :meth:`information_marks`."""
         return state.get("undo"), len(self._waiting_for(state)) > 1, \
             self.information_marks(state)
 
-    def _mark_undo(self, before: tuple, after: State, seat: int, events: list) -> None:
+    def _mark_undo(self, before: tuple[Any, ...], after: State, seat: int,
+                   events: list[Any]) -> None:
         """Record in ``after`` how many of ``seat``'s own last decisions could be taken back
         (``before`` is :meth:`_before` of the state the decision was taken in).
 
@@ -250,10 +253,11 @@ class Game:
         info = state.get("undo")
         if not info or seat is None or info["seat"] != seat or self._result(state) is not None:
             return 0
-        return info["n"]
+        n: int = info["n"]
+        return n
 
     # ----------------------------------------------------------------- views and result
-    def view(self, state: State, seat: int | None = None) -> dict:
+    def view(self, state: State, seat: int | None = None) -> dict[str, Any]:
         """``{"public": ..., "private": ... or None}`` for a seat (None = spectator)."""
         public = self._public_view(state)
         private = None
@@ -261,17 +265,17 @@ class Game:
             private = self.private_view(state, seat)
         return {"public": public, "private": private}
 
-    def public_view(self, state: State) -> dict:
+    def public_view(self, state: State) -> dict[str, Any]:
         return self._public_view(state)
 
-    def private_view(self, state: State, seat: int) -> dict:
+    def private_view(self, state: State, seat: int) -> dict[str, Any]:
         """What only ``seat`` may see, with ``can_undo``: may it take back its last decision."""
         return {**self._private_view(state, seat), "can_undo": self.undo_depth(state, seat) > 0}
 
-    def result(self, state: State) -> dict | None:
+    def result(self, state: State) -> dict[str, Any] | None:
         return self._result(state)
 
-    def hints(self, state: State, seat: int | None) -> dict:
+    def hints(self, state: State, seat: int | None) -> dict[str, Any]:
         """Why ``seat``'s options cannot be used now, and what they cost (empty: no hints).
 
         Presentation help for a table: for the seat's own cards and the public ones, the
@@ -286,11 +290,11 @@ class Game:
             return {}
         return self._hints(state, seat)
 
-    def _hints(self, state: State, seat: int) -> dict:
+    def _hints(self, state: State, seat: int) -> dict[str, Any]:
         return {}
 
     # ----------------------------------------------------------------- determinization
-    def determinize(self, state: State, seat: int, rng: MutableMapping) -> State:
+    def determinize(self, state: State, seat: int, rng: MutableMapping[str, Any]) -> State:
         """A copy of ``state`` with everything ``seat`` may not see resampled.
 
         Used by bots that search (they sample possible worlds; they never see the real state).
@@ -313,33 +317,36 @@ class Game:
         raise NotImplementedError(f"{self.name} cannot determinize states yet")
 
     def seat_count(self, state: State) -> int:
-        return state["seats"]
+        seats: int = state["seats"]
+        return seats
 
     # ----------------------------------------------------------------- persistence
-    def dump(self, state: State) -> dict:
-        return clone(state)
+    def dump(self, state: State) -> dict[str, Any]:
+        data: dict[str, Any] = clone(state)
+        return data
 
-    def load(self, data: dict) -> State:
+    def load(self, data: dict[str, Any]) -> State:
         if not isinstance(data, dict) or data.get("game") != self.name:
             raise BadState(f"not a {self.name} state")
         if data.get("format") != self.state_format:
             raise BadState(f"{self.name} state format {data.get('format')} is not {self.state_format}")
-        return clone(data)
+        state: State = clone(data)
+        return state
 
     def state_hash(self, state: State) -> str:
         return digest(state)
 
     # ----------------------------------------------------------------- hooks
-    def _setup(self, seats: int, options: dict, seed: int | str) -> State:
+    def _setup(self, seats: int, options: dict[str, Any], seed: int | str) -> State:
         raise NotImplementedError
 
-    def _waiting_for(self, state: State) -> Iterable[int]:
+    def _waiting_for(self, state: State) -> Collection[int]:
         raise NotImplementedError
 
     def _legal_actions(self, state: State, seat: int) -> list[Action]:
         raise NotImplementedError
 
-    def _accepts(self, state: State, seat: int, action: dict) -> bool:
+    def _accepts(self, state: State, seat: int, action: dict[str, Any]) -> bool:
         """True if ``action`` (a dict with a str ``type``) is certainly one of ``seat``'s legal
         answers, checked against the decision directly; False: let the listing decide. Only
         ever True for an answer exactly equal (as JSON) to a listed one."""
@@ -349,13 +356,13 @@ class Game:
         """Mutate ``state`` (already a private copy) and return the events."""
         raise NotImplementedError
 
-    def _public_view(self, state: State) -> dict:
+    def _public_view(self, state: State) -> dict[str, Any]:
         raise NotImplementedError
 
-    def _private_view(self, state: State, seat: int) -> dict:
+    def _private_view(self, state: State, seat: int) -> dict[str, Any]:
         raise NotImplementedError
 
-    def _result(self, state: State) -> dict | None:
+    def _result(self, state: State) -> dict[str, Any] | None:
         raise NotImplementedError
 
     def _explain_illegal(self, state: State, seat: int, action: Action,

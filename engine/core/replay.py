@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .game import State
 from .registry import get_game
 
 
-def replay(name: str, seats: int, options: dict | None, seed: int | str,
-           log: Iterable[tuple[int, dict]]) -> State:
+def replay(name: str, seats: int, options: dict[str, Any] | None, seed: int | str,
+           log: Iterable[tuple[int, dict[str, Any]]]) -> State:
     """Play ``log`` (a list of ``(seat, action)``) from the start; returns the final state.
 
     Raises :class:`~engine.core.errors.IllegalAction` at the first action that is not legal.

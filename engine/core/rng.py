@@ -16,8 +16,9 @@ from __future__ import annotations
 import hashlib
 import sys
 from array import array
+from collections.abc import MutableMapping, MutableSequence, Sequence
 from operator import ge, mod
-from typing import MutableMapping, MutableSequence, Sequence, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
@@ -31,16 +32,16 @@ def seed_to_int(seed: int | str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def next_u64(holder: MutableMapping) -> int:
+def next_u64(holder: MutableMapping[str, Any]) -> int:
     """Advance the generator in ``holder["rng"]`` and return 64 random bits."""
-    x = (holder["rng"] + _GOLDEN) & _MASK
+    x: int = (holder["rng"] + _GOLDEN) & _MASK
     holder["rng"] = x
     x = ((x ^ (x >> 30)) * _MIX1) & _MASK
     x = ((x ^ (x >> 27)) * _MIX2) & _MASK
     return x ^ (x >> 31)
 
 
-def randbelow(holder: MutableMapping, n: int) -> int:
+def randbelow(holder: MutableMapping[str, Any], n: int) -> int:
     """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
     if n <= 0:
         raise ValueError("randbelow needs n > 0")
@@ -51,11 +52,11 @@ def randbelow(holder: MutableMapping, n: int) -> int:
             return r % n
 
 
-def choice(holder: MutableMapping, seq: Sequence[T]) -> T:
+def choice(holder: MutableMapping[str, Any], seq: Sequence[T]) -> T:
     return seq[randbelow(holder, len(seq))]
 
 
-def shuffle(holder: MutableMapping, seq: MutableSequence) -> None:
+def shuffle(holder: MutableMapping[str, Any], seq: MutableSequence[Any]) -> None:
     """Shuffle ``seq`` in place (Fisher-Yates): ``j = randbelow(holder, i + 1)`` for ``i`` from
     the end down to 1. The draws are made together (:func:`_draws`: the generator's outputs of
     a whole deck at once), which makes exactly ``randbelow``'s draws when no output is
@@ -78,7 +79,7 @@ def shuffle(holder: MutableMapping, seq: MutableSequence) -> None:
     holder["rng"] = (x + (n - 1) * _GOLDEN) & _MASK
 
 
-def _shuffle_steps(x: int, seq: MutableSequence) -> int:
+def _shuffle_steps(x: int, seq: MutableSequence[Any]) -> int:
     """:func:`shuffle` one draw at a time from the generator state ``x``; returns the state
     after the last draw."""
     for i in range(len(seq) - 1, 0, -1):

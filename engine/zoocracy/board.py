@@ -71,7 +71,7 @@ def score(state: dict) -> tuple[list[int], list[dict]]:
         prizes = [T.manipulation_seats] if manipulated else [enc.first] + (
             [enc.second] if enc.second else [])
         won = {}
-        for (v, s), prize in zip(ranked, prizes):
+        for (_v, s), prize in zip(ranked, prizes):
             seats[s] += prize
             won[str(s)] = prize
         details.append({"enclosure": enc.id, "markers": dict(counts), "manipulated": manipulated,

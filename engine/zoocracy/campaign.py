@@ -12,8 +12,7 @@ played during the own turn.
 
 from __future__ import annotations
 
-from ..core import IllegalAction, event
-from ..core import rng as _rng
+from ..core import IllegalAction, event, rng as _rng
 from . import board
 from .cards import play, playable
 from .decisions import Decision, decision, finish, push

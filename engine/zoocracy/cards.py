@@ -21,7 +21,7 @@ from .content import load_content
 from .decisions import Decision, decision, finish, push
 from .parties import advance_goal, discard_card, draw, gain_food, in_order, pay_food
 
-EFFECTS: dict[str, "Effect"] = {}
+EFFECTS: dict[str, Effect] = {}
 
 
 def _register(cls):

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from .tables import DATA, T, DataError, format_error
+from .tables import DATA, DataError, T, format_error
 
 #: The phases of a round in which action cards can be played.
 PHASES = ("president", "campaign", "parliament", "government", "event", "no_confidence",
@@ -226,7 +226,7 @@ def load_content(data_dir: str | Path | None = None, *, min_cards: int = 20) -> 
     return _build(d, min_cards)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _default() -> Content:
     return _build(DATA, 20)
 

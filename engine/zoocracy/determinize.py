@@ -21,7 +21,7 @@ treasuries exactly; the views do not carry that history, so the estimate stands 
 
 from __future__ import annotations
 
-from typing import MutableMapping
+from collections.abc import MutableMapping
 
 from ..core import rng as _rng
 from ..core.state import clone

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from ..core import BadSetup, Option
+from ..core import BadSetup, Option, rng as _rng
 from ..core.stack import StackGame
-from ..core import rng as _rng
-from . import board
-from . import campaign, events, government, parliament, president, progress, rounds  # noqa: F401
+from . import board, campaign, events, government, parliament, president, progress, rounds  # noqa: F401
 from .content import load_content
 from .decisions import HANDLERS, REGISTRY, advance, push, top
 from .scoring import result as _result

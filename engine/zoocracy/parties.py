@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ..core import event
-from ..core import rng as _rng
+from ..core import event, rng as _rng
 from .tables import T
 
 

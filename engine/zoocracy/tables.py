@@ -7,7 +7,7 @@ file; this module validates it on load (errors name the file and the field) and 
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -104,7 +104,7 @@ def load_tables(path: str | Path | None = None) -> Tables:
         raise DataError(format_error(file.name, exc)) from None
 
 
-@lru_cache(maxsize=None)
+@cache
 def tables() -> Tables:
     return load_tables()
 

@@ -216,7 +216,13 @@ export class AnalysisPanel {
       this.goTo(Math.max(0, Math.min(last, v)));
     });
     this.scale = { x, last };
-    clear(this.chartHost).append(svg);
+    // the axes, in HTML beside the stretched SVG: the value (expected final margin, VP) from
+    // its lowest to its highest, and the moves (versions) from the first to the last
+    const yAxis = h("div", { class: "an-yaxis", "aria-hidden": "true" },
+      h("span", null, fmt(hi)), h("span", { class: "an-axis-name" }, t("analysis.axis_value")), h("span", null, fmt(lo)));
+    const xAxis = h("div", { class: "an-xaxis", "aria-hidden": "true" },
+      h("span", null, "0"), h("span", { class: "an-axis-name" }, t("analysis.axis_moves")), h("span", null, String(last)));
+    clear(this.chartHost).append(h("div", { class: "an-plot" }, yAxis, svg), xAxis);
   }
 
   /** The replay moved: move the chart's mark. */

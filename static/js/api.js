@@ -62,7 +62,7 @@ export async function request(method, path, body, opts = {}) {
   let res;
   try {
     res = await fetch(path, init);
-  } catch (err) {
+  } catch {
     throw new ApiError(0, "network", t("error.network"));
   }
   let data = null;

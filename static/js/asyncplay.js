@@ -187,7 +187,7 @@ export function undoButton(st, { applyState, resync, toast }) {
 export function awayBanner(st, { reload, toast }) {
   const seats = (st.summary && st.summary.seats) || [];
   const mine = seats.find((x) => x && x.seat === st.seat);
-  if (!mine || !mine.away || st.status !== "running") return null;
+  if (!mine || !mine.away || mine.resigned || st.status !== "running") return null;
   return h("div", { class: "away-banner", role: "alert", id: "away-banner" },
     h("span", null, glyph("bot"), " ", t("away.text")),
     h("button", {

@@ -62,7 +62,7 @@ export function boardTable(entries, { me, over, compact = false } = {}) {
       href: over ? `replay.html?id=${encodeURIComponent(e.game_id)}` : `game.html?id=${encodeURIComponent(e.game_id)}`,
     }, over ? t("daily.replay") : t("daily.your_game")) : null;
     return h("tr", { class: mine ? "mine" : null, dataset: { user: name } },
-      h("td", { class: "num" }, String(e.rank)),
+      h("td", { class: "num" }, e.rank == null ? "—" : String(e.rank)),
       h("td", { class: "name" }, name),
       h("td", { class: "num strong" }, score(e.score)),
       h("td", { class: "num" }, clockTime(e.time_used)),
@@ -77,6 +77,7 @@ export function attemptText(a) {
   if (a.status !== "finished") return t("daily.in_progress");
   const done = t("daily.result", { score: score(a.score), time: clockTime(a.time_used) });
   if (!a.in_time) return `${done} · ${t("daily.late")}`;
+  if (a.ranked === false) return `${done} · ${t("daily.unranked")}`;
   return a.rank ? `${done} · ${t("daily.rank", { rank: a.rank })}` : done;
 }
 

@@ -56,6 +56,13 @@ async function loadBoard(reset) {
   }
   page.offset += entries.length;
   $("#day-more").hidden = page.offset >= data.total;
+  const unranked = data.unranked || [];
+  if (reset && unranked.length) {  // practice deals of new accounts: shown, never ranked
+    host.append(h("section", { class: "daily-unranked" },
+      h("h3", t("daily.unranked_title")),
+      h("p", { class: "small muted" }, t("daily.unranked_note")),
+      boardTable(unranked, { me: auth.user, over: data.over })));
+  }
 }
 
 function pastItem(day) {

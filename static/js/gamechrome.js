@@ -7,6 +7,9 @@ import { h, clear, $ } from "./dom.js";
 import { seatTag } from "./seats.js";
 import { t, tOr } from "./i18n.js";
 import { awayBanner, clockChips, notificationButton, titleWithCount, undoButton } from "./asyncplay.js";
+import { exitButtons, outcomeNote, resignedBanner, waitingButtons } from "./exits.js";
+import { nextGameButton } from "./nextgame.js";
+import { vacationNotes } from "./vacation.js";
 
 export function toast(text) {
   const host = $("#toasts");
@@ -35,12 +38,18 @@ export function renderHeader(page) {
   if (g.hints) line.push(h("span", { class: "badge hints", title: t("hints.badge_help") }, t("hints.badge")));
   const undo = st.seat !== null ? undoButton(st, { applyState: page.applyState, resync: page.resync, toast }) : null;
   if (undo) line.push(undo);
+  line.push(...vacationNotes(st));
+  line.push(...exitButtons(st, { reload: () => page.load(), toast }));
+  const next = nextGameButton(st.id, toast);
+  if (next) line.push(next);
   const bell = auth.user ? notificationButton() : null;
   if (bell) line.push(bell);
   clear(els.status).append(...line);
-  const away = awayBanner(st, { reload: () => page.refreshSummary(), toast });
-  const old = document.getElementById("away-banner");
-  if (old) old.remove();
+  const away = awayBanner(st, { reload: () => page.refreshSummary(), toast }) || resignedBanner(st);
+  for (const id of ["away-banner", "resigned-banner"]) {
+    const old = document.getElementById(id);
+    if (old) old.remove();
+  }
   if (away) document.body.insertBefore(away, document.getElementById("decision"));
   document.title = titleWithCount(document.title, st.turns);
   const name = encodeURIComponent(st.gameName || g.game || "arknova");
@@ -69,6 +78,7 @@ export function renderWaitingRoom(page) {
   else if (!mine) buttons.push(h("button", { class: "btn primary", id: "join-btn", onclick: async (e) => { e.target.disabled = true; try { await api.join(st.id); } catch (err) { toast(err.message); } page.load(); } }, t("game.join_this_game")));
   const creator = g.created_by && me && (g.created_by.username === me.username || g.created_by.id === me.id);
   if (mine && !creator) buttons.push(h("p", { class: "muted" }, (g.created_by && g.created_by.username) ? t("game.creator_starts", { name: g.created_by.username }) : t("game.the_creator_starts")));
+  buttons.push(...waitingButtons(st, { mine, creator, reload: () => page.load(), toast }));
   if (mine && creator) buttons.push(h("button", { class: "btn primary", id: "start-btn", disabled: filled < total, onclick: async (e) => { e.target.disabled = true; try { await api.start(st.id); } catch (err) { toast(err.message); } page.load(); } }, filled < total ? t("game.start_count", { filled, total }) : t("game.start_the_game")));
   const link = h("input", { readonly: true, value: location.href, "aria-label": t("game.link_aria"), onfocus: (e) => e.target.select() });
   clear(els.waiting).append(...[h("h2", t("game.waiting_for_players")), h("ul", { class: "seat-list" }, rows),
@@ -103,6 +113,8 @@ export function watchFinalScreen(st) {
         },
       }, t("final.rematch")));
     }
+    const note = outcomeNote(st.result || (st.summary && st.summary.result));
+    if (note) card.appendChild(note);
     card.appendChild(h("p", { class: "final-extra row" }, buttons));
   };
   new MutationObserver(add).observe($("#final-screen"), { childList: true });

@@ -155,7 +155,7 @@ function gameItem(g, kind) {
     actions.push(h("a", { class: "btn small", href: `replay.html?id=${encodeURIComponent(g.id)}`, dataset: { replay: g.id } }, t("lobby.replay")));
   }
   let extra = null;
-  if (g.status === "finished" && g.result && g.result.scores) {
+  if (g.status === "finished" && g.result && g.result.scores && Object.keys(g.result.scores).length) {
     const scores = g.result.scores;
     const best = (g.result.ranking || [])[0];
     extra = h("span", { class: "small" }, t("lobby.scores"), " ", seats.map((e) => `${e.name || t("seat.name", { n: e.seat + 1 })} ${scores[e.seat] ?? scores[String(e.seat)] ?? "?"}`).join(" · "),
@@ -379,6 +379,7 @@ function renderNewGame() {
           onchange: (e) => { if (e.target.checked) botTicks.add(s); else botTicks.delete(s); } }), seatBadge(s), " ", t("seat.bot")));
       }
       if (state.bots.length) {
+        // the list comes weakest first (docs/bots.md, the ladder); greedy stays the default
         const pref = state.bots.includes("greedy") ? "greedy" : state.bots[0];
         bots.appendChild(h("label", null, t("newgame.bots_play"), h("select", { id: "ng-bot", name: "bot-kind" },
           state.bots.map((b) => h("option", { value: b, selected: b === pref }, tOr(`bot.${b}`, cap(b)))))));

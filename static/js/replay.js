@@ -184,7 +184,8 @@ async function loadLog() {
 }
 
 // ------------------------------------------------------------------ drawing the controls
-const KIND = { move: () => t("replay.kind.move"), auto: () => t("replay.kind.auto"), undo: () => t("replay.kind.undo") };
+const KIND = { move: () => t("replay.kind.move"), auto: () => t("replay.kind.auto"), undo: () => t("replay.kind.undo"),
+  resign: () => t("replay.kind.resign"), abort: () => t("replay.kind.abort") };
 
 function renderHeader() {
   const g = st.summary || {};

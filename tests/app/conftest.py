@@ -127,7 +127,11 @@ def make_settings(url: str, **overrides) -> Settings:
                   rate_auth_burst=10_000, rate_actions_burst=10_000,
                   rate_address_actions_burst=10_000, rate_imports_burst=10_000,
                   rate_sync_burst=10_000, max_active_games_per_user=10_000,
-                  max_bot_seats_per_user=10_000, max_mcts_seats_per_user=10_000)
+                  max_bot_seats_per_user=10_000, max_mcts_seats_per_user=10_000,
+                  # every fresh account is ranked in the daily challenge; test_daily_ranked
+                  # puts the threshold back
+                  daily_ranked_min_account_days=0, daily_ranked_min_games=0,
+                  daily_ranked_need_email=False)
     values.update(overrides)
     return Settings(**values)
 
@@ -148,7 +152,7 @@ class Api:
     def services(self):
         return self.app.state.services
 
-    async def user(self, name: str | None = None) -> "Player":
+    async def user(self, name: str | None = None) -> Player:
         name = name or f"u{secrets.token_hex(4)}"
         r = await self.client.post("/api/auth/register", json={"username": name,
                                                                "password": PASSWORD})
@@ -156,7 +160,7 @@ class Api:
         self.client.cookies.clear()  # stay anonymous: players use their Bearer token
         return Player(self, name, r.json()["token"], r.json()["user"]["id"])
 
-    async def toy_game(self, owner: "Player", seats: int = 2, bots=(), others=(),
+    async def toy_game(self, owner: Player, seats: int = 2, bots=(), others=(),
                        start: bool = True, options=None) -> int:
         r = await owner.post("/api/games", json={"game": "toy", "seats": seats,
                                                  "bots": list(bots), "options": options or {}})
@@ -260,12 +264,20 @@ def free_port() -> int:
 
 
 @contextlib.asynccontextmanager
-async def live_server(settings: Settings):
-    """A real uvicorn server on 127.0.0.1 inside this event loop; yields (base_url, app)."""
+async def live_server(settings: Settings, serving: bool = False):
+    """A real uvicorn server on 127.0.0.1 inside this event loop; yields (base_url, app).
+    ``serving``: with the options ``menagerie serve`` gives uvicorn (its connection limit)."""
     app = create_app(settings)
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False,
-                            ws_max_size=settings.max_body_bytes, lifespan="on")
+    if serving:
+        from app.serving import uvicorn_options
+
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="on",
+                                **uvicorn_options(settings))
+    else:
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None,
+                                access_log=False, ws_max_size=settings.max_body_bytes,
+                                lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     for _ in range(500):

@@ -6,12 +6,11 @@ import json
 
 from typer.testing import CliRunner
 
+import engine
 from app.analyse_cli import spark
 from app.cli import cli
 from app.records import FORMAT
 from tests.engine.test_analysis import LENGTH, MOVE_AT, SEED, greedy_log
-
-import engine
 
 from .conftest import finished_toy_game
 

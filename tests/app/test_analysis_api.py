@@ -61,10 +61,13 @@ async def rows(api, gid):
 async def test_request_runs_once_and_reports(api):
     gid, ada, bob = await finished_toy(api)
     watcher = await api.user()
+    # only the game's players may ask (issue #31): anyone else could fill the queue
     r = await watcher.post(f"/api/games/{gid}/analysis")
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not_a_player"
+    r = await bob.post(f"/api/games/{gid}/analysis")
     assert r.status_code == 202, r.text
     assert r.json()["status"] in ("pending", "running")
-    # a second request (another user) reuses the game's row
+    # a second request (the other player) reuses the game's row
     r2 = await ada.post(f"/api/games/{gid}/analysis")
     assert r2.status_code in (200, 202), r2.text
     done = await wait_status(api.client, gid)  # anybody may read a finished game's analysis
@@ -131,8 +134,10 @@ async def test_cancel_then_request_again(api):
     worker.wake()
     await asyncio.sleep(1.0)
     assert (await rows(api, gid))[0].status == "cancelled"  # a cancelled job is not taken
-    # asked again, the same row is queued again and runs
+    # asked again (by a player: issue #31), the same row is queued again and runs
     r = await watcher.post(f"/api/games/{gid}/analysis")
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not_a_player"
+    r = await bob.post(f"/api/games/{gid}/analysis")
     assert r.status_code == 202
     await wait_status(watcher, gid)
     assert len(await rows(api, gid)) == 1

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from websockets.asyncio.client import connect
 
-from app.errors import ApiError
 from app import times as times_mod
-from app.models import utcnow
+from app.errors import ApiError
+from app.times import utcnow
 
 from .conftest import Player, make_settings, running_app
 from .wsclient import Socket
@@ -74,7 +74,7 @@ async def test_a_timed_out_decision_is_played_by_the_bot_and_the_seat_is_handed_
     async with api.services.db.read() as s:
         from sqlalchemy import select
 
-        from app.models import ActionRecord, Seat
+        from app.models import ActionRecord
         kinds = (await s.execute(select(ActionRecord.seat, ActionRecord.kind)
                                  .where(ActionRecord.game_id == gid)
                                  .order_by(ActionRecord.version))).all()
@@ -119,7 +119,7 @@ async def test_a_timed_out_decision_is_played_by_the_bot_and_the_seat_is_handed_
         await api.idle()
     g = await a.game(gid)
     assert g["status"] == "finished"
-    summary = (await a.get(f"/api/games?status=finished")).json()
+    summary = (await a.get("/api/games?status=finished")).json()
     mine = next(x for x in summary if x["id"] == gid)
     assert mine["result"]["bot_played"] == [1]
     replay = await api.services.games.replay(gid)

@@ -165,7 +165,7 @@ async def _no_chat(ws, wait: float = 0.4) -> None:
     while (left := end - loop.time()) > 0:
         try:
             msg = await ws.recv(left)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return
         assert msg["type"] != "chat", msg
 

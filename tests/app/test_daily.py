@@ -10,7 +10,7 @@ both read it), and the deadline scheduler is off (a day's jump would time out th
 from __future__ import annotations
 
 import asyncio
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select, update
@@ -42,7 +42,7 @@ class Clock:
         return self.now
 
     def at(self, day: date, hour: int = 10, minute: int = 0) -> None:
-        self.now = datetime(day.year, day.month, day.day, hour, minute, tzinfo=timezone.utc)
+        self.now = datetime(day.year, day.month, day.day, hour, minute, tzinfo=UTC)
 
     def advance(self, **kw) -> None:
         self.now += timedelta(**kw)
@@ -50,7 +50,7 @@ class Clock:
 
 @pytest.fixture
 def clock(monkeypatch):
-    c = Clock(datetime(DAY.year, DAY.month, DAY.day, 10, tzinfo=timezone.utc))
+    c = Clock(datetime(DAY.year, DAY.month, DAY.day, 10, tzinfo=UTC))
     monkeypatch.setattr(times, "utcnow", c)
     return c
 
@@ -118,7 +118,7 @@ def test_seeds_and_days():
     assert s1 != seed_of("secret", "duel", DAY + timedelta(days=1))
     assert s1 != seed_of("secret", "solo", DAY)
     assert s1 != seed_of("other", "duel", DAY)
-    assert day_end(DAY) == datetime(2031, 3, 11, tzinfo=timezone.utc)
+    assert day_end(DAY) == datetime(2031, 3, 11, tzinfo=UTC)
 
 
 def test_streaks():
@@ -148,7 +148,7 @@ def test_a_counting_clock_counts_and_never_runs_out():
     while the seat owes a decision."""
     from app import clock as clock_mod
 
-    t0 = datetime(2031, 3, 10, 10, tzinfo=timezone.utc)
+    t0 = datetime(2031, 3, 10, 10, tzinfo=UTC)
     tc = {"mode": "count"}
     c, deadline = clock_mod.start(tc, 2, [0, 1], {0}, t0)
     assert deadline is None and c["seats"]["0"]["since"] and c["seats"]["0"]["deadline"] is None
@@ -379,7 +379,7 @@ async def test_leaderboard_order_and_ranks(api, clock):
     # (score, time used, finished in time) per player, written as if their games had ended
     scores = [(10, 5.0, True), (12, 30.0, True), (12, 10.0, True), (12, 10.0, True),
               (9, 1.0, True), (50, 1.0, False)]
-    finished = datetime(2031, 3, 10, 12, tzinfo=timezone.utc)
+    finished = datetime(2031, 3, 10, 12, tzinfo=UTC)
     async with api.services.db.write() as s:
         for gid, (score, used, in_time) in zip(ids, scores):
             await s.execute(update(DailyAttempt).where(DailyAttempt.game_id == gid).values(

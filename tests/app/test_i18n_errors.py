@@ -14,7 +14,7 @@ from websockets.exceptions import ConnectionClosed
 from app import i18n
 from app.auth import COOKIE, CSRF_COOKIE
 
-from .conftest import PASSWORD, running_app, make_settings
+from .conftest import PASSWORD, make_settings, running_app
 from .wsclient import Socket
 
 LANGS = ("en", "uk", "de")

@@ -39,7 +39,7 @@ async def test_a_lone_surrogate_in_an_import_is_a_client_error(api):
 async def test_nan_and_infinity_are_refused_when_parsed(api, number, caplog):
     ada, bob = await api.user("ada"), await api.user("bob")
     gid = await api.toy_game(ada, others=[bob])
-    body = '{"version": 0, "action": {"type": "play", "card": %s}}' % number
+    body = '{"version": 0, "action": {"type": "play", "card": ' + number + '}}'
     r = await ada.post(f"/api/games/{gid}/actions", content=body.encode(),
                        headers={"Content-Type": "application/json"})
     assert r.status_code == 400, r.text
@@ -103,12 +103,29 @@ async def test_rn_looks_like_m(api):
 
 
 @pytest.mark.parametrize("name", ["admin", "Admin", "ad.min", "System_1", "b0t", "root",
-                                  "mcts", "moderator2", "menagerie"])
+                                  "mcts", "moderator2", "menagerie",
+                                  # issue #31, finding 9: capitals (the skeleton maps a capital
+                                  # I to l, so the case is folded first too)
+                                  "ADMIN", "MENAGERIE", "OFFICIAL", "SECURITY", "ADMIN_1",
+                                  "AdMIn", "MODERATOR", "SYSTEM_1", "Ad.MIN"])
 async def test_reserved_usernames_are_refused(api, name):
     r = await api.client.post("/api/auth/register", json={"username": name,
                                                           "password": PASSWORD})
     assert r.status_code == 422, r.text
     assert r.json()["error"]["code"] == "username_reserved"
+
+
+async def test_capitals_do_not_escape_the_lookalike_check(api):
+    """``MIKE`` next to an existing ``rnike``: as written, its capital I becomes ``l``
+    (``rnlke``), so the name folded first (``rnike``) is compared too; a name that merely
+    contains a capital I still registers."""
+    for name in ("rnike", "Ivan"):
+        r = await api.client.post("/api/auth/register", json={"username": name,
+                                                              "password": PASSWORD})
+        assert r.status_code == 201, r.text
+    r = await api.client.post("/api/auth/register", json={"username": "MIKE",
+                                                          "password": PASSWORD})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "username_lookalike"
 
 
 async def test_metrics_answer_only_where_configured(db_url):

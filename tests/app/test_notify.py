@@ -11,7 +11,7 @@ import contextlib
 import email
 import email.policy
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
@@ -35,6 +35,7 @@ class Inbox:
     def __init__(self, replies=("250 OK",)) -> None:
         self.replies = list(replies)
         self.mails: list[email.message.EmailMessage] = []
+        self.raw: list[bytes] = []  #: each accepted mail as it came over SMTP
         self.tries = 0
         self.port = free_port()
         self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
@@ -43,6 +44,7 @@ class Inbox:
         reply = self.replies[min(self.tries, len(self.replies) - 1)]
         self.tries += 1
         if reply.startswith("250"):
+            self.raw.append(envelope.original_content or envelope.content)
             self.mails.append(email.message_from_bytes(envelope.content,
                                                        policy=email.policy.default))
         return reply
@@ -176,7 +178,7 @@ async def test_throttle_one_mail_per_waiting_period(api, inbox):
 
 async def test_no_mail_in_quiet_hours_in_the_users_time_zone(api, inbox):
     a, b, gid = await _game(api)
-    local = datetime.now(timezone.utc).astimezone(ZoneInfo("Asia/Tokyo"))
+    local = datetime.now(UTC).astimezone(ZoneInfo("Asia/Tokyo"))
     start, end = local - timedelta(hours=1), local + timedelta(hours=1)
     await with_email(api, inbox, b, "q@example.org", time_zone="Asia/Tokyo",
                      quiet_hours={"start": start.strftime("%H:%M"),
@@ -238,7 +240,7 @@ async def test_a_crash_between_queueing_and_sending_sends_exactly_once(db_url, i
         assert job.status == "pending" and job.attempts == 0
         # a worker claims it and dies before sending (the lease is what protects it)
         worker.lease = timedelta(seconds=0.5)
-        claimed = await worker.claim(datetime.now(timezone.utc))
+        claimed = await worker.claim(datetime.now(UTC))
         assert [j.id for j in claimed] == [job.id]
         worker.abandon()
     assert inbox.to("crash@example.org", "notice") == []
@@ -279,7 +281,7 @@ async def test_daily_digest_lists_the_waiting_games_once_a_day(api, inbox):
     await with_email(api, inbox, b, "d@example.org", digest=True, time_zone="Europe/Berlin",
                      kinds={"your_turn": False})
     notify = api.services.notify
-    evening = datetime(2030, 5, 1, 20, 0, tzinfo=timezone.utc)  # 22:00 in Berlin
+    evening = datetime(2030, 5, 1, 20, 0, tzinfo=UTC)  # 22:00 in Berlin
     assert await notify.run_digests(evening) == 1
     assert await notify.run_digests(evening + timedelta(hours=1)) == 0  # the same local day
     await settle(api)
@@ -287,8 +289,8 @@ async def test_daily_digest_lists_the_waiting_games_once_a_day(api, inbox):
     assert mail["Subject"] == "2 games are waiting for you"
     assert f"/game.html?id={gid}" in body(mail) and f"/game.html?id={gid2}" in body(mail)
     # early next morning (before digest_hour) nothing; later that day one more
-    assert await notify.run_digests(datetime(2030, 5, 2, 4, 0, tzinfo=timezone.utc)) == 0
-    assert await notify.run_digests(datetime(2030, 5, 2, 9, 0, tzinfo=timezone.utc)) == 1
+    assert await notify.run_digests(datetime(2030, 5, 2, 4, 0, tzinfo=UTC)) == 0
+    assert await notify.run_digests(datetime(2030, 5, 2, 9, 0, tzinfo=UTC)) == 1
 
 
 async def test_preferences_and_bad_input(api, inbox):
@@ -374,7 +376,7 @@ async def test_a_reminder_before_the_deadline_once_per_waiting_period(api, inbox
 
     a, b, gid = await _game(api)
     await with_email(api, inbox, b, "rem@example.org", lang="uk", time_zone="Europe/Kyiv")
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     deadline = (now + timedelta(minutes=30)).replace(microsecond=0)
     async with api.services.db.write() as s:  # both seats owe their first card
         await s.execute(update(Game).where(Game.id == gid).values(turn_deadline=deadline))
@@ -472,7 +474,7 @@ async def test_a_chat_mention_mails_the_player_named_once_per_ten_minutes(api, i
     c = await api.user()  # a spectator
     await with_email(api, inbox, b, "mia@example.org", lang="uk")
     await with_email(api, inbox, c, "cy@example.org")
-    say = "/api/games/{}/chat".format(gid)
+    say = f"/api/games/{gid}/chat"
     r = await a.post(say, json={"text": f"well played, @{b.name}! and @nobody-here, @{a.name}"})
     assert r.status_code == 201, r.text
     await settle(api)
@@ -561,9 +563,9 @@ async def test_todays_challenge_is_open_once_a_day_for_recent_daily_players(api,
                            game_id=games[2]))
         await s.commit()
     notify = api.services.notify
-    early = datetime(2031, 5, 19, 23, 0, tzinfo=timezone.utc)  # 08:00 in Tokyo, the 20th
+    early = datetime(2031, 5, 19, 23, 0, tzinfo=UTC)  # 08:00 in Tokyo, the 20th
     assert await notify.run_daily_open(early) == 0  # before 09:00 local
-    morning = datetime(2031, 5, 20, 0, 30, tzinfo=timezone.utc)  # 09:30 in Tokyo
+    morning = datetime(2031, 5, 20, 0, 30, tzinfo=UTC)  # 09:30 in Tokyo
     assert await notify.run_daily_open(morning) == 1
     assert await notify.run_daily_open(morning + timedelta(hours=3)) == 0  # once a day
     await settle(api)

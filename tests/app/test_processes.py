@@ -347,7 +347,7 @@ async def test_serve_with_workers(pg_url):
                 await s.recv()
             assert (await p0.post(f"/api/games/{gid}/start")).status_code == 200
             version = 0
-            for i in range(6):
+            for _i in range(6):
                 # a fresh connection per move: the moves land on both workers
                 async with httpx.AsyncClient(base_url=base) as fresh:
                     g = (await fresh.get(f"/api/games/{gid}")).json()

@@ -6,12 +6,11 @@ the subscription's private key and auth secret, made here as a browser makes the
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timedelta, timezone
 import base64
-import contextlib
 import json
 import os
 import time
+from datetime import UTC, datetime, timedelta
 
 import http_ece
 import pytest
@@ -82,7 +81,7 @@ class PushEndpoint:
                               "body": await request.read(), "status": status})
         return web.Response(status=status)
 
-    async def __aenter__(self) -> "PushEndpoint":
+    async def __aenter__(self) -> PushEndpoint:
         app = web.Application()
         app.router.add_post("/push/{name}", self._handle)
         self.runner = web.AppRunner(app, access_log=None)
@@ -414,7 +413,7 @@ async def test_the_players_choices_apply_to_push(api):
         await choose(channels={"push": True}, kinds={"your_turn": False})
         api.services.signals.emit_your_turn(turn(games[1], bob.id))
         await settle(api)
-        now = datetime.now(timezone.utc)  # bob's time zone is UTC (the default)
+        now = datetime.now(UTC)  # bob's time zone is UTC (the default)
         asleep = {"start": f"{(now - timedelta(hours=1)):%H:%M}",
                   "end": f"{(now + timedelta(hours=1)):%H:%M}"}
         await choose(kinds={"your_turn": True}, quiet_hours=asleep)

@@ -9,10 +9,12 @@ import contextlib
 
 import httpx
 import uvicorn
+from sqlalchemy import func, select
 
 from app.main import create_app
+from app.models import Game
 
-from .conftest import Api, free_port, live_server, make_settings, running_app
+from .conftest import Api, free_port, live_server, make_settings, play_to_end, running_app
 from .test_records import bot_record
 from .wsclient import Socket
 
@@ -47,6 +49,55 @@ async def test_bot_seats_and_search_bots_per_user(db_url):
         assert r.status_code == 409 and r.json()["error"]["code"] == "bot_quota"  # 4 > 3
         r = await ada.post("/api/games", json={"game": "toy", "seats": 2, "bots": [1]})
         assert r.status_code == 201, r.text  # 3 bot seats, 2 of them mcts
+
+
+async def _finished_with_a_bot(api, owner, bot: str = "random") -> int:
+    """A toy game of ``owner`` against a bot (seat 1), played to its end."""
+    r = await owner.post("/api/games", json={"game": "toy", "seats": 2, "bots": [1],
+                                             "bot": bot, "options": {"rounds": 2}})
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    assert (await owner.post(f"/api/games/{gid}/start")).status_code == 200
+    await play_to_end(api, gid, [owner])
+    return gid
+
+
+async def test_a_rematch_counts_against_the_same_quotas_as_creation(db_url):
+    """Issue #31, finding 6: with games and bot seats at their caps, a rematch used to be
+    created and started anyway (11 unfinished games, 4 search-bot seats)."""
+    settings = make_settings(db_url, max_active_games_per_user=2, max_bot_seats_per_user=2,
+                             max_mcts_seats_per_user=1)
+    async with running_app(settings) as api:
+        ada = await api.user("ada")
+        done = await _finished_with_a_bot(api, ada, "mcts")
+        # two unfinished games: the game quota is full
+        await api.toy_game(ada, start=False)
+        await api.toy_game(ada, start=False)
+        before = (await ada.get("/api/games", params={"mine": "true"})).json()
+        r = await ada.post(f"/api/games/{done}/rematch")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "game_quota", r.text
+        async with api.services.db.read() as s:
+            assert await s.scalar(select(func.count()).select_from(Game)
+                                  .where(Game.rematch_of == done)) == 0
+        assert (await ada.get("/api/games", params={"mine": "true"})).json() == before
+
+    settings = make_settings(db_url, max_active_games_per_user=10, max_bot_seats_per_user=10,
+                             max_mcts_seats_per_user=1)
+    async with running_app(settings) as api:
+        cy = await api.user("cyd")
+        done = await _finished_with_a_bot(api, cy, "mcts")
+        # one mcts seat in an unfinished game: the search-bot quota (1) is full
+        r = await cy.post("/api/games", json={"game": "toy", "seats": 2, "bots": [1],
+                                              "bot": "mcts"})
+        assert r.status_code == 201, r.text
+        r = await cy.post(f"/api/games/{done}/rematch")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "bot_quota", r.text
+        # under the quotas, the rematch is made (and starts) as before
+        dee = await api.user("dee")
+        done = await _finished_with_a_bot(api, dee, "mcts")
+        r = await dee.post(f"/api/games/{done}/rematch")
+        assert r.status_code == 201, r.text
+        assert r.json()["status"] == "running"
 
 
 async def test_bots_never_play_a_game_alone(db_url):

@@ -10,11 +10,17 @@ import pytest
 from sqlalchemy import update
 
 from app.models import Game
-from app.ratings import (DEFAULT_RD, Glicko, glicko2_update, pairwise, places_of, rate_game,
-                         why_unrated)
+from app.ratings import (
+    DEFAULT_RD,
+    Glicko,
+    glicko2_update,
+    pairwise,
+    places_of,
+    rate_game,
+    why_unrated,
+)
 
 from .conftest import play_to_end
-
 
 # --------------------------------------------------------------------------- the mathematics
 

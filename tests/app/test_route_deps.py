@@ -50,7 +50,7 @@ def test_no_dependency_runs_in_the_thread_pool():
         call = dependant.call
         if call is not None and not (inspect.iscoroutinefunction(call)
                                      or inspect.iscoroutinefunction(
-                                         getattr(call, "__call__", None))):
+                                         getattr(call, "__call__", None))):  # noqa: B004 (a callable object's method)
             sync.add(getattr(call, "__qualname__", repr(call)))
         for sub in dependant.dependencies:
             walk(sub)
@@ -91,7 +91,7 @@ async def test_csrf_before_not_found(api):
 
 async def test_malformed_ids_are_not_found(api):
     ada = await api.user()
-    for method, path, what in MALFORMED:
+    for method, path, _what in MALFORMED:
         body = {"json": {"text": "hi"}} if method == "post" else {}
         r = await api.client.request(method.upper(), path, headers=ada.headers, **body)
         assert r.status_code == 404, (path, r.text)

@@ -50,6 +50,9 @@ MATRIX = {
                                       spectator=200),
     ("GET", "/api/games?mine=1", None): dict(anonymous=401, other_player=200, own_seat=200,
                                              spectator=200),
+    # the caller's own next game (issue #33)
+    ("GET", "/api/games/next", None): dict(anonymous=401, other_player=200, own_seat=200,
+                                           spectator=200),
     ("POST", "/api/games", "create"): dict(anonymous=401, other_player=201, own_seat=201,
                                            spectator=201),
     ("GET", "/api/games/{gid}", None): dict(anonymous=200, other_player=200, own_seat=200,
@@ -70,6 +73,18 @@ MATRIX = {
     # no seat of this game is played by a bot
     ("POST", "/api/games/{gid}/reclaim", None): dict(anonymous=401, other_player=409,
                                                      own_seat=409, spectator=403),
+    # the ways out (issue #33): a resignation ends this two-seat game at once (seat 1 first:
+    # then seat 0 finds the game over); an abort too (nobody has decided past the opening);
+    # cancel and leave concern the open game, before its start (its creator cancels, cannot
+    # leave; a player without a seat can do neither)
+    ("POST", "/api/games/{gid}/resign", None): dict(anonymous=401, other_player=200,
+                                                    own_seat=409, spectator=403),
+    ("POST", "/api/games/{gid}/abort", None): dict(anonymous=401, other_player=200,
+                                                   own_seat=409, spectator=403),
+    ("POST", "/api/games/{open}/cancel", None): dict(anonymous=401, other_player=403,
+                                                     own_seat=204, spectator=403),
+    ("POST", "/api/games/{open}/leave", None): dict(anonymous=401, other_player=403,
+                                                    own_seat=409, spectator=403),
     ("GET", "/api/games/{gid}/chat", None): dict(anonymous=200, other_player=200,
                                                  own_seat=200, spectator=200),
     # the spectators' channel is hidden from the players while the game runs
@@ -77,6 +92,14 @@ MATRIX = {
         anonymous=200, other_player=403, own_seat=403, spectator=200),
     ("POST", "/api/games/{gid}/chat", "chat"): dict(anonymous=401, other_player=201,
                                                     own_seat=201, spectator=201),
+    # vacations are the caller's own (issue #33): each role declares one day from now;
+    # nobody's vacation 999999
+    ("GET", "/api/me/vacations", None): dict(anonymous=401, other_player=200, own_seat=200,
+                                             spectator=200),
+    ("POST", "/api/me/vacations", "vacation"): dict(anonymous=401, other_player=201,
+                                                    own_seat=201, spectator=201),
+    ("DELETE", "/api/me/vacations/{vacation_id}", None): dict(
+        anonymous=401, other_player=404, own_seat=404, spectator=404),
     ("GET", "/api/me/webhooks", None): dict(anonymous=401, other_player=200, own_seat=200,
                                             spectator=200),
     ("POST", "/api/me/webhooks", "webhook"): dict(anonymous=401, other_player=201,
@@ -199,7 +222,8 @@ async def _scene(api: Api) -> dict:
 
 #: rows whose requests change the scene (each gets a fresh one; the others share one)
 CHANGES = {"/api/auth/logout", "/api/auth/logout-everywhere", "/api/auth/password",
-           "/api/games/{open}/join", "/api/games/{gid}/actions"}
+           "/api/games/{open}/join", "/api/games/{gid}/actions", "/api/games/{gid}/resign",
+           "/api/games/{gid}/abort", "/api/games/{open}/cancel"}
 
 
 async def test_authorization_matrix(api):
@@ -217,7 +241,7 @@ async def test_authorization_matrix(api):
             headers = player.headers if player else {}
             path = template.format(gid=scene["gid"], open=scene["open"], game="toy",
                                    name=scene["own_seat"].name,
-                                   webhook_id=999999, kind="toy",
+                                   webhook_id=999999, vacation_id=999999, kind="toy",
                                    day=day_of(utcnow()).isoformat())
             body = None
             if body_kind == "new_user":
@@ -239,6 +263,8 @@ async def test_authorization_matrix(api):
                 body = _push_subscription()
             elif body_kind == "push_gone":
                 body = {"endpoint": "https://fcm.googleapis.com/fcm/send/nobody"}
+            elif body_kind == "vacation":
+                body = {"days": 1}
             elif body_kind == "undo":
                 body = {"version": 1}
             elif body_kind == "password":
@@ -535,3 +561,67 @@ def r_text(game: dict) -> str:
     import json
 
     return json.dumps(game)
+
+
+async def test_hidden_information_around_a_resignation_and_an_abort(db_url):
+    """Issue #33's endpoints in the hidden-information sweep: a three-seat Ark Nova game where
+    seat 2 resigns during the opening keep (its bot keeps for it) and a two-seat one that seat
+    1 aborts after seat 0 kept. Every answer (the resignation's and the abort's, the game for
+    each viewer, the log, every WebSocket message) is checked: no card on offer to another
+    seat (secret until kept) reaches a viewer while the game runs."""
+    settings = make_settings(db_url)
+    async with live_server(settings) as (host, app):
+        async with httpx.AsyncClient(base_url=f"http://{host}") as client:
+            api = Api(client, app)
+            p = [await api.user() for _ in range(3)]
+            r = await p[0].post("/api/games", json={"game": "arknova", "seats": 3})
+            gid = r.json()["id"]
+            for q in p[1:]:
+                assert (await q.post(f"/api/games/{gid}/join")).status_code == 200
+            assert (await p[0].post(f"/api/games/{gid}/start")).status_code == 200
+            sockets = {i: await Socket.open(host, gid, p[i].token) for i in range(3)}
+            sockets["spectator"] = await Socket.open(host, gid)
+            offers = {i: _secrets((await p[i].game(gid))["view"]["private"]) for i in range(3)}
+            public = _card_ids(r_text((await p[0].game(gid))["view"]["public"]))
+            assert all(offers[i] and not offers[i] & public for i in range(3))
+            responses: list[tuple[object, str]] = []
+            r = await p[2].post(f"/api/games/{gid}/resign")
+            assert r.status_code == 200, r.text
+            responses.append((2, r.text))
+            await api.idle()  # the bot keeps for seat 2
+            g = await p[0].game(gid)
+            assert g["status"] == "running" and 2 not in g["waiting_for"] and g["version"] == 2
+            # (the cards seat 2 gave back are public once kept: on the display or discarded)
+            public_at = {0: public, 1: public, 2: _card_ids(r_text(g["view"]["public"]))}
+            for i in range(3):
+                responses.append((i, (await p[i].get(f"/api/games/{gid}")).text))
+                responses.append((i, (await p[i].get(f"/api/games/{gid}/log")).text))
+            responses.append(("spectator", (await client.get(f"/api/games/{gid}")).text))
+            responses.append(("spectator", (await client.get(f"/api/games/{gid}/log")).text))
+            for viewer, ws in sockets.items():
+                await ws.states_until(2, timeout=10)
+                responses += [(viewer, raw) for raw in ws.raw]
+                await ws.close()
+            # seat 0 keeps, seat 1 aborts the other game (nobody played yet)
+            r = await p[0].post("/api/games", json={"game": "arknova", "seats": 2})
+            other = r.json()["id"]
+            assert (await p[1].post(f"/api/games/{other}/join")).status_code == 200
+            assert (await p[0].post(f"/api/games/{other}/start")).status_code == 200
+            offer1 = _secrets((await p[1].game(other))["view"]["private"])
+            keep = (await p[0].legal(other))["actions"][0]
+            assert (await p[0].act(other, keep, version=0)).status_code == 200
+            r = await p[1].post(f"/api/games/{other}/abort")
+            assert r.status_code == 200 and r.json()["result"]["aborted"] == 1
+            aborted = [(0, r.text)]  # (the game is over: its privates are no secret now)
+    checked = 0
+    for viewer, text in responses:
+        version = int(re.search(r'"version":(\d+)', text).group(1))
+        for seat, cards in offers.items():
+            if seat == viewer:
+                continue
+            leaked = (cards - public_at[version]) & _card_ids(text)
+            assert not leaked, (f"seat {seat}'s offer {leaked} reached viewer {viewer}: "
+                                f"{text[:300]}")
+            checked += 1
+    assert not offer1 & _card_ids(aborted[0][1])
+    assert checked > 30

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from app.models import utcnow
+from app.times import utcnow
 
 from .conftest import make_settings, running_app
 from .test_async_play import Clock, _timed_game

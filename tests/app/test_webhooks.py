@@ -45,7 +45,7 @@ class Receiver:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/hook"
 
-    async def __aenter__(self) -> "Receiver":
+    async def __aenter__(self) -> Receiver:
         self.server = await asyncio.start_server(self._serve, "127.0.0.1", self.port)
         return self
 
@@ -327,6 +327,28 @@ async def test_a_move_that_makes_it_your_turn_posts_to_your_webhook(api):
     assert h["x-menagerie-signature"] == "sha256=" + hmac.new(
         hooks[loser.name]["secret"].encode(),
         h["x-menagerie-timestamp"].encode() + b"." + last["body"], hashlib.sha256).hexdigest()
+
+
+async def test_a_resignation_posts_to_the_other_players_webhooks(api):
+    """Issue #33: the other players' webhooks get event "resigned" (with who resigned); the
+    one who resigned gets nothing about it."""
+    ada, bob, cyd = await api.user("ada"), await api.user("bob"), await api.user("cyd")
+    gid = await api.toy_game(ada, seats=3, others=[bob, cyd])
+    async with Receiver() as rx:
+        for p in (ada, bob, cyd):
+            await _hook(p, f"{rx.url}?{p.name}")
+        assert (await cyd.post(f"/api/games/{gid}/resign")).status_code == 200
+        await api.idle()
+        await api.services.signals.drain()
+        await rx.wait_for(2)
+        await _wait_status(api, "delivered", n=2)
+        await asyncio.sleep(0.2)
+    got = sorted((r["path"].split("?")[1], json.loads(r["body"])) for r in rx.requests)
+    assert [name for name, _ in got] == ["ada", "bob"]
+    for name, body in got:
+        assert body["event"] == "resigned" and body["by"] == "cyd"
+        assert body["game"]["id"] == gid and body["user"]["username"] == name
+    assert {r["headers"]["x-menagerie-event"] for r in rx.requests} == {"resigned"}
 
 
 async def test_a_private_target_is_refused_when_delivering(db_url):

@@ -21,7 +21,7 @@ class Socket:
 
     @classmethod
     async def open(cls, host: str, gid, token: str | None = None, query: str = "",
-                   via: str = "header", **kw) -> "Socket":
+                   via: str = "header", **kw) -> Socket:
         """Open a game socket; ``token`` goes ``via`` the ``Authorization`` header (default),
         the first message (``"message"``: ``?auth=message`` then ``{"type": "auth"}``), the
         login cookie (``"cookie"``, with this site's ``Origin``) or, to show that it is
@@ -30,7 +30,7 @@ class Socket:
 
     @classmethod
     async def open_path(cls, host: str, path: str, token: str | None = None, query: str = "",
-                        via: str = "header", **kw) -> "Socket":
+                        via: str = "header", **kw) -> Socket:
         params = [query] if query else []
         headers = dict(kw.pop("additional_headers", None) or {})
         if token and via == "header":
@@ -75,7 +75,7 @@ class Socket:
     async def nothing(self, wait: float = 0.3) -> None:
         try:
             msg = await asyncio.wait_for(self.ws.recv(), wait)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return
         raise AssertionError(f"unexpected message {msg}")
 

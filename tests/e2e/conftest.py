@@ -147,6 +147,9 @@ def server():
         "MENAGERIE_ARGON2_MEMORY_KIB": "1024",
         "MENAGERIE_ACCESS_LOG": "false",
         "MENAGERIE_BOT_DELAY": "0",
+        # fresh accounts are ranked in the daily challenge (the threshold: tests/app)
+        "MENAGERIE_DAILY_RANKED_MIN_ACCOUNT_DAYS": "0",
+        "MENAGERIE_DAILY_RANKED_MIN_GAMES": "0",
         "MENAGERIE_SQLITE_SYNCHRONOUS": "NORMAL",
         "MENAGERIE_STATIC_DIR": str(ROOT / "static"),
         # post-game analysis and hints at their smallest setting (tests/e2e/test_analysis.py)

@@ -19,7 +19,7 @@ import pytest
 
 from tests.arkrecord import greedy_record
 
-from .helpers import WAIT, PASSWORD, sign_in, unique
+from .helpers import PASSWORD, WAIT, sign_in, unique
 
 LAPTOP = {"width": 1440, "height": 900}
 STATIC = Path(__file__).resolve().parents[2] / "static"

@@ -8,9 +8,23 @@ from __future__ import annotations
 import pytest
 
 from .conftest import DESKTOP
-from .helpers import (WAIT, answer, decision_kind, join_from_lobby, keep_cards, register,
-                      start_from_table, unique, use_action, version, view, wait_my_turn,
-                      wait_running, wait_settled, wait_version)
+from .helpers import (
+    WAIT,
+    answer,
+    decision_kind,
+    join_from_lobby,
+    keep_cards,
+    register,
+    start_from_table,
+    unique,
+    use_action,
+    version,
+    view,
+    wait_my_turn,
+    wait_running,
+    wait_settled,
+    wait_version,
+)
 
 # records the notifications a page raises (the real ones need a desktop session)
 SPY = """

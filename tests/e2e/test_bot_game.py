@@ -18,10 +18,24 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import DESKTOP, PHONE
-from .helpers import (WAIT, click_progress, create_game, map_text_sizes, register, start_from_table,
-                      show_panel, try_mirror, unique, version, view, wait_running, wait_settled,
-                      wait_version)
-from .helpers import ALONE, MAP_TEXT_SIZES
+from .helpers import (
+    ALONE,
+    MAP_TEXT_SIZES,
+    WAIT,
+    click_progress,
+    create_game,
+    map_text_sizes,
+    register,
+    show_panel,
+    start_from_table,
+    try_mirror,
+    unique,
+    version,
+    view,
+    wait_running,
+    wait_settled,
+    wait_version,
+)
 
 #: a guard against a game that never ends, counted in the page's answers (not in seconds: a loaded
 #: machine is slower, not longer); the seed's game takes a few hundred

@@ -29,8 +29,18 @@ import random
 
 import pytest
 
-from .helpers import (ALONE, PROMISING, click_progress, create_game, register,
-                      start_from_table, unique, version, wait_version, WAIT)
+from .helpers import (
+    ALONE,
+    PROMISING,
+    WAIT,
+    click_progress,
+    create_game,
+    register,
+    start_from_table,
+    unique,
+    version,
+    wait_version,
+)
 
 pytestmark = pytest.mark.usefixtures("no_console_errors")
 

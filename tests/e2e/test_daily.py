@@ -20,7 +20,16 @@ import urllib.error
 
 import pytest
 
-from .helpers import PASSWORD, WAIT, click_progress, register, sign_in, unique, wait_running, wait_settled
+from .helpers import (
+    PASSWORD,
+    WAIT,
+    click_progress,
+    register,
+    sign_in,
+    unique,
+    wait_running,
+    wait_settled,
+)
 from .test_bot_game import STATUS
 
 #: a guard against a game that never ends, counted in the page's answers (not in seconds: a loaded

@@ -17,9 +17,20 @@ import random
 
 import pytest
 
-from .helpers import (click_progress, create_game, register, start_from_table, unique, use_action,
-                      version, wait_my_turn, wait_running, wait_settled, wait_to_answer,
-                      wait_version)
+from .helpers import (
+    click_progress,
+    create_game,
+    register,
+    start_from_table,
+    unique,
+    use_action,
+    version,
+    wait_my_turn,
+    wait_running,
+    wait_settled,
+    wait_to_answer,
+    wait_version,
+)
 
 pytestmark = pytest.mark.usefixtures("no_console_errors")
 

@@ -12,8 +12,16 @@ import re
 import pytest
 
 from .conftest import DESKTOP, ROOT
-from .helpers import (ALONE, WAIT, PASSWORD, click_any_legal, game_id, unique, wait_running,
-                      wait_settled)
+from .helpers import (
+    ALONE,
+    PASSWORD,
+    WAIT,
+    click_any_legal,
+    game_id,
+    unique,
+    wait_running,
+    wait_settled,
+)
 
 # the page owes an answer, or the game is over
 MINE_OR_OVER = ("() => { const s = window.menagerie.state; return !!(s.view && s.view.public.over)"

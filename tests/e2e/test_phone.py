@@ -8,8 +8,18 @@ from __future__ import annotations
 import pytest
 
 from .conftest import PHONE
-from .helpers import (create_game, keep_cards, legal, register, start_from_table, unique,
-                      use_action, version, wait_to_answer, wait_version)
+from .helpers import (
+    create_game,
+    keep_cards,
+    legal,
+    register,
+    start_from_table,
+    unique,
+    use_action,
+    version,
+    wait_to_answer,
+    wait_version,
+)
 
 pytestmark = pytest.mark.usefixtures("no_console_errors")
 

@@ -17,7 +17,7 @@ import urllib.error
 import pytest
 
 from .conftest import DESKTOP, PHONE
-from .helpers import WAIT, PASSWORD, sign_in, unique, wait_until
+from .helpers import PASSWORD, WAIT, sign_in, unique, wait_until
 
 VERSION = "() => Number(document.body.dataset.version)"
 

@@ -19,11 +19,30 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import DESKTOP, PHONE
-from .helpers import (WAIT, after_click, create_game, decision_kind, join_from_lobby, keep_cards, legal,
-                      log_text, my_turn, place_on_map, register, settled, start_from_table, unique,
-                      use_action, version, view, wait_my_turn, wait_running, wait_settled,
-                      wait_version, click_any_legal)
-
+from .helpers import (
+    WAIT,
+    after_click,
+    click_any_legal,
+    create_game,
+    decision_kind,
+    join_from_lobby,
+    keep_cards,
+    legal,
+    log_text,
+    my_turn,
+    place_on_map,
+    register,
+    settled,
+    start_from_table,
+    unique,
+    use_action,
+    version,
+    view,
+    wait_my_turn,
+    wait_running,
+    wait_settled,
+    wait_version,
+)
 
 pytestmark = pytest.mark.usefixtures("no_console_errors")
 

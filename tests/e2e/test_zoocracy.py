@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import DESKTOP, PHONE
-from .helpers import ALONE, WAIT, PASSWORD, _stable, game_id, show_panel, unique
+from .helpers import ALONE, PASSWORD, WAIT, _stable, game_id, show_panel, unique
 
 #: a guard against a game that never ends, counted in the page's answers (not in seconds: a loaded
 #: machine is slower, not longer)
@@ -121,7 +121,7 @@ def answer_once(page, rng: random.Random, seen: dict) -> str:
                                       ".slice(0, 2000) }; }")))
     keys = legal_keys(page)
     # every button of the bar sends a legal answer (the bid button: the amount it shows)
-    for t, key in btns:
+    for _t, key in btns:
         assert key in keys, f"the bar offers {key}, which /legal does not list"
     types = [t for t, _ in btns]
     what = f"{k}:?"

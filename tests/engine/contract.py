@@ -6,8 +6,7 @@ import json
 
 import orjson
 
-from engine.core import IllegalAction
-from engine.core import rng as _rng
+from engine.core import IllegalAction, rng as _rng
 from engine.core.game import events_for
 from engine.core.state import clone
 

@@ -10,8 +10,16 @@ import pytest
 
 import engine
 from engine.bots import decide, get_bot
-from engine.bots.analysis import (Settings, accuracy, analyse, analyse_point, hint, points,
-                                  summarize, unit_of)
+from engine.bots.analysis import (
+    Settings,
+    accuracy,
+    analyse,
+    analyse_point,
+    hint,
+    points,
+    summarize,
+    unit_of,
+)
 from engine.bots.evaluation import evaluator_for
 from engine.bots.greedy import ranked
 from engine.bots.labels import KEYS, QUIET, describe, generic

@@ -9,8 +9,18 @@ import orjson
 import pytest
 
 import engine
-from engine.bots import GreedyBot, MctsBot, RandomBot, Sampler, decide, get_bot, make_bot
 import engine.arknova.evalmemo as M
+from engine.bots import (
+    FastBot,
+    GreedyBot,
+    MctsBot,
+    RandomBot,
+    Sampler,
+    SearchBot,
+    decide,
+    get_bot,
+    make_bot,
+)
 from engine.bots.evaluation import evaluator_for
 from engine.core import rng as _rng
 from engine.core.state import clone
@@ -136,14 +146,17 @@ def test_arknova_games_go_on_from_determinized_states():
 def _bots():
     return [("greedy", FAST_GREEDY),
             ("mcts", MctsBot(budget=None, playouts=4, candidates=3, rollout_top=6,
-                             rollout_width=3, rollout_depth=3))]
+                             rollout_width=3, rollout_depth=3)),
+            ("fast", FastBot(depth=3, width=3, top_width=10)),
+            ("search", SearchBot(budget=None, playouts=4, candidates=3, rollout_top=6,
+                                 rollout_width=3, rollout_depth=3))]
 
 
-@pytest.mark.parametrize("kind,bot", _bots(), ids=["greedy", "mcts"])
+@pytest.mark.parametrize("kind,bot", _bots(), ids=["greedy", "mcts", "fast", "search"])
 def test_bots_decide_only_from_the_view(kind, bot):
     perturb = PERTURBERS["arknova"]
     checked = 0
-    every = 23 if kind == "greedy" else 61
+    every = 23 if kind in ("greedy", "fast") else 61
     for seats, seed in ((2, 10), (3, 11)):
         for state in positions(ARK, seats, seed, every=every, limit=300):
             seat = min(ARK.waiting_for(state))
@@ -190,6 +203,10 @@ def test_random_bot_keeps_the_old_call_and_bots_are_registered():
     a = get_bot("random").choose(ARK, ARK.view(state, 0), legal, {"rng": 7})
     assert a == RandomBot().choose(ARK, ARK.view(state, 0), legal, {"rng": 7})
     assert isinstance(get_bot("greedy"), GreedyBot) and isinstance(get_bot("mcts"), MctsBot)
+    assert get_bot("fast").evaluation == "learned" and get_bot("search").evaluation == "learned"
+    assert get_bot("greedy").evaluation is None  # the hand-weighted reference
+    assert make_bot("fast:top_width=5").evaluation == "learned"
+    assert make_bot("greedy:evaluation=learned").evaluation == "learned"
     # without a sampler the searching bots still answer legally
     assert get_bot("greedy").choose(ARK, ARK.view(state, 0), legal, {"rng": 7}) in legal
     assert make_bot("mcts:0.25").budget == 0.25
@@ -212,6 +229,28 @@ def test_mcts_is_reproducible_without_a_time_budget_and_counts_playouts():
     b = decide(bot, ARK, state, seat, {"rng": 5})
     assert a == b
     assert stats is None or stats["playouts"] <= 5
+
+
+def test_mcts_answers_like_random_when_the_game_cannot_sample_worlds():
+    """A sampler that cannot sample possible worlds: the search falls back to the random bot
+    with the same generator (the fallback once named an undefined ``view``)."""
+    class NoWorlds:
+        def __init__(self, seat):
+            self.seat = seat
+
+        def __call__(self, rng):
+            raise NotImplementedError
+
+    state = ARK.setup(2, {}, 3)
+    for s in (0, 1):
+        state, _ = ARK.apply(state, s, ARK.legal_actions(state, s)[0])
+    seat = min(ARK.waiting_for(state))
+    view, legal = ARK.view(state, seat), ARK.legal_actions(state, seat)
+    assert len(legal) > 1
+    bot = MctsBot(budget=None, playouts=2)
+    for seed in range(5):
+        got = bot.choose(ARK, view, legal, {"rng": seed}, sample=NoWorlds(seat))
+        assert got == RandomBot().choose(ARK, view, legal, {"rng": seed})
 
 
 def test_evaluator_prefers_more_points():

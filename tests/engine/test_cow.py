@@ -11,8 +11,7 @@ import pytest
 import engine
 from engine.bots import decide, get_bot
 from engine.bots.evaluation import step
-from engine.core import cow
-from engine.core import rng as _rng
+from engine.core import cow, rng as _rng
 from engine.core.state import clone
 
 

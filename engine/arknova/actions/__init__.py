@@ -8,7 +8,7 @@ start an action (a turn, a boost, an interaction) import no action module in tur
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 START: dict[str, Callable] = {}
 

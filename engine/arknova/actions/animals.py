@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from ...core import event
-from .. import deck
+from .. import deck, solo
+from ..abilities import resolve
 from ..decisions import Decision, decision, finish, push
 from ..gains import add_reputation, gain
+from ..sponsors_fx import trigger
 from ..tables import T, animals_allowed
 from ..zoo import animal_cost, building_by_id, capacity, homes, icons, meets, touching
 from . import action
-from ..sponsors_fx import trigger
-from ..abilities import resolve
-from .. import solo
 
 
 @action("animals")

@@ -4,13 +4,12 @@ donations — and the workers each task needs."""
 from __future__ import annotations
 
 from ...core import event
-from .. import deck
 from ..decisions import Decision, decision, finish, push
 from ..gains import add_conservation, add_reputation, gain
 from ..tables import T
 from ..zoo import CONTINENTS, active_workers
 from . import action
-from .projects import discard_from_row, support_options, support_project
+from .projects import support_options, support_project
 
 TASKS = T.association.tasks
 

@@ -6,11 +6,11 @@ from ...core import event
 from .. import placement
 from ..decisions import Decision, decision, finish, push
 from ..gains import gain
+from ..sponsors_fx import trigger
 from ..tables import T
 from ..zoo import building_spec, has_building, occupied_cells, placements, zoo_map
 from ..zoomap import load_buildings
 from . import action
-from ..sponsors_fx import trigger
 from .animals import relocatable
 
 

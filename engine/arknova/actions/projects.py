@@ -5,9 +5,9 @@ from __future__ import annotations
 from ...core import event
 from .. import deck
 from ..gains import add_conservation, gain
+from ..sponsors_fx import trigger
 from ..tables import T, per_players
 from ..zoo import icons
-from ..sponsors_fx import trigger
 
 
 def _matches(c: dict, flt: dict) -> bool:

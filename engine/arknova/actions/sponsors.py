@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from ...core import event
 from .. import deck
+from ..abilities import resolve
 from ..breaks import advance_break
 from ..decisions import Decision, decision, finish, push
+from ..sponsors_fx import trigger
 from ..tables import T
 from ..zoo import icons, meets, placements
 from . import action
-from ..sponsors_fx import trigger
-from ..abilities import resolve
 
 
 @action("sponsors")

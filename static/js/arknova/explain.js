@@ -130,7 +130,7 @@ function markIdleActions(ui, hints) {
     let card = b.dataset.card;
     let x = 0;
     if (!card && b.dataset.answer) {
-      try { const a = JSON.parse(b.dataset.answer); card = a.card; x = a.x || 0; } catch (e) { continue; }
+      try { const a = JSON.parse(b.dataset.answer); card = a.card; x = a.x || 0; } catch { continue; }
     }
     if (b.classList.contains("slot")) x = (ui.bar && ui.bar.sel && ui.bar.sel.x) || 0;
     const idle = acts[card] && (acts[card].idle || [])[x];

@@ -146,6 +146,8 @@ export function sentence(ev, ctx) {
     case "break_action": return me("log.break_action", { money: d.money });
     case "joined": return me("log.joined");
     case "undo": return me("log.undo", { version: d.undone });
+    case "resign": return me("log.resign");
+    case "abort": return me("log.abort");
     case "started": return t("log.started");
     default: {
       const parts = Object.entries(d).filter(([k]) => k !== "seat").map(([k, v]) => `${k.replace(/_/g, " ")} ${typeof v === "object" ? JSON.stringify(v) : v}`);

@@ -129,7 +129,7 @@ let measureFamily = "";
 export function textWidth(text, fs, weight = 700) {
   if (!text) return 0;
   if (measurer === null) {
-    try { measurer = document.createElement("canvas").getContext("2d") || false; } catch (e) { measurer = false; }
+    try { measurer = document.createElement("canvas").getContext("2d") || false; } catch { measurer = false; }
   }
   if (!measureFamily && typeof getComputedStyle === "function") {
     measureFamily = getComputedStyle(document.documentElement).getPropertyValue("--font").trim();

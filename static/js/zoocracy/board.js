@@ -241,7 +241,6 @@ export function stepLabel(step) {
 /** Presidential election: revealed bids, or who has bid so far. */
 export function renderPresidential(ui) {
   const pub = ui.pub;
-  const you = ui.st.seat;
   const dec = pub.decision;
   const p = pub.presidential;
   const out = [];
@@ -322,7 +321,6 @@ export function partyRows(ui) {
 // ------------------------------------------------------------------ round track, phases, events
 export function renderRoundTrack(ui) {
   const pub = ui.pub;
-  const you = ui.st.seat;
   const el = pub.elections || {};
   const promises = pub.promises || {};
   const cells = [];

@@ -150,7 +150,6 @@ export class DecisionBar extends TableBar {
     const ui = this.ui;
     const pub = ui.pub;
     const priv = ui.priv || {};
-    const me = this.st.seat;
     const rows = [];
     const by = new Map();
     for (const a of legal) {

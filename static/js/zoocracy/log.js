@@ -106,6 +106,8 @@ export function sentence(ev, ctx) {
     case "window": return t("zc.log.window", { phase: phaseLabel(d.phase) });
     case "joined": return me("zc.log.joined");
     case "undo": return me("zc.log.undo", { version: d.undone });
+    case "resign": return me("zc.log.resign");
+    case "abort": return me("zc.log.abort");
     case "started": return t("zc.log.started");
     default: {
       // an event this client does not know yet: its kind and fields, as they are

@@ -26,6 +26,20 @@ def play(state: dict, seat: int, *actions: dict) -> tuple[dict, list]:
     return state, events
 
 
+def edited(state: dict, edit) -> dict:
+    """dump -> edit -> load: the position as a stored game would come back."""
+    data = G.dump(state)
+    edit(data)
+    return G.load(data)
+
+
+def assoc_at(strength: int, others=("animals", "build", "cards", "sponsors")) -> list[str]:
+    """An action-card order with the Association card at ``strength``."""
+    order = list(others)
+    order.insert(strength - 1, "association")
+    return order
+
+
 def kind_now(state: dict) -> str:
     return top(state)["kind"]
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.arknova.abilities import REGISTRY, resolve
-from engine.arknova.decisions import top
 from engine.arknova.keywords import ABILITY_KEYWORDS, SOLO_KEYWORDS
 
-from .positions import G, building, fresh, kind_now, play, set_cards
+from .positions import G, building, fresh, kind_now, play
 
 TESTED = set()
 
@@ -65,10 +64,10 @@ def test_pack_and_iconic_count_icons_with_caps():
                                        .all_cards().items())
              if c["type"] == "animal" and c.get("continent") == "asia"][:1]
     p["animals"] = [{"card": c, "building": None} for c in asian]
-    p["partners"] = ["asia", "africa"]                     # partner zoos are not icons
+    p["partners"] = ["asia", "africa"]                     # a partner zoo is an icon too
     appeal = p["appeal"]
     run(state, "iconic", "asia")
-    assert p["appeal"] == appeal + icons(p)["asia"] == appeal + 1
+    assert p["appeal"] == appeal + icons(p)["asia"] == appeal + 2
     predators = [cid for cid, c in sorted(__import__("engine.arknova.deck", fromlist=["x"])
                                            .all_cards().items())
                  if c["type"] == "animal" and c["classes"] == ["predator"]][:7]
@@ -220,7 +219,7 @@ def test_partner_and_university_for_free():
     assert q["partners"] == ["africa", "asia", "europe"] and q["universities"] == ["laboratory"]
     from engine.arknova.zoo import icons
 
-    assert icons(q)["science"] == 2 and icons(q)["europe"] == 0    # partner zoos: no icons
+    assert icons(q)["science"] == 2 and icons(q)["europe"] == 1    # a partner zoo: its icon
     assert state["supply"]["partners"]["europe"] == 0                # taken from the board
     assert state["supply"]["universities"]["laboratory"] == 0
 

@@ -13,22 +13,9 @@ from engine.arknova.actions import association as assoc
 from engine.arknova.actions.projects import level_met
 from engine.arknova.scoring import result
 from engine.arknova.tables import T
-from engine.arknova.zoo import CONTINENTS, icons, meets, zoo_map
+from engine.arknova.zoo import CONTINENTS, icons, zoo_map
 
-from .positions import G, building, fresh, kind_now, play
-
-
-def edited(state: dict, edit) -> dict:
-    """dump -> edit -> load: the position as a stored game would come back."""
-    data = G.dump(state)
-    edit(data)
-    return G.load(data)
-
-
-def assoc_at(strength: int, others=("animals", "build", "cards", "sponsors")) -> list[str]:
-    order = list(others)
-    order.insert(strength - 1, "association")
-    return order
+from .positions import G, assoc_at, building, edited, fresh, kind_now, play
 
 
 def task_options(state: dict, seat: int, task: str, key: str) -> list[str]:
@@ -273,18 +260,7 @@ def test_the_stall_guard_finishes_like_a_normal_end():
 
 
 # ------------------------------------------------------------------ 6 partner zoos and icons
-def test_partner_zoos_are_not_continent_icons():
-    """Seed 003, animal requirements: "animals of the given kind or from the given continent,
-    a partnership with a zoo of that continent, or with universities" — a partner zoo is its
-    own requirement (and the discount), not a continent icon."""
-    state = edited(fresh(), lambda d: d["players"][0].update(partners=["africa", "asia"]))
-    p = state["players"][0]
-    assert icons(p)["africa"] == 0 and icons(p)["asia"] == 0
-    assert meets(p, {"partner": "africa"})
-    assert not meets(p, {"icons": {"africa": 1}})
-    from engine.arknova.scoring import count
-
-    assert count(p, "continents") == 0 and count(p, "partners") == 2
+# Partner zoos are continent icons again (issue #32): tests/engine/arknova/test_association_tiles.py
 
 
 def test_sponsor_buildings_need_build_two_for_upgrade_only_spaces():

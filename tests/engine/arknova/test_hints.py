@@ -17,7 +17,7 @@ from engine.arknova.zoomap import load_buildings, load_maps
 from engine.core import rng as _rng
 
 from ..hidden import PERTURBERS
-from .positions import G, building, cards_where, fresh, plain_animal, set_cards
+from .positions import G, building, cards_where, fresh, plain_animal
 
 CARDS = deck.all_cards()
 

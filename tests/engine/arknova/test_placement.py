@@ -10,9 +10,17 @@ import pytest
 
 from engine.arknova import hexes
 from engine.arknova.hexes import GRID, distance, neighbours, orientations
-from engine.arknova.placement import (PROBLEMS, adjacent_cells, bonuses_covered, footprints,
-                                      legal_placements, placement_problem, touching, zoo_cells)
-from engine.arknova.zoomap import (MIN_BUILDABLE, ZooMap, load_buildings, load_map, load_maps)
+from engine.arknova.placement import (
+    PROBLEMS,
+    adjacent_cells,
+    bonuses_covered,
+    footprints,
+    legal_placements,
+    placement_problem,
+    touching,
+    zoo_cells,
+)
+from engine.arknova.zoomap import MIN_BUILDABLE, ZooMap, load_buildings, load_map, load_maps
 
 SHIPPED = ("highlands", "plains", "riverside")
 

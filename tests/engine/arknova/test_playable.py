@@ -181,7 +181,7 @@ def test_every_project_level_can_be_supported(pid):
 def test_final_scoring_cards_count_something_real():
     state = fresh()
     p = state["players"][0]
-    for fid, f in sorted(load_content().final_scoring.items()):
+    for _fid, f in sorted(load_content().final_scoring.items()):
         assert f.steps == sorted(f.steps) and count(p, f.counter) >= 0
 
 

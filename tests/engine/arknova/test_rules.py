@@ -534,7 +534,7 @@ def test_release_project_returns_the_animal_and_its_appeal():
     cid = _first(lambda c: c["type"] == "animal" and c["size"] >= need and not c.get("special")
                  and _matches(c, {k: v for k, v in (project.get("filter") or {}).items() if v}))
     state = fresh()
-    b = building(state, 0, "enclosure_5", [(0, 1), (0, 3), (0, 5), (1, 2), (1, 4)],
+    building(state, 0, "enclosure_5", [(0, 1), (0, 3), (0, 5), (1, 2), (1, 4)],
                  animals=[cid])
     p = state["players"][0]
     p["appeal"] = 20

@@ -12,8 +12,7 @@ import pytest
 
 import engine
 from engine.arknova.validate import CHECKERS, accepts
-from engine.core import IllegalAction
-from engine.core import rng as _rng
+from engine.core import IllegalAction, rng as _rng
 from engine.core.stack import top
 
 GAME = engine.get_game("arknova")

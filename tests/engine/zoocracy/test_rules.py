@@ -8,13 +8,26 @@ import shutil
 import orjson
 import pytest
 
-from engine.core import IllegalAction
-from engine.core import rng as _rng
+from engine.core import IllegalAction, rng as _rng
 from engine.zoocracy.content import load_content
 from engine.zoocracy.tables import DataError, load_tables
 
-from .positions import (G, bid_all, fresh, frame, kind, no_cards, pass_windows, play, propose,
-                        set_board, set_gov, start, vote_all, waiting)
+from .positions import (
+    G,
+    bid_all,
+    frame,
+    fresh,
+    kind,
+    no_cards,
+    pass_windows,
+    play,
+    propose,
+    set_board,
+    set_gov,
+    start,
+    vote_all,
+    waiting,
+)
 
 
 def refused(state, seat, action, code=None):

@@ -1,0 +1,164 @@
+"""Vacations (issue #33): a player declares whole days away, in their own time zone (the one of
+their notification preferences, app/notify/prefs.py; UTC without one), starting today (from
+now) or a later day, at most 30 days per calendar year. Meanwhile every clock of theirs in
+every game stops (app/clock.py: a deadline moves by the vacation, a bank does not run down),
+their opponents see "on vacation until ..." (the public clock's ``off``) and they get no
+reminders (app/notify/service.py). A vacation not begun yet can be taken back; one under way
+ends now.
+
+This module owns the ``vacations`` table; the game service writes the vacations into the clocks
+(``app/games/pauses.py``)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import delete, select
+
+from .auth import UserInfo
+from .db import Database
+from .errors import ApiError, not_found
+from .models import NotificationPrefs, User, Vacation
+from .times import aware, iso, utcnow
+
+log = logging.getLogger("menagerie.vacations")
+
+#: days of vacation per calendar year (of the player's time zone)
+DAYS_PER_YEAR = 30
+#: vacations over for less than this are still written into the clocks (a wait that began
+#: before one still runs: at most the longest time control)
+KEEP = timedelta(days=31)
+#: how far ahead a vacation may begin
+AHEAD = timedelta(days=366)
+
+
+def _zone(name: str | None) -> ZoneInfo:
+    try:
+        return ZoneInfo(name or "UTC")
+    except Exception:  # an unknown or malformed name: UTC
+        return ZoneInfo("UTC")
+
+
+def midnight(day: date, zone: ZoneInfo) -> datetime:
+    """The start of ``day`` in ``zone``, in UTC."""
+    return datetime.combine(day, time(0), tzinfo=zone).astimezone(ZoneInfo("UTC"))
+
+
+def days_in_year(first: date, last: date, year: int) -> int:
+    lo, hi = max(first, date(year, 1, 1)), min(last, date(year, 12, 31))
+    return max(0, (hi - lo).days + 1)
+
+
+def public(v: Vacation) -> dict:
+    return {"id": v.id, "starts_at": iso(v.starts_at), "ends_at": iso(v.ends_at),
+            "first_day": v.first_day.isoformat(), "last_day": v.last_day.isoformat(),
+            "days": (v.last_day - v.first_day).days + 1}
+
+
+class VacationService:
+    def __init__(self, db: Database, games) -> None:
+        self.db = db
+        self.games = games  # app.games.GameService: writes the vacations into the clocks
+
+    async def _zone_of(self, s, user_id: int) -> ZoneInfo:
+        return _zone(await s.scalar(select(NotificationPrefs.tz)
+                                    .where(NotificationPrefs.user_id == user_id)))
+
+    async def _left(self, s, user_id: int, years: list[int]) -> dict[int, int]:
+        rows = (await s.execute(select(Vacation.first_day, Vacation.last_day)
+                                .where(Vacation.user_id == user_id))).all()
+        return {y: DAYS_PER_YEAR - sum(days_in_year(r.first_day, r.last_day, y) for r in rows)
+                for y in years}
+
+    async def list(self, user: UserInfo, now: datetime | None = None) -> dict:
+        now = now or utcnow()
+        async with self.db.read() as s:
+            zone = await self._zone_of(s, user.id)
+            rows = (await s.execute(select(Vacation).where(
+                Vacation.user_id == user.id, Vacation.ends_at > now)
+                .order_by(Vacation.starts_at))).scalars().all()
+            year = now.astimezone(zone).year
+            left = await self._left(s, user.id, [year, year + 1])
+        return {"vacations": [public(v) for v in rows], "tz": zone.key,
+                "days_left": {str(y): n for y, n in left.items()},
+                "days_per_year": DAYS_PER_YEAR}
+
+    async def declare(self, user: UserInfo, start: date | None, days: int,
+                      now: datetime | None = None) -> dict:
+        """A vacation of ``days`` whole days from ``start`` (None or today: from now)."""
+        now = now or utcnow()
+        if not 1 <= days <= DAYS_PER_YEAR:
+            raise ApiError(422, "bad_vacation", "A vacation is 1 to 30 whole days.")
+        async with self.db.write() as s:
+            # one declaration of a user at a time (the yearly count below)
+            await s.execute(select(User.id).where(User.id == user.id).with_for_update())
+            zone = await self._zone_of(s, user.id)
+            today = now.astimezone(zone).date()
+            first = start or today
+            if first < today:
+                raise ApiError(422, "vacation_past", "A vacation cannot begin in the past.")
+            if midnight(first, zone) > now + AHEAD:
+                raise ApiError(422, "vacation_too_far",
+                               "A vacation can be declared at most a year ahead.")
+            last = first + timedelta(days=days - 1)
+            starts = now if first == today else midnight(first, zone)
+            ends = midnight(last + timedelta(days=1), zone)
+            clash = await s.scalar(select(Vacation.id).where(
+                Vacation.user_id == user.id, Vacation.ends_at > starts,
+                Vacation.starts_at < ends))
+            if clash is not None:
+                raise ApiError(409, "vacation_overlap",
+                               "This vacation overlaps another one of yours.")
+            years = sorted({first.year, last.year})
+            left = await self._left(s, user.id, years)
+            for y in years:
+                if days_in_year(first, last, y) > left[y]:
+                    raise ApiError(409, "vacation_limit",
+                                   f"At most 30 days of vacation a year: {max(left[y], 0)} "
+                                   f"left in {y}.", left=max(left[y], 0), year=y)
+            row = Vacation(user_id=user.id, starts_at=starts, ends_at=ends, first_day=first,
+                           last_day=last, created_at=now)
+            s.add(row)
+            await s.commit()
+            out = public(row)
+        await self._apply(user.id, now)
+        log.info("user %s: vacation %s .. %s", user.id, out["starts_at"], out["ends_at"])
+        return out
+
+    async def end(self, user: UserInfo, vacation_id: int, now: datetime | None = None) -> None:
+        """Take back a vacation not begun yet; end one under way now."""
+        now = now or utcnow()
+        async with self.db.write() as s:
+            row = (await s.execute(select(Vacation).where(
+                Vacation.id == vacation_id, Vacation.user_id == user.id)
+                .with_for_update())).scalar_one_or_none()
+            if row is None:
+                raise not_found("vacation")
+            if aware(row.ends_at) <= now:
+                raise ApiError(409, "vacation_over", "This vacation is already over.")
+            if aware(row.starts_at) > now:
+                await s.execute(delete(Vacation).where(Vacation.id == row.id))
+            else:
+                zone = await self._zone_of(s, user.id)
+                row.ends_at, row.last_day = now, max(row.first_day, now.astimezone(zone).date())
+            await s.commit()
+        await self._apply(user.id, now)
+
+    async def _apply(self, user_id: int, now: datetime) -> None:
+        # (a vacation over may still be inside a running wait: the clock keeps what matters)
+        async with self.db.read() as s:
+            rows = (await s.execute(select(Vacation.starts_at, Vacation.ends_at).where(
+                Vacation.user_id == user_id, Vacation.ends_at > now - KEEP)
+                .order_by(Vacation.starts_at))).all()
+        await self.games.set_vacations(user_id, [[iso(a), iso(b)] for a, b in rows])
+
+    @staticmethod
+    async def on_vacation(s, user_ids, now: datetime) -> set[int]:
+        """Which of ``user_ids`` are on vacation at ``now`` (in ``s``)."""
+        if not user_ids:
+            return set()
+        return set((await s.execute(select(Vacation.user_id).where(
+            Vacation.user_id.in_(list(user_ids)), Vacation.starts_at <= now,
+            Vacation.ends_at > now))).scalars().all())

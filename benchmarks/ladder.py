@@ -1,0 +1,206 @@
+"""The bot ladder: how strong each level is, how long its games last, how well its value predicts.
+
+    .venv/bin/python benchmarks/ladder.py --games 200 --solo 200 --workers 2 \\
+        --pairs fast:greedy-ref,search:fast,fast:random,fast:fast --solo-levels fast,search
+
+For each pair ``a:b`` it plays ``--games`` 2-player games (game ``i`` with seed
+``"{seed}:{pair}:{i}"``; ``a`` sits first in even games and second in odd ones) and prints
+
+- ``a``'s win rate (ties count half) with a 95 % Wilson interval;
+- the median game length in turns per seat and in breaks, and the share of games that ended
+  within 12 breaks (the markers crossed; the stall guard's end does not count);
+- the median milliseconds per decision of each level (wall clock, decisions with more than one
+  answer only), over every game it played;
+
+then per solo level (``--solo-levels``) the mean score and the share of ``--solo`` deals at 0 or
+more, and the calibration of the learned value on these games (held out: the value was fitted
+on other seeds): the predicted margin of seat 0 at the start of each move against the final
+margin, by stage (share of the game's turns): mean absolute error and how often the sign is the
+winner's; and at half time.
+
+Levels: ``random``, ``greedy-ref`` (today's ``greedy``: the hand-weighted evaluation, frozen as
+the reference), ``fast``, ``search`` (``search:0.25`` and other bot specs work too, see
+:func:`engine.bots.make_bot`). ``--json FILE`` also writes every figure as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+from engine.arknova import learned  # noqa: E402
+from engine.bots import decide, make_bot  # noqa: E402
+from engine.core import rng as _rng  # noqa: E402
+
+#: Ladder names of bot specs; ``greedy-ref`` is the hand-weighted greedy the issue froze.
+LEVELS = {"random": "random", "greedy-ref": "greedy", "fast": "fast", "search": "search"}
+MAX_DECISIONS = 30_000
+
+
+def spec(level: str) -> str:
+    return LEVELS.get(level, level)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion ``wins / n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def play(task: tuple) -> dict:
+    """One game of ``levels`` (one per seat, in seat order); times, length, calibration."""
+    levels, seed = task
+    game = engine.get_game("arknova")
+    players = len(levels)
+    bots = [make_bot(spec(lv)) for lv in levels]
+    state = game.setup(players, {}, seed)
+    rng = {"rng": _rng.seed_to_int(f"{seed}:bots")}
+    ms: list[list[float]] = [[] for _ in range(players)]
+    preds = []
+    decisions = 0
+    while decisions < MAX_DECISIONS:
+        waiting = sorted(game.waiting_for(state))
+        if not waiting:
+            break
+        if players > 1 and state["stack"] and state["stack"][-1]["kind"] == "turn":
+            preds.append((state["turn"], learned.predicted_margin(state, 0)))
+        for seat in waiting:
+            if seat not in game.waiting_for(state):
+                continue
+            many = len(game.legal_actions(state, seat)) > 1
+            t0 = time.perf_counter()
+            action = decide(bots[seat], game, state, seat, rng)
+            if many:
+                ms[seat].append(1000 * (time.perf_counter() - t0))
+            state, _ = game.apply(state, seat, action)
+            decisions += 1
+    res = game.result(state)
+    end = state["end"] or {}
+    return {"levels": levels, "seed": seed, "scores": [res["scores"][s] for s in range(players)]
+            if res else None, "turns": state["turn"], "breaks": state["breaks"],
+            "stalled": res is None or end.get("trigger") is None, "ms": ms, "preds": preds}
+
+
+def pair_summary(a: str, b: str, games: list[dict]) -> dict:
+    wins = 0.0
+    for g in games:
+        sa = g["scores"][g["levels"].index(a)] if a != b else g["scores"][0]
+        sb = g["scores"][1 - g["levels"].index(a)] if a != b else g["scores"][1]
+        wins += 1.0 if sa > sb else 0.5 if sa == sb else 0.0
+    n = len(games)
+    lo, hi = wilson(wins, n)
+    ended = sum(1 for g in games if not g["stalled"] and g["breaks"] <= 12)
+    return {"pair": f"{a}:{b}", "games": n, "win_rate": round(wins / n, 3),
+            "ci95": [round(lo, 3), round(hi, 3)],
+            "turns_per_seat_median": statistics.median(g["turns"] / 2 for g in games),
+            "breaks_median": statistics.median(g["breaks"] for g in games),
+            "ended_within_12_breaks": round(ended / n, 3),
+            "stalled": sum(1 for g in games if g["stalled"])}
+
+
+def calibration(games: list[dict]) -> dict:
+    rows = []  # (share of the game, predicted, final margin of seat 0)
+    half = []
+    for g in games:
+        if not g["preds"] or g["scores"] is None:
+            continue
+        final = g["scores"][0] - g["scores"][1]
+        for turn, pred in g["preds"]:
+            rows.append((turn / max(1, g["turns"]), pred, final))
+        t, pred = min(g["preds"], key=lambda tp: abs(tp[0] / max(1, g["turns"]) - 0.5))
+        if final != 0:
+            half.append((pred > 0) == (final > 0))
+    out: dict = {"positions": len(rows)}
+    for lo, hi, label in ((0, 1 / 3, "early"), (1 / 3, 2 / 3, "middle"), (2 / 3, 1.01, "late")):
+        sel = [r for r in rows if lo <= r[0] < hi and r[2] != 0]
+        if sel:
+            out[label] = {"mae": round(statistics.fmean(abs(p - f) for _, p, f in sel), 1),
+                          "bias": round(statistics.fmean(p - f for _, p, f in sel), 1),
+                          "sign": round(sum(1 for _, p, f in sel if (p > 0) == (f > 0))
+                                        / len(sel), 3)}
+    out["half_time_sign"] = round(sum(half) / len(half), 3) if half else None
+    out["half_time_games"] = len(half)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--pairs", default="fast:greedy-ref,fast:random,fast:fast")
+    ap.add_argument("--games", type=int, default=20, help="games per pair (the issue: 200)")
+    ap.add_argument("--solo-levels", default="greedy-ref,fast")
+    ap.add_argument("--solo", type=int, default=20, help="solo deals per level (issue: 200)")
+    ap.add_argument("--seed", default="ladder")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--json", help="write every figure to this file")
+    args = ap.parse_args()
+    started = time.time()
+    pairs = [tuple(p.split(":", 1)) for p in args.pairs.split(",") if p]
+    tasks = []
+    for a, b in pairs:
+        for i in range(args.games):
+            tasks.append(([a, b] if i % 2 == 0 else [b, a], f"{args.seed}:{a}:{b}:{i}"))
+    solo_levels = [s for s in args.solo_levels.split(",") if s] if args.solo else []
+    for lv in solo_levels:
+        tasks += [([lv], f"{args.seed}:solo:{i}") for i in range(args.solo)]
+    results = []
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for g in pool.map(play, tasks, chunksize=1):
+            results.append(g)
+            print(f"{len(results)}/{len(tasks)} {g['levels']} scores {g['scores']} turns "
+                  f"{g['turns']} breaks {g['breaks']}", file=sys.stderr, flush=True)
+    out: dict = {"seed": args.seed, "games_per_pair": args.games, "pairs": [], "ms": {},
+                 "solo": {}}
+    ms: dict[str, list[float]] = {}
+    duels = [g for g in results if len(g["levels"]) == 2]
+    for g in results:
+        for lv, times in zip(g["levels"], g["ms"]):
+            ms.setdefault(lv, []).extend(times)
+    for a, b in pairs:
+        mine = [g for g in duels if sorted(g["levels"]) == sorted([a, b])
+                and g["seed"].startswith(f"{args.seed}:{a}:{b}:")]
+        out["pairs"].append(pair_summary(a, b, mine))
+    for lv in solo_levels:
+        xs = [g["scores"][0] for g in results if g["levels"] == [lv]]
+        out["solo"][lv] = {"deals": len(xs), "mean": round(statistics.fmean(xs), 1),
+                           "reached": round(sum(1 for x in xs if x >= 0) / len(xs), 3)}
+    out["ms"] = {lv: {"median": round(statistics.median(t), 1), "decisions": len(t)}
+                 for lv, t in ms.items() if t}
+    out["calibration"] = calibration(duels)
+    out["seconds"] = round(time.time() - started)
+    print("| pair | games | win rate a (95 % CI) | turns/seat (median) | breaks (median) "
+          "| ended <= 12 breaks | stalled |")
+    print("|---|---:|---|---:|---:|---:|---:|")
+    for p in out["pairs"]:
+        print(f"| {p['pair']} | {p['games']} | {p['win_rate']:.3f} ({p['ci95'][0]:.3f}–"
+              f"{p['ci95'][1]:.3f}) | {p['turns_per_seat_median']} | {p['breaks_median']} | "
+              f"{p['ended_within_12_breaks']:.3f} | {p['stalled']} |")
+    print("\n| level | median ms per decision | decisions |\n|---|---:|---:|")
+    for lv, m in out["ms"].items():
+        print(f"| {lv} | {m['median']} | {m['decisions']} |")
+    print("\n| solo level | deals | mean score | share >= 0 |\n|---|---:|---:|---:|")
+    for lv, s in out["solo"].items():
+        print(f"| {lv} | {s['deals']} | {s['mean']} | {s['reached']:.3f} |")
+    print("\ncalibration (learned value, seat 0, predicted vs final margin):",
+          json.dumps(out["calibration"]))
+    print(f"\n{out['seconds']} s")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()

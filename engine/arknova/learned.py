@@ -1,0 +1,208 @@
+"""The learned value of a zoo builder position: features of each zoo, weights fitted to the final
+margin of self-play games (``benchmarks/train_value.py`` writes ``data/value.json``).
+
+A position is described per zoo by :func:`zoo_features` (its projected points now, money,
+income beyond the appeal track's, sponsor appeal income, assets, free enclosures, the hand's worth, supportable projects, tokens against it, the
+hand's size: the clock-free parts of the hand-weighted evaluation, ``evaluate.zoo_parts``) and
+by the clock (breaks probably left, turns left). The features of a seat (:func:`features`) are
+its zoo's minus the best other zoo's, some of them also times the clock, and whose turn it is.
+
+- :func:`predicted_margin` is ``weights . features``: the expected final margin (the seat's
+  final score minus the best other's) in victory points; in a solo game the expected final
+  score (weights of their own, fitted to solo games).
+- :func:`win_chance` turns it into a chance of winning (solo: of reaching 0), a logistic of the
+  margin over the residual spread measured when the weights were fitted (``sigma``).
+- :func:`utility` is what the bots maximize: the margin, plus ``20 * (2 P - 1)`` (the +-20 for
+  winning or losing that finished games get, :func:`engine.bots.evaluation.final_value`, so a
+  won game's value and a winning position's value meet), plus the *tempo* term
+  ``tempo * (2 P - 1) * progress``, where ``progress`` is how far the seat's own victory points
+  have come in the last :data:`PROGRESS` points before 0 (0 ends the game): a seat that is probably winning gains by bringing the end
+  closer, a seat that is probably losing by keeping it away. Against a rival that never races,
+  this is what makes the bot end the game. A finished game gets the same term with the chance
+  0 or 1 (:func:`value`), so ending a won game is worth at least the position before it.
+
+Pure Python; the weights are read once and validated (:func:`load`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+from importlib import resources
+
+from ..bots.evaluation import Evaluator, final_value, register_evaluator
+from .evaluate import EVALUATOR as HAND, clock, pending, zoo_parts
+from .tables import appeal_income
+from .zooparts import hand_value
+
+#: Per-zoo quantities (see :func:`zoo_features`).
+ZOO = ("vp", "money", "side_income", "appeal_in", "assets", "space", "hand", "projects", "malus",
+       "cards", "conservation", "animals")
+#: Zoo quantities that also enter times the clock: income times breaks left, the rest times the
+#: phase (share of the game left, 1 far from the end, 0 at it).
+BY_BREAKS = ("side_income", "appeal_in")
+BY_PHASE = ("vp", "money", "assets", "space", "hand", "projects")
+#: The feature names of a duel position, in weight order.
+DUEL = (ZOO + tuple(f"{n}*breaks" for n in BY_BREAKS) + tuple(f"{n}*phase" for n in BY_PHASE)
+        + ("my_turn",))
+#: The feature names of a solo position (the zoo itself, not a difference), in weight order.
+SOLO = DUEL[:-1] + ("bias",)
+
+WIN_BONUS = 20.0   #: the +-20 of a finished game (engine.bots.evaluation.final_value)
+PROGRESS = 60.0    #: the tempo term counts the last this many points before a zoo's end
+
+
+#: :func:`zoo_features` by the identity of the parts they come from (which the entry holds,
+#: so the id stays theirs); at most :data:`FEATS_MAX` entries, then cleared.
+_FEATS: dict = {}
+FEATS_MAX = 20_000
+
+
+def zoo_features(state: dict, seat: int) -> list[float]:
+    """The :data:`ZOO` quantities of the seat's zoo (memoized on its parts)."""
+    parts = zoo_parts(state, seat)
+    hit = _FEATS.get(id(parts))
+    if hit is not None and hit[0] is parts:
+        return hit[1]
+    if len(_FEATS) >= FEATS_MAX:
+        _FEATS.clear()
+    p = state["players"][seat]  # the parts are computed from (and keyed on) this zoo
+    feats = _zoo_features(parts) + [float(p["conservation"]), float(len(p["animals"]))]
+    # the money income beyond what the appeal track pays (kiosks, sponsors): the appeal's own
+    # income goes with its points (fitted together, the two were collinear)
+    feats[2] -= appeal_income(p["appeal"])
+    _FEATS[id(parts)] = (parts, feats)
+    return feats
+
+
+def _zoo_features(parts: tuple) -> list[float]:
+    (base, money, money_in, appeal_in, assets, spaces, hand, projects, cp_w, malus) = parts
+    space = sum(2.0 * size * fit for size, fit in spaces) if spaces else 0.0
+    worth = hand_value({}, {}, 0.2, 1.0, None, None, hand)  # ``hand``: its parts, read alone
+    proj = 0.0 if projects is None else cp_w * min(projects, 12)
+    return [float(base), float(money), float(money_in), float(appeal_in), float(assets),
+            space, worth, proj, float(malus), float(len(hand[0]))]  # + conservation, animals
+
+
+def _with_clock(z: list[float], breaks_left: float, turns_left: float) -> list[float]:
+    phase = min(1.0, turns_left / 8.0)
+    return (z + [z[ZOO.index(n)] * breaks_left for n in BY_BREAKS]
+            + [z[ZOO.index(n)] * phase for n in BY_PHASE])
+
+
+def features(state: dict, seat: int) -> list[float]:
+    """The seat's feature vector (:data:`DUEL` in a game of 2 or more, :data:`SOLO` alone)."""
+    return _features(state, seat)[0]
+
+
+def _features(state: dict, seat: int) -> tuple[list[float], float]:
+    """:func:`features` and the seat's own projected points now."""
+    breaks_left, turns_left = clock(state)
+    own = zoo_features(state, seat)
+    mine = _with_clock(own, breaks_left, turns_left)
+    if state["seats"] == 1:
+        return mine + [1.0], own[0]
+    others = [s for s in range(state["seats"]) if s != seat]
+    if len(others) == 1:
+        best = _with_clock(zoo_features(state, others[0]), breaks_left, turns_left)
+    else:  # the rival with the best linear score
+        weights = load()["duel"]["weights"]
+        best, best_v = None, None
+        for s in others:
+            other = _with_clock(zoo_features(state, s), breaks_left, turns_left)
+            v = sum(w * x for w, x in zip(weights, other))
+            if best_v is None or v > best_v:
+                best, best_v = other, v
+    assert best is not None  # a game of 2 or more seats has a rival
+    turn = 1.0 if state.get("active") == seat else -1.0
+    return [a - b for a, b in zip(mine, best)] + [turn], own[0]
+
+
+def predicted_margin(state: dict, seat: int) -> float:
+    """Expected final margin of ``seat`` (solo: expected final score), in victory points."""
+    model = load()["solo" if state["seats"] == 1 else "duel"]
+    return sum(w * x for w, x in zip(model["weights"], features(state, seat)))
+
+
+def chance(margin: float, sigma: float) -> float:
+    """Logistic chance that a margin expected at ``margin`` ends above 0."""
+    z = max(-40.0, min(40.0, 1.702 * margin / sigma))
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def win_chance(state: dict, seat: int) -> float:
+    """Chance that ``seat`` wins (solo: reaches 0), from :func:`predicted_margin`."""
+    model = load()["solo" if state["seats"] == 1 else "duel"]
+    return chance(predicted_margin(state, seat), model["sigma"])
+
+
+def utility(state: dict, seat: int) -> float:
+    """What the bots on the learned value maximize (see the module doc); finished games are
+    valued by the caller (the final margin +-20)."""
+    data = load()
+    model = data["solo" if state["seats"] == 1 else "duel"]
+    x, vp = _features(state, seat)
+    m = sum(w * v for w, v in zip(model["weights"], x))
+    lean = 2.0 * chance(m, model["sigma"]) - 1.0
+    u = m + WIN_BONUS * lean
+    if state["seats"] > 1:  # once the end is triggered a zoo at 0 or more has come all the way
+        u += data["tempo"] * lean * (PROGRESS + max(-PROGRESS, min(0.0, vp)))
+    return u
+
+
+# --------------------------------------------------------------------------- the weights
+class ValueFileError(ValueError):
+    """``value.json`` does not hold a valid set of weights."""
+
+
+def validate(data: dict) -> dict:
+    """``data`` when it is a valid weights file (``ValueFileError`` otherwise)."""
+    def finite(x) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+    if not isinstance(data, dict):
+        raise ValueFileError("value.json must hold an object")
+    for part, names in (("duel", DUEL), ("solo", SOLO)):
+        model = data.get(part)
+        if not isinstance(model, dict):
+            raise ValueFileError(f"value.json: {part!r} missing")
+        if list(model.get("features") or ()) != list(names):
+            raise ValueFileError(f"value.json: {part} features are not {list(names)}")
+        w = model.get("weights")
+        if not isinstance(w, list) or len(w) != len(names) or not all(map(finite, w)):
+            raise ValueFileError(f"value.json: {part} needs {len(names)} finite weights")
+        if not finite(model.get("sigma")) or model["sigma"] <= 0:
+            raise ValueFileError(f"value.json: {part} sigma must be a positive number")
+    if not finite(data.get("tempo")) or data["tempo"] < 0:
+        raise ValueFileError("value.json: tempo must be a number >= 0")
+    return data
+
+
+@lru_cache(maxsize=1)
+def load() -> dict:
+    """The shipped weights (``engine/arknova/data/value.json``), validated once."""
+    raw = resources.files("engine.arknova").joinpath("data/value.json").read_text("utf-8")
+    return validate(json.loads(raw))
+
+
+# --------------------------------------------------------------------------- the evaluator
+def value(state: dict, seat: int) -> float:
+    """The bots' value of a position on the learned weights: :func:`utility` (a finished game:
+    its final margin +-20), plus what pending building placements are worth."""
+    if state["over"]:
+        from . import GAME
+
+        final = final_value(GAME, state, seat) or 0.0
+        if state["seats"] == 1:
+            return final
+        # the tempo term of a finished game: the whole way came, won (+) or lost (-); without it
+        # ending a won game looked worse than the turn before it and the bots never ended games
+        won = 1.0 if final > 0 else -1.0 if final < 0 else 0.0
+        return final + load()["tempo"] * won * PROGRESS
+    return utility(state, seat) + pending(state, seat)
+
+
+EVALUATOR = register_evaluator("arknova:learned", Evaluator(
+    value=value, own_followup=HAND.own_followup, shortlist=HAND.shortlist, clone=HAND.clone,
+    session=HAND.session, extra=dict(HAND.extra)))

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# ESLint on the browser client (static/js, static/sw.js), as scripts/run-tests.sh runs it.
+# ESLint comes from the npm registry at the versions package-lock.json pins (`npm ci`, once per
+# change of the lock). Without Node.js and npm the check is skipped with a warning rather than
+# failing the suite: the machines this project runs on have them (docs/codehealth.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    echo "lint-js.sh: node/npm not found: the JavaScript lint is skipped" >&2
+    exit 0
+fi
+# (re)install when node_modules is missing or older than the lock
+if [ ! -x node_modules/.bin/eslint ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm ci --no-audit --no-fund --loglevel=error
+fi
+node_modules/.bin/eslint static/js static/sw.js

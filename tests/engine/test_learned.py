@@ -1,0 +1,105 @@
+"""The learned value (engine/arknova/learned.py): its weights file, its symmetry, the tempo term
+that makes a winning seat end the game, and the bots on it (no timing assertions)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import engine
+from engine.arknova import learned
+from engine.bots import FastBot, decide
+from engine.bots.evaluation import evaluator_for
+from engine.core.state import clone
+
+from .test_bots import positions
+
+ARK = engine.get_game("arknova")
+
+
+def test_shipped_weights_are_valid_and_a_broken_file_is_refused():
+    data = learned.load()
+    assert len(data["duel"]["weights"]) == len(learned.DUEL)
+    assert len(data["solo"]["weights"]) == len(learned.SOLO)
+    for broken in ({**data, "tempo": -1},
+                   {**data, "duel": {**data["duel"], "weights": data["duel"]["weights"][:-1]}},
+                   {**data, "solo": {**data["solo"], "sigma": 0}},
+                   {**data, "duel": {**data["duel"], "features": ["vp"]}},
+                   {**data, "duel": {**data["duel"], "weights": [float("nan")] * len(learned.DUEL)}}):
+        with pytest.raises(learned.ValueFileError):
+            learned.validate(copy.deepcopy(broken))
+
+
+def test_duel_features_are_the_zoos_difference():
+    checked = 0
+    for state in positions(ARK, 2, 31, every=37):
+        a, b = learned.features(state, 0), learned.features(state, 1)
+        assert [round(x, 9) for x in a[:-1]] == [round(-x, 9) for x in b[:-1]]
+        assert sorted((a[-1], b[-1])) == [-1.0, 1.0]  # whose turn
+        assert 0.0 <= learned.win_chance(state, 0) <= 1.0
+        checked += 1
+    assert checked >= 3
+
+
+def test_more_points_is_worth_more_to_the_seat_and_less_to_its_rival():
+    ev = evaluator_for(ARK, "learned")
+    assert ev is not evaluator_for(ARK)
+    state = next(iter(positions(ARK, 2, 13, every=1)))
+    richer = clone(state)
+    richer["players"][0]["appeal"] += 10
+    assert learned.predicted_margin(richer, 0) > learned.predicted_margin(state, 0)
+    assert ev.value(richer, 0) > ev.value(state, 0)
+    assert ev.value(richer, 1) < ev.value(state, 1)
+
+
+def test_a_seat_far_ahead_values_coming_closer_to_the_end(monkeypatch):
+    """The tempo term: with the rival far behind, the same zoo nearer to 0 points (the end) is
+    worth more to the leader than the margin alone says; to the trailing seat, less."""
+    state = next(iter(positions(ARK, 2, 14, every=1)))
+    ahead = clone(state)
+    ahead["players"][0]["appeal"] += 60
+    nearer = clone(ahead)
+    nearer["players"][0]["appeal"] += 5
+    monkeypatch.setitem(learned.load(), "tempo", 0.0)
+    plain = learned.utility(nearer, 0) - learned.utility(ahead, 0)
+    monkeypatch.setitem(learned.load(), "tempo", 1.0)
+    assert learned.win_chance(ahead, 0) > 0.8
+    assert learned.utility(nearer, 0) - learned.utility(ahead, 0) > plain + 3.0
+    behind = clone(state)
+    behind["players"][0]["appeal"] += 50
+    behind["players"][1]["appeal"] += 110
+    closer = clone(behind)
+    closer["players"][0]["appeal"] += 5
+    with_tempo = learned.utility(closer, 0) - learned.utility(behind, 0)
+    monkeypatch.setitem(learned.load(), "tempo", 0.0)
+    assert with_tempo < learned.utility(closer, 0) - learned.utility(behind, 0)
+
+
+def test_fast_bot_is_reproducible_per_seed():
+    bot = FastBot(depth=3, width=3, top_width=10)
+    for state in positions(ARK, 2, 15, every=41, limit=200):
+        seat = min(ARK.waiting_for(state))
+        assert decide(bot, ARK, state, seat, {"rng": 9}) == decide(bot, ARK, state, seat,
+                                                                   {"rng": 9})
+
+
+def test_a_finished_game_keeps_the_tempo_term():
+    """Ending a won game must not look worse than the position before it: the finished game's
+    value is its final margin +-20 plus the whole tempo term, won (+) or lost (-)."""
+    from engine.bots.evaluation import final_value
+    from engine.core import rng as _rng
+
+    state = ARK.setup(2, {}, 17)
+    chooser = {"rng": 3}
+    while ARK.waiting_for(state):
+        seat = min(ARK.waiting_for(state))
+        legal = ARK.legal_actions(state, seat)
+        state, _ = ARK.apply(state, seat, legal[_rng.randbelow(chooser, len(legal))])
+    scores = ARK.result(state)["scores"]
+    assert scores[0] != scores[1]
+    winner = 0 if scores[0] > scores[1] else 1
+    bonus = learned.load()["tempo"] * learned.PROGRESS
+    assert learned.value(state, winner) == final_value(ARK, state, winner) + bonus
+    assert learned.value(state, 1 - winner) == final_value(ARK, state, 1 - winner) - bonus
+    assert learned.value(state, winner) >= learned.WIN_BONUS + bonus
