@@ -7,6 +7,8 @@
 // - Everything else goes to the network untouched and is never stored: the API (/api/...),
 //   the sockets, the rules pages, and any other URL. Nothing about a game is ever served stale.
 // - Web Push: a "push" shows the notification the server sent; a click on it opens the game.
+//   Once shown, the worker tells its open pages ({type: "push_shown", title, body, tag, url}),
+//   so a page can know a push arrived (the browser tests wait for it).
 
 const VERSION = "__VERSION__";
 const PRECACHE = "__PRECACHE__";
@@ -56,12 +58,17 @@ self.addEventListener("push", (event) => {
   let data;
   try { data = event.data ? event.data.json() : {}; } catch { data = {}; }
   const title = typeof data.title === "string" && data.title ? data.title : "Menagerie";
-  event.waitUntil(self.registration.showNotification(title, {
+  const options = {
     body: typeof data.body === "string" ? data.body : "",
     tag: typeof data.tag === "string" ? data.tag : undefined,
     icon: new URL("icons/icon-192.png", SCOPE).href,
     data: { url: typeof data.url === "string" ? data.url : "./" },
-  }));
+  };
+  event.waitUntil((async () => {
+    await self.registration.showNotification(title, options);
+    const shown = { type: "push_shown", title, body: options.body, tag: options.tag, url: options.data.url };
+    for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage(shown);
+  })());
 });
 
 self.addEventListener("notificationclick", (event) => {

@@ -200,7 +200,7 @@ async def test_a_row_whose_process_keeps_dying_fails(api):
         await s.commit()
     api.services.analysis.worker.start()
     api.services.analysis.worker.wake()
-    body = await wait_status(ada, gid, want=("failed",), timeout=20)
+    body = await wait_status(ada, gid, want=("failed",))
     assert body["error"] and body["can_request"] is True
 
 

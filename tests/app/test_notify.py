@@ -78,7 +78,7 @@ async def _jobs(api) -> list[EmailJob]:
         return list((await s.execute(select(EmailJob).order_by(EmailJob.id))).scalars().all())
 
 
-async def settle(api, timeout: float = 10.0) -> list[EmailJob]:
+async def settle(api, timeout: float = 60.0) -> list[EmailJob]:
     """Wait for the signal listeners, then until no mail is pending."""
     await api.services.signals.drain()
     deadline = time.monotonic() + timeout

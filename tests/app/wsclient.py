@@ -9,6 +9,10 @@ from websockets.asyncio.client import connect
 
 from app.auth import COOKIE
 
+#: how long a read waits for a message that is due: only a bound for a failure (a message that
+#: never comes), generous so that a loaded 2-core machine is slower, not red
+READ_WAIT = 30.0
+
 
 class Socket:
     def __init__(self, ws) -> None:
@@ -39,17 +43,17 @@ class Socket:
         elif token and via == "url":
             params.append(f"token={token}")
         url = f"ws://{host}{path}" + ("?" + "&".join(params) if params else "")
-        sock = cls(await connect(url, open_timeout=5, additional_headers=headers or None, **kw))
+        sock = cls(await connect(url, open_timeout=READ_WAIT, additional_headers=headers or None, **kw))
         if token and via == "message":
             await sock.send({"type": "auth", "token": token})
         return sock
 
-    async def recv(self, timeout: float = 5.0) -> dict:
+    async def recv(self, timeout: float = READ_WAIT) -> dict:
         text = await asyncio.wait_for(self.ws.recv(), timeout)
         self.raw.append(text)
         return json.loads(text)
 
-    async def recv_type(self, kind: str, timeout: float = 5.0) -> tuple[dict, list[dict]]:
+    async def recv_type(self, kind: str, timeout: float = READ_WAIT) -> tuple[dict, list[dict]]:
         """Read until a message of ``kind``; returns it and the messages read before it."""
         before = []
         while True:
@@ -58,7 +62,7 @@ class Socket:
                 return msg, before
             before.append(msg)
 
-    async def states_until(self, version: int, timeout: float = 5.0) -> list[dict]:
+    async def states_until(self, version: int, timeout: float = READ_WAIT) -> list[dict]:
         """Read state messages until one for ``version`` arrives."""
         out = []
         while True:

@@ -156,6 +156,14 @@ def server():
         "MENAGERIE_ANALYSIS_PLAYOUTS": "1",
         "MENAGERIE_HINT_PLAYOUTS": "1",
         "MENAGERIE_ANALYSIS_FLUSH_SECONDS": "0.5",
+        # a loaded machine makes them slower, not wrong: the analysis competes for the CPU
+        # like the rest (niced, it starves beside any busy process), and a hint may take as
+        # long as the test waits for it (the server's 20 s default answers 503 hint_timeout)
+        "MENAGERIE_ANALYSIS_NICE": "0",
+        "MENAGERIE_HINT_TIMEOUT": "300",
+        # the daily challenge's deal comes from this secret and the date: the same secret on
+        # every run (not one the server makes up), so a day's deal is the same run after run
+        "MENAGERIE_DAILY_SECRET": "e2e-daily-secret-1",
         "PYTHONUNBUFFERED": "1",
     })
     env.pop("MENAGERIE_DATABASE_URL", None)

@@ -152,6 +152,19 @@ def wait_my_turn(page, timeout: float = WAIT) -> None:
         " && document.querySelector('#decision.mine') !== null; }", timeout=timeout)
 
 
+def wait_to_answer(page, timeout: float = WAIT) -> bool:
+    """Wait until this page owes a decision with its answers shown and no other seat owes one
+    (see ALONE: a bot's answer draws from the version it answers at, so a page that answers a
+    simultaneous decision first would change the bot's choice and the game), or until the game
+    is over. True when there is a decision to answer."""
+    page.wait_for_function(
+        "() => { const s = window.menagerie.state; if (!s.view) return false;"
+        " if (s.view.public.over) return true;"
+        " return !s.pending && s.legalVersion === s.version && s.legal.length > 0"
+        f" && {ALONE} && document.querySelector('#decision.mine') !== null; }}", timeout=timeout)
+    return not page.evaluate("window.menagerie.state.view.public.over")
+
+
 def decision_kind(page) -> str | None:
     return page.evaluate(
         "() => { const v = window.menagerie.state.view; const d = (v.private && v.private.decision)"

@@ -6,6 +6,9 @@ than 120 px of its content; the player's hand and display cards the engine calls
 dimmed with the reason in words; an Association card without a free worker says so on its
 button before it is chosen, and choosing it asks to confirm: its own step says it did nothing and
 offers to take it back; confirmed, the card rotates to slot 1.
+
+The game is dealt from a fixed seed and the player answers only when the bot owes nothing
+(helpers.wait_to_answer), so every run plays the same game.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from .helpers import (
     wait_my_turn,
     wait_running,
     wait_settled,
+    wait_to_answer,
     wait_version,
 )
 
@@ -86,6 +90,7 @@ def game(server, browser, watch):
     me, spy = page("player"), page("spectator")
     register(me, server, unique("newcomer"))
     gid = create_game(me, seats=2, bots=(1,))
+    server.set_seed(gid, "e2e-explains-1")  # the same deal every run
     start_from_table(me)
     spy.goto(server.url(f"/game.html?id={gid}"))
     wait_running(spy)
@@ -97,7 +102,7 @@ def game(server, browser, watch):
 def check_boxes(me, spy, seen: list) -> None:
     v = version(me)
     wait_version(spy, v)
-    spy.wait_for_timeout(50)
+    wait_settled(spy)  # the spectator's page drew that version
     for label, page in (("player", me), ("spectator", spy)):
         boxes = page.evaluate(HIDDEN_BOXES, LIMIT)
         assert not boxes, f"{label} at version {v}: {boxes}"
@@ -130,17 +135,13 @@ def test_nothing_hides_and_cards_say_why(game):
     seen: list[int] = []
     dimmed = 0
     # the opening and a few turns of a player that moves the game on
-    for _ in range(60):
-        wait_settled(me)
-        if me.evaluate("window.menagerie.state.legal.length") > 0:
-            check_boxes(me, spy, seen)
-            if me.evaluate("!!window.menagerie.state.hints"):
-                dimmed += check_cards(me)
-        if len(seen) >= 24:
-            break
-        if click_progress(me, rng) == "wait":
-            me.wait_for_timeout(150)
-    assert len(seen) >= 12, f"only {len(seen)} decisions checked"
+    for _ in range(24):
+        assert wait_to_answer(me), "the game ended early"
+        check_boxes(me, spy, seen)
+        if me.evaluate("!!window.menagerie.state.hints"):
+            dimmed += check_cards(me)
+        assert click_progress(me, rng) != "wait"
+    assert len(seen) == 24
     # every action card says what it does at its strength and side (item 5)
     effects = me.eval_on_selector_all("#player .slot .slot-effect", "els => els.map(e => e.textContent)")
     assert len(effects) == 5 and all(len(e) > 10 for e in effects), effects
@@ -155,7 +156,7 @@ def test_an_idle_action_says_so_and_asks(game):
     rng = random.Random(7)
     # use the Association card with its worker, so that it has no free worker next turn
     for _ in range(80):
-        wait_settled(me)
+        assert wait_to_answer(me), "the game ended early"
         legal_types = me.evaluate("[...new Set(window.menagerie.state.legal.map(a => a.type))]")
         if "action" in legal_types:
             idle = me.evaluate("(window.menagerie.state.hints.actions.association.idle || [])[0]")
@@ -179,8 +180,7 @@ def test_an_idle_action_says_so_and_asks(game):
             me.locator('#decision .answer[data-type="task"], #decision .answer[data-type="support"]').first.click()
             wait_version(me, before + 1)
             continue
-        if click_progress(me, rng) == "wait":
-            me.wait_for_timeout(150)
+        assert click_progress(me, rng) != "wait"
     else:
         raise AssertionError("the Association card never became idle")
     wait_my_turn(me)

@@ -35,24 +35,32 @@ def play_finished_game(server) -> tuple[int, dict, str]:
     rng = random.Random(8)
 
     def mine_or_over():
+        # seat 0 alone: a decision both seats owe is answered after the bot's answer (the bot
+        # draws from the seed and the version it answers at: answering first changes its choice)
         g = server.api("GET", f"/api/games/{gid}", None, token)
-        return g if g["status"] == "finished" or 0 in g["waiting_for"] else None
+        return g if g["status"] == "finished" or g["waiting_for"] == [0] else None
 
     for _ in range(5000):
-        g = wait_until("seat 0 owes an answer or the game is over", mine_or_over)
+        g = wait_until("seat 0 alone owes an answer or the game is over", mine_or_over)
         if g["status"] == "finished":
             return gid, reg, token
         legal = server.api("GET", f"/api/games/{gid}/legal", None, token)
-        try:
-            server.api("POST", f"/api/games/{gid}/actions",
-                       {"version": legal["version"], "action": rng.choice(legal["actions"])},
-                       token)
-        except urllib.error.HTTPError as exc:
-            if exc.code == 429:  # the per-player action rate limit: wait as told
-                time.sleep(float(exc.headers.get("Retry-After") or 1))
-            elif exc.code != 409:  # 409: the bot moved in between: look again
-                raise
+        act(server, gid, token, legal["version"], rng.choice(legal["actions"]))
     pytest.fail("the game did not finish in 5000 answers")
+
+
+def act(server, gid: int, token: str, version: int, action: dict) -> None:
+    """Send one answer; the per-player action rate limit (429) makes it wait as told and send
+    the same answer again, so the game does not depend on when the limit struck."""
+    while True:
+        try:
+            server.api("POST", f"/api/games/{gid}/actions", {"version": version, "action": action},
+                       token)
+            return
+        except urllib.error.HTTPError as exc:
+            if exc.code != 429:
+                raise
+            time.sleep(float(exc.headers.get("Retry-After") or 1))
 
 
 @pytest.fixture(scope="module")
@@ -188,15 +196,7 @@ def play_two_humans(server) -> tuple[int, list[tuple[dict, str]]]:
         for seat in g["waiting_for"]:
             token = players[seat][1]
             legal = server.api("GET", f"/api/games/{gid}/legal", None, token)
-            try:
-                server.api("POST", f"/api/games/{gid}/actions",
-                           {"version": legal["version"], "action": rng.choice(legal["actions"])},
-                           token)
-            except urllib.error.HTTPError as exc:
-                if exc.code == 429:
-                    time.sleep(float(exc.headers.get("Retry-After") or 1))
-                elif exc.code != 409:
-                    raise
+            act(server, gid, token, legal["version"], rng.choice(legal["actions"]))
             break
     pytest.fail("the game did not finish in 5000 answers")
 
