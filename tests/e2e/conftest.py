@@ -150,6 +150,11 @@ def server():
         # fresh accounts are ranked in the daily challenge (the threshold: tests/app)
         "MENAGERIE_DAILY_RANKED_MIN_ACCOUNT_DAYS": "0",
         "MENAGERIE_DAILY_RANKED_MIN_GAMES": "0",
+        # the whole browser suite registers a few hundred accounts from 127.0.0.1 in minutes:
+        # the per-address register/login bucket (tests/app/test_ratelimit.py) would refuse
+        # them with 429 part way through the suite
+        "MENAGERIE_RATE_AUTH_PER_MINUTE": "6000",
+        "MENAGERIE_RATE_AUTH_BURST": "1000",
         "MENAGERIE_SQLITE_SYNCHRONOUS": "NORMAL",
         "MENAGERIE_STATIC_DIR": str(ROOT / "static"),
         # post-game analysis and hints at their smallest setting (tests/e2e/test_analysis.py)

@@ -53,7 +53,12 @@ export class SinceTurn {
     this.ui = ui;
     this.moves = [];
     this.el = h("aside", { id: "since-panel", class: "since-panel", hidden: true, "aria-live": "polite", "aria-label": t("since.title") });
-    document.body.appendChild(this.el);
+    // in the page's flow just above the panels' tabs: a phone shows it there, in the flow,
+    // where it covers nothing (fixed above the decision bar it lay over the tabs); a wider
+    // screen keeps it fixed at the top right (menagerie.css)
+    const tabs = document.getElementById("panel-tabs");
+    if (tabs) tabs.before(this.el);
+    else document.body.appendChild(this.el);
     this.pending = false;
     const again = () => {
       if (this.pending) return;
