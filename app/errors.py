@@ -15,22 +15,36 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse as StarletteJSONResponse
 
 from . import jsonutil
+from .refusal import Refusal
 
 log = logging.getLogger("menagerie.errors")
 
 
-class ApiError(Exception):
-    """An expected refusal with an HTTP status, a stable code and a sentence."""
+class ApiError(Refusal):
+    """The older form of a refusal: the raiser names the HTTP status. New code raises
+    :class:`~app.refusal.Refusal` and adds its code to ``REFUSAL_STATUS``."""
 
     def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
+        super().__init__(code, message, **extra)
         self.status = status
-        self.code = code
-        self.message = message
-        self.extra = extra
 
-    def body(self) -> dict:
-        return {"error": {"code": self.code, "message": self.message, **self.extra}}
+
+# The HTTP status of each refusal code raised as a plain Refusal (the edge decides, once).
+REFUSAL_STATUS: dict[str, int] = {
+    "not_found": 404,
+    "forbidden": 403,
+    "unauthorized": 401,
+    "conflict": 409,
+    "too_many_requests": 429,
+}
+
+
+def status_of(exc: Refusal) -> int:
+    """The HTTP status of a refusal: its own for an ``ApiError``, else the table's (422 for a
+    code the table does not name)."""
+    if isinstance(exc, ApiError):
+        return exc.status
+    return REFUSAL_STATUS.get(exc.code, 422)
 
 
 def scrub(data: Any) -> Any:
@@ -130,11 +144,11 @@ def _describe_validation(errors: list[dict]) -> tuple[str, str, list[dict]]:
 
 
 def install(app: FastAPI) -> None:
-    @app.exception_handler(ApiError)
-    async def _api_error(_request: Request, exc: ApiError):
+    @app.exception_handler(Refusal)
+    async def _api_error(_request: Request, exc: Refusal):
         from .i18n import localize  # the sentence in the caller's language; the code stays
 
-        return JSONResponse(localize(exc.body(), _request), status_code=exc.status,
+        return JSONResponse(localize(exc.body(), _request), status_code=status_of(exc),
                             headers=getattr(exc, "headers", None))
 
     async def _database(request: Request, exc: Exception):
