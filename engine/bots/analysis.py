@@ -44,7 +44,9 @@ from dataclasses import asdict, dataclass, fields
 from ..core import rng as _rng
 from ..core.state import canonical_json, digest
 from .evaluation import evaluator_for, searching, step
-from .greedy import GreedyBot, candidates as shortlist, own_followup, ranked, score_answers
+from .greedy import GreedyBot, candidates as shortlist, finish_chain, own_followup, ranked, \
+    score_answers
+from .analysis_measure import Measure
 from .labels import describe
 from .mcts import MctsBot
 
@@ -162,15 +164,19 @@ def _find(legal: list, action) -> int | None:
     return next((i for i, a in enumerate(legal) if canonical_json(a) == key), None)
 
 
-def _values(game, state, seat, chosen, settings: Settings, rng) -> tuple[list, list, list, bool]:
-    """``(legal, compared indexes, values, chained)`` for ``seat``'s decision in ``state``
-    (``chosen``: an answer that must be among the compared ones, or None)."""
+def _values(game, state, seat, chosen, settings: Settings, rng) -> tuple[list, list, list,
+                                                                         list, bool]:
+    """``(legal, compared indexes, margins, win chances, chained)`` for ``seat``'s decision in
+    ``state`` (``chosen``: an answer that must be among the compared ones, or None). The
+    answers are chosen and played on by the bots' evaluator (``VALUE``); where they stop is
+    measured in expected final margin (VP) and win chance (:mod:`.analysis_measure`)."""
     ev = evaluator_for(game, VALUE)
-    with searching(ev):  # no state is changed in place in here
-        return _compare(game, ev, state, seat, chosen, settings, rng)
+    meas = Measure(game, unit_of(game))
+    with searching(ev), searching(meas.ev):  # no state is changed in place in here
+        return _compare(game, ev, meas, state, seat, chosen, settings, rng)
 
 
-def _compare(game, ev, state, seat, chosen, settings: Settings, rng):
+def _compare(game, ev, meas, state, seat, chosen, settings: Settings, rng):
     g = GreedyBot()
     world = game.determinize(state, seat, rng)
     legal = game.legal_actions(world, seat)
@@ -182,41 +188,49 @@ def _compare(game, ev, state, seat, chosen, settings: Settings, rng):
         if must is None:
             raise ValueError("the chosen answer is not a legal answer of this decision")
     if len(legal) == 1:
-        return legal, [0], [0.0], False
+        m, w = meas(world, seat)
+        return legal, [0], [m], [w], False
     order = ranked(game, ev, world, seat, legal, depth=g.depth, width=g.width,
                    top_width=g.top_width)
     chained = own_followup(game, ev, world, seat)
     if chained:
-        # greedy's one-ply look on chain_worlds worlds (the first one is already scored)
+        # greedy's one-ply look on chain_worlds worlds: each answer, the rest of the chain
+        # answered greedily, the end of the chain measured
         idx = [i for _, i in order]
         if must is not None and must not in idx:
             idx.append(must)
-        sums = dict.fromkeys(idx, 0.0)
-        seen = {i: v for v, i in order}
+        sums = [[0.0, 0.0] for _ in idx]
         for w in range(settings.chain_worlds):
             if w:
                 world = game.determinize(state, seat, rng)
-            missing = [i for i in idx if w or i not in seen]
-            vals = score_answers(game, ev, world, seat, [legal[i] for i in missing],
-                                 depth=g.depth, width=g.width)
-            got = dict(zip(missing, vals))
-            for i in idx:
-                sums[i] += got[i] if i in got else seen[i]
-        return legal, idx, [sums[i] / settings.chain_worlds for i in idx], True
+            for k, i in enumerate(idx):
+                end = finish_chain(game, ev, step(game, world, seat, legal[i]), seat,
+                                   g.depth, g.width)[0]
+                m, p = meas(end, seat)
+                sums[k][0] += m
+                sums[k][1] += p
+        n = settings.chain_worlds
+        return legal, idx, [a / n for a, _ in sums], [b / n for _, b in sums], True
     best_v = order[0][0]
     idx = [i for v, i in order[:max(1, settings.candidates)] if v >= best_v - settings.margin]
     if must is not None and must not in idx:
         idx.append(must)
-    if len(idx) == 1:
-        return legal, idx, [order[0][0]], False
+    if len(idx) == 1:  # nothing to compare: the answer's own chain, measured (the chart)
+        end = finish_chain(game, ev, step(game, world, seat, legal[idx[0]]), seat, g.depth,
+                           g.width)[0]
+        m, p = meas(end, seat)
+        return legal, idx, [m], [p], False
     bot = MctsBot(budget=None, horizon=settings.horizon)
-    sums = [0.0] * len(idx)
-    for _ in range(settings.playouts):
+    sums = [[0.0, 0.0] for _ in idx]
+    rounds = settings.playouts
+    for _ in range(rounds):
         # one sampled world per round; every compared answer is played out in it
         world = game.determinize(state, seat, rng)
         for k, i in enumerate(idx):
-            sums[k] += bot.playout(game, ev, world, seat, legal[i], rng)
-    return legal, idx, [s / settings.playouts for s in sums], False
+            m, p = meas(bot.playout_state(game, ev, world, seat, legal[i], rng), seat)
+            sums[k][0] += m
+            sums[k][1] += p
+    return legal, idx, [a / rounds for a, _ in sums], [b / rounds for _, b in sums], False
 
 
 def _pick(idx: list, vals: list) -> int:
@@ -240,11 +254,12 @@ def analyse_point(game, state, seat, chosen, settings, index) -> dict:
     ``(settings.seed, index)``."""
     settings = settings or Settings()
     rng = _rng_for(settings, index)
-    legal, idx, vals, chained = _values(game, state, seat, chosen, settings, rng)
+    legal, idx, vals, wins, chained = _values(game, state, seat, chosen, settings, rng)
     b = _pick(idx, vals)
     c = idx.index(_find(legal, chosen))
     if vals[c] >= vals[b]:
         b = c
+    wb, wc = round(wins[b], 3), round(wins[c], 3)
     best = legal[idx[b]]
     line: list = []
     if b != c and not chained:
@@ -253,6 +268,7 @@ def analyse_point(game, state, seat, chosen, settings, index) -> dict:
     vb, vc = round(vals[b], 3), round(vals[c], 3)
     return {"index": index, "version": index, "seat": seat, "chosen": chosen, "best": best,
             "value_chosen": vc, "value_best": vb, "loss": round(max(0.0, vb - vc), 3),
+            "win_chosen": wc, "win_best": wb, "win_loss": round(max(0.0, wb - wc), 3),
             "legal": len(legal), "chained": chained, "compared": len(idx),
             "playouts": settings.playouts if len(idx) > 1 and not chained else 0,
             "best_line": line}
@@ -327,7 +343,8 @@ def summarize(game, seats, entries, total, *, settings=None, actions=None, optio
         per.append({"seat": s, "accuracy": accuracy(mean, unit) if mine else None,
                     "mean_loss": round(mean, 3), "decisions": len(mine),
                     "mistakes": sum(1 for e in mine if e["loss"] > bar)})
-        series.append([{"version": e["version"], "value": e["value_chosen"]} for e in mine])
+        series.append([{"version": e["version"], "value": e["value_chosen"],
+                        "win": e.get("win_chosen")} for e in mine])
     worst = sorted((e for e in entries if e["loss"] > bar),
                    key=lambda e: (-e["loss"], e["index"]))[:TOP_MISTAKES]
     at = _positions(game, seats, options, seed, actions, {e["index"] for e in worst})
@@ -383,14 +400,14 @@ def hint(game, state, seat, settings=None) -> dict:
     settings = settings or Settings()
     # seeded by the seat's view: the same position (as the seat sees it) gets the same hint
     rng = {"rng": _rng.seed_to_int(f"{settings.seed}:hint:{digest(game.view(state, seat))}")}
-    legal, idx, vals, chained = _values(game, state, seat, None, settings, rng)
+    legal, idx, vals, wins, chained = _values(game, state, seat, None, settings, rng)
     order = sorted(range(len(idx)), key=lambda k: (-vals[k], k))
     best = legal[idx[order[0]]]
     world = seat_world(game, state, seat)
     line = [] if chained or len(legal) == 1 or world is None else \
         _line(game, evaluator_for(game, VALUE), world, seat, best)
     label = describe(game, world, seat, best, line=line)
-    alts = [{"action": legal[idx[k]], "value": round(vals[k], 3),
+    alts = [{"action": legal[idx[k]], "value": round(vals[k], 3), "win": round(wins[k], 3),
              "label": describe(game, world, seat, legal[idx[k]])}
             for k in order[1:1 + MAX_ALTERNATIVES]]
     if len(legal) == 1:
@@ -400,9 +417,12 @@ def hint(game, state, seat, settings=None) -> dict:
     else:
         # the gain over the next best answer, in the evaluation's units (VP-like)
         reason = {"key": "analysis.reason.better", "params": {
-            "gain": round(vals[order[0]] - vals[order[1]], 1), "alternative": alts[0]["label"],
+            "gain": round(vals[order[0]] - vals[order[1]], 1),
+            "win_gain": round(100 * (wins[order[0]] - wins[order[1]])),
+            "alternative": alts[0]["label"],
             "playouts": 0 if chained else settings.playouts}}
-    return {"action": best, "value": round(vals[order[0]], 3), "reason": reason,
+    return {"action": best, "value": round(vals[order[0]], 3),
+            "win": round(wins[order[0]], 3), "reason": reason,
             "label": label, "line": line, "alternatives": alts}
 
 

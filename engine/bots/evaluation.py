@@ -19,7 +19,7 @@ from ..core.state import clone
 
 #: Evaluators that ship with Menagerie, imported on first use: game name -> module.
 BUILTIN = {"arknova": "engine.arknova.evaluate", "zoocracy": "engine.zoocracy.evaluate",
-           "arknova:learned": "engine.arknova.learned"}
+           "arknova:learned": "engine.arknova.learned", "arknova:margin": "engine.arknova.margin"}
 
 _EVALUATORS: dict[str, Evaluator] = {}
 

@@ -127,6 +127,13 @@ class MctsBot(Bot):
 
     # ------------------------------------------------------------------ one playout
     def playout(self, game, ev, world, seat, action, rng) -> float:
+        """The value (``ev``) of :meth:`playout_state`'s end for ``seat``."""
+        return ev.value(self.playout_state(game, ev, world, seat, action, rng), seat)
+
+    def playout_state(self, game, ev, world, seat, action, rng):
+        """Where a playout of ``action`` in ``world`` stops: the seat's own follow-ups and then
+        every seat answered greedily (on ``ev``) until the seat has started ``horizon`` more
+        moves, or the game ends."""
         # every step copies only what it touches (copy-on-access); applying forced answers in
         # place on a private copy of the world was measured and gained nothing: they are
         # about 1 % of a playout's steps, the rest are candidates tried from a state that is
@@ -151,7 +158,7 @@ class MctsBot(Bot):
             else:
                 state = self._rollout_move(game, ev, state, who, legal)
             steps += 1
-        return ev.value(state, seat)
+        return state
 
     def _rollout_move(self, game, ev, state, who, legal):
         r = self.rollout

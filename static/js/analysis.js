@@ -177,7 +177,7 @@ export class AnalysisPanel {
         onclick: () => this.pick(m),
       },
       seatTag(m.seat, { small: true }), " ",
-      h("span", { class: "an-loss" }, t("analysis.loss", { loss: fmt(m.loss) })), " ",
+      h("span", { class: "an-loss" }, lossText(m)), " ",
       t("analysis.mistake", { chosen: labelText(m.text && m.text.chosen, this.ui()), best: labelText(m.text && m.text.best, this.ui()) }),
       h("span", { class: "muted small" }, ` · ${t("analysis.at_version", { v: m.version })}`)))) : [h("li", { class: "muted" }, t("analysis.no_mistakes"))]);
     return h("div", { class: "an-body" },
@@ -232,6 +232,13 @@ export class AnalysisPanel {
     this.nowLine.setAttribute("x1", xv);
     this.nowLine.setAttribute("x2", xv);
   }
+}
+
+/** "−8.4 VP expected, −12 % win chance:" (the win chance where the report has it). */
+function lossText(m) {
+  const win = Number(m.win_loss);
+  if (m.win_loss === undefined || m.win_loss === null || !Number.isFinite(win)) return t("analysis.loss", { loss: fmt(m.loss) });
+  return t("analysis.loss_win", { loss: fmt(m.loss), win: Math.round(win * 100) });
 }
 
 function fmt(v) {

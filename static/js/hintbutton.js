@@ -58,7 +58,9 @@ export class HintButton {
       const d = this.hint.data;
       bar.append(h("p", { class: "hint-box", id: "hint-box", role: "status" },
         h("span", { class: "hint-label" }, t("hints.proposal", { label: labelText(d.label, this.ui()) || t("hints.shown") })), " ",
-        h("span", { class: "hint-reason" }, reasonText(d.reason, this.ui(), d.label, g.game))));
+        h("span", { class: "hint-reason" }, reasonText(d.reason, this.ui(), d.label, g.game)),
+        typeof d.win === "number" && Number.isFinite(d.win)
+          ? h("span", { class: "hint-win muted" }, " ", t("hints.win", { win: Math.round(Number(d.win) * 100) })) : null));
       if (!this.hint.shown) {
         document.body.dataset.hintMarks = String(showSuggestion(this.ui(), d.action, true));
         this.hint.shown = true;
