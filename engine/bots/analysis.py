@@ -43,10 +43,16 @@ from dataclasses import asdict, dataclass, fields
 
 from ..core import rng as _rng
 from ..core.state import canonical_json, digest
-from .evaluation import evaluator_for, searching, step
-from .greedy import GreedyBot, candidates as shortlist, finish_chain, own_followup, ranked, \
-    score_answers
 from .analysis_measure import Measure
+from .evaluation import evaluator_for, searching, step
+from .greedy import (
+    GreedyBot,
+    candidates as shortlist,
+    finish_chain,
+    own_followup,
+    ranked,
+    score_answers,
+)
 from .labels import describe
 from .mcts import MctsBot
 

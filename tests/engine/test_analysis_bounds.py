@@ -1,0 +1,97 @@
+"""The analysis charges what a move can lose (issue #29: it charged single moves -94 "VP").
+
+A move's loss is the expected final margin (VP) it gives away against the best compared answer
+from the same position and the same information. Before the fix the analysis compared the
+bots' utilities, which add +-20 once the game is over (and, on the learned value, a win-chance
+lean and a tempo term of up to +-60): one answer's playout that ended the game against another
+that did not, or that tipped the lean, was charged tens of points no move can lose.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine.bots.analysis import Settings, analyse, hint, unit_of
+from engine.bots.analysis_measure import Measure, chance
+
+from .test_analysis import SEED, greedy_log, state_at
+
+ARK = engine.get_game("arknova")
+
+#: The most one decision can plausibly lose, in VP of final margin. One zoo-builder move adds
+#: at most one animal's appeal and conservation (the biggest cards: about 10-12 points of
+#: projection), one project's conservation or one break's income to a zoo, and the playout
+#: that values it also holds the other seat's reply and the seat's next move: 30 VP is more
+#: than twice the biggest charge seen in greedy games after the fix (6-10 VP) and a third of
+#: the -94 the issue saw.
+MOVE_BOUND = 30.0
+#: A seat's summed losses over a whole game are of the order of a final margin (tens of VP,
+#: the margins of these games are 0-100), not hundreds (the learned utility's analysis summed
+#: 157 and 189 VP in a greedy game won by 20).
+GAME_BOUND = 100.0
+
+
+@pytest.fixture(scope="module")
+def whole():
+    log = greedy_log(ARK, SEED, 5000)
+    end = state_at(ARK, log, len(log))
+    report = analyse(ARK, 2, {}, SEED, log, Settings(playouts=2, candidates=1))
+    return log, end, report
+
+
+def test_no_move_of_a_bot_game_is_charged_beyond_the_bound(whole):
+    _, end, report = whole
+    assert ARK.result(end) is not None and report["complete"]
+    losses = [e["loss"] for e in report["entries"]]
+    assert len(losses) > 400
+    assert max(losses) <= MOVE_BOUND, max(losses)
+    assert all(0.0 <= e["win_loss"] <= 1.0 for e in report["entries"])
+    # a loss is the difference of the two compared answers' expected margins
+    for e in report["entries"]:
+        assert e["loss"] == pytest.approx(max(0.0, e["value_best"] - e["value_chosen"]),
+                                          abs=2e-3)
+
+
+def test_summed_losses_are_of_the_order_of_the_margin(whole):
+    _, end, report = whole
+    scores = ARK.result(end)["scores"]
+    margin = abs(scores[0] - scores[1])
+    sums = [sum(e["loss"] for e in report["entries"] if e["seat"] == s) for s in range(2)]
+    assert all(0 < x <= GAME_BOUND for x in sums), (sums, margin)
+    # two copies of greedy give away about the same; the gap is far below the whole margin
+    assert abs(sums[0] - sums[1]) <= margin + GAME_BOUND / 2
+
+
+def test_a_finished_game_is_measured_by_its_exact_margin(whole):
+    _, end, _ = whole
+    scores = ARK.result(end)["scores"]
+    meas = Measure(ARK, unit_of(ARK))
+    for seat in range(2):
+        m, w = meas(end, seat)
+        diff = scores[seat] - scores[1 - seat]
+        assert m == diff  # no +-20 for the winner
+        assert w == (1.0 if diff > 0 else 0.5 if diff == 0 else 0.0)
+
+
+def test_a_position_is_measured_in_vp_and_win_chance(whole):
+    log, _, _ = whole
+    state = state_at(ARK, log, 200)
+    meas = Measure(ARK, unit_of(ARK))
+    m0, w0 = meas(state, 0)
+    m1, w1 = meas(state, 1)
+    assert m0 == pytest.approx(-m1)  # a 2-seat margin: one seat's gain is the other's loss
+    assert w0 == pytest.approx(1 - w1) and w0 == pytest.approx(chance(m0, meas.sigma(2)))
+    assert (w0 > 0.5) == (m0 > 0)
+
+
+def test_a_hint_gives_the_win_chance(whole):
+    log, _, _ = whole
+    index = next(i for i in range(18, 60) if not ARK.waiting_for(state_at(ARK, log, i)) == set()
+                 and len(ARK.legal_actions(state_at(ARK, log, i), log[i]["seat"])) > 3)
+    state = state_at(ARK, log, index)
+    h = hint(ARK, state, log[index]["seat"], Settings(playouts=2, candidates=1))
+    assert 0.0 <= h["win"] <= 1.0
+    assert all(0.0 <= a["win"] <= 1.0 for a in h["alternatives"])
+    if h["reason"]["key"] == "analysis.reason.better":
+        assert h["reason"]["params"]["gain"] >= 0 and "win_gain" in h["reason"]["params"]
