@@ -16,6 +16,9 @@ analysis compared such values of different answers' playouts and charged single 
   first: it is calibrated on whole games but too coarse to tell one move from another (the hand
   is worth 0 early, ...) and missed the planted blunder of ``tests/engine/test_analysis.py``.
 
+:data:`SOURCE` switches a live position's margin to the learned one (for when the learned value
+finds the planted blunders: on the learned margin they were charged 0.0 and 0.6 VP).
+
 ``extra["sigma"]`` is the learned value's residual spread of the final margin (VP), so
 ``chance(m, sigma)`` turns an expected margin ``m`` into a win chance.
 """
@@ -25,6 +28,11 @@ from __future__ import annotations
 from ..bots.evaluation import Evaluator, register_evaluator
 from . import learned
 from .evaluate import EVALUATOR as HAND
+
+
+#: Where a live position's margin comes from: ``"hand"`` (the hand-weighted projection) or
+#: ``"learned"`` (the learned value's predicted margin; see the module doc).
+SOURCE = "hand"
 
 
 def final_margin(state: dict, seat: int) -> float:
@@ -40,6 +48,8 @@ def margin(state: dict, seat: int) -> float:
     """The expected final margin of ``seat`` in VP (see the module doc)."""
     if state["over"]:
         return final_margin(state, seat)
+    if SOURCE == "learned":
+        return learned.predicted_margin(state, seat)
     return HAND.value(state, seat)
 
 
