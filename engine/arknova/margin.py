@@ -29,7 +29,6 @@ from ..bots.evaluation import Evaluator, register_evaluator
 from . import learned
 from .evaluate import EVALUATOR as HAND
 
-
 #: Where a live position's margin comes from: ``"hand"`` (the hand-weighted projection) or
 #: ``"learned"`` (the learned value's predicted margin; see the module doc).
 SOURCE = "hand"
