@@ -38,7 +38,10 @@ def final_margin(state: dict, seat: int) -> float:
     """Score minus the best other seat's (solo: the score) of a finished game."""
     from . import GAME
 
-    scores = GAME.result(state)["scores"]
+    res = GAME.result(state)
+    if res is None:
+        raise ValueError("the game is not over")
+    scores = res["scores"]
     best = max((v for s, v in scores.items() if s != seat), default=0)
     return float(scores[seat] - best)
 
