@@ -35,7 +35,7 @@ from typing import Any
 from engine.core import Game, events_for
 
 from . import times
-from .errors import ApiError
+from .refusal import Refusal
 from .times import aware, iso
 
 Viewer = int | None  # a seat, or None for a spectator
@@ -114,6 +114,6 @@ def check_sealed(until: datetime | None, seated: bool) -> None:
     """Refuse a viewer without a seat in a sealed game (403 ``game_sealed``); ``seated``
     False also for what nobody may have yet (the record with its seed)."""
     if not seated and sealed(until):
-        raise ApiError(403, "game_sealed",
+        raise Refusal("game_sealed",
                        "This game stays private to its player until its day is over.",
                        until=iso(until))

@@ -23,9 +23,9 @@ from engine.core import IllegalAction
 
 from .. import clock as clock_mod, jsonutil, quotas, times
 from ..auth import UserInfo
-from ..errors import ApiError
 from ..history import engine_game
 from ..realtime import Frame
+from ..refusal import InvalidInput, Refusal
 from ..signals import YourTurn
 from .checks import MAX_JSON_DEPTH, depth
 from .context import GameContext
@@ -59,28 +59,28 @@ class Lobby:
         try:
             game = engine.get_game(name)
         except KeyError:
-            raise ApiError(422, "unknown_game", f"There is no game named {name!r}.") from None
+            raise Refusal("unknown_game", f"There is no game named {name!r}.") from None
         if depth(options) > MAX_JSON_DEPTH:
-            raise ApiError(422, "bad_options", "The options are nested too deeply.")
+            raise Refusal("bad_options", "The options are nested too deeply.")
         if bot_kind not in bot_kinds():
-            raise ApiError(422, "unknown_bot",
+            raise Refusal("unknown_bot",
                            f"There is no bot {bot_kind!r}; choose one of {bot_kinds()}.")
         seed = deal.seed if deal is not None else secrets.token_hex(16)
         try:
             game.setup(seats, options, seed)  # validates seats and options (BadSetup)
             normalized = game.normalize_options(options)
         except IllegalAction as exc:
-            raise ApiError(422, exc.code, exc.message) from None
+            raise InvalidInput(exc.code, exc.message) from None
         except Exception:
             log.warning("setup of %s refused options %r", name, options, exc_info=True)
-            raise ApiError(422, "bad_options",
+            raise Refusal("bad_options",
                            "The game cannot be set up with these options.") from None
         if time_control is not None and time_control.get("bot", "greedy") not in bot_kinds():
-            raise ApiError(422, "unknown_bot",
+            raise Refusal("unknown_bot",
                            f"There is no bot {time_control.get('bot')!r}; choose one of "
                            f"{bot_kinds()}.")
         if len(set(bots)) != len(bots) or any(not 1 <= b < seats for b in bots):
-            raise ApiError(422, "bad_bots",
+            raise Refusal("bad_bots",
                            f"Bots take distinct seats from 1 to {seats - 1} "
                            "(the creator sits in 0).")
         now = times.utcnow()
@@ -106,49 +106,49 @@ class Lobby:
         async with self.ctx.store.lobby(game_id) as tx:
             row = tx.row
             if row.status != "open":
-                raise ApiError(409, "not_open", "This game has already started.")
+                raise Refusal("not_open", "This game has already started.")
             seats = await tx.seats()
             mine = [x.seat for x in seats if x.user_id == user.id]
             if mine:
-                raise ApiError(409, "already_seated", f"You already sit in seat {mine[0]}.",
+                raise Refusal("already_seated", f"You already sit in seat {mine[0]}.",
                                seat=mine[0])
             free = [x.seat for x in seats if x.user_id is None and x.bot is None]
             if seat is not None:
                 if not 0 <= seat < row.seat_count:
-                    raise ApiError(422, "bad_seat",
+                    raise Refusal("bad_seat",
                                    f"Seats are numbered 0 to {row.seat_count - 1}.")
                 if seat not in free:
-                    raise ApiError(409, "seat_taken", f"Seat {seat} is taken.")
+                    raise Refusal("seat_taken", f"Seat {seat} is taken.")
             elif not free:
-                raise ApiError(409, "game_full", "Every seat is taken.")
+                raise Refusal("game_full", "Every seat is taken.")
             else:
                 seat = free[0]
             if not await tx.take_seat(seat, user.id):  # pragma: no cover - the row lock
-                raise ApiError(409, "seat_taken", f"Seat {seat} is taken.")
+                raise Refusal("seat_taken", f"Seat {seat} is taken.")
             row.updated_at = times.utcnow()
             self.ctx.cache.drop(game_id)
             await tx.seats_changed()
             try:
                 await tx.commit()
             except IntegrityError:  # pragma: no cover - same user joining twice at once
-                raise ApiError(409, "already_seated", "You already sit in this game.") from None
+                raise Refusal("already_seated", "You already sit in this game.") from None
         return seat, await self.reads.summary(game_id, user)
 
     async def start(self, user: UserInfo, game_id: int) -> dict:
         async with self.ctx.store.lobby(game_id) as tx:
             row = tx.row
             if row.created_by != user.id:
-                raise ApiError(403, "not_creator",
+                raise Refusal("not_creator",
                                "Only the player who created the game can start it.")
             if row.status != "open":
-                raise ApiError(409, "not_open", "This game has already started.")
+                raise Refusal("not_open", "This game has already started.")
             seats = await tx.seats()
             empty = [x.seat for x in seats if x.user_id is None and x.bot is None]
             if empty:
-                raise ApiError(409, "seats_empty",
+                raise Refusal("seats_empty",
                                f"Seats still empty: {', '.join(map(str, empty))}.")
             if any(x.invited for x in seats):
-                raise ApiError(409, "seats_invited",
+                raise Refusal("seats_invited",
                                "Some invited players have not accepted the rematch yet.")
             game = engine_game(row.game)
             state = game.setup(row.seat_count, row.options, row.seed)
