@@ -30,7 +30,8 @@ import engine
 
 from . import jsonutil, redaction
 from .auth import UserInfo
-from .models import ChatMessage, Game, OutboxEvent, Seat, User
+from .models import ChatMessage, Game, Seat, User
+from .models_delivery import OutboxEvent
 from .ratelimit import Limiter
 from .refusal import Refusal, not_found
 from .signals import Notify

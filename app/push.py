@@ -54,7 +54,7 @@ from sqlalchemy.exc import IntegrityError
 from . import i18n, jsonutil, netcheck, serverkeys
 from .auth import UserInfo
 from .jobqueue import JobWorker, stepped_backoff
-from .models import PushDelivery, PushSubscription
+from .models_delivery import PushDelivery, PushSubscription
 from .refusal import Refusal, not_found
 from .times import utcnow
 

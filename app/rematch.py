@@ -29,7 +29,8 @@ import engine
 from . import quotas
 from .auth import UserInfo
 from .db import Database
-from .models import Game, OutboxEvent, Seat, User
+from .models import Game, Seat, User
+from .models_delivery import OutboxEvent
 from .refusal import Refusal, not_found
 from .signals import Notify
 from .times import utcnow

@@ -19,7 +19,8 @@ from sqlalchemy import delete, select
 
 from .auth import UserInfo
 from .db import Database
-from .models import NotificationPrefs, User, Vacation
+from .models import User, Vacation
+from .models_delivery import NotificationPrefs
 from .refusal import Refusal, not_found
 from .times import aware, iso, utcnow
 

@@ -42,7 +42,8 @@ from sqlalchemy.exc import IntegrityError
 from . import jsonutil, netcheck
 from .auth import UserInfo
 from .jobqueue import LEASE, JobWorker, stepped_backoff
-from .models import NotificationPrefs, User, Webhook, WebhookDelivery
+from .models import User
+from .models_delivery import NotificationPrefs, Webhook, WebhookDelivery
 from .refusal import Refusal, not_found
 from .signals import Notify, YourTurn
 from .times import iso, utcnow

@@ -20,7 +20,8 @@ from typing import Any
 from sqlalchemy import and_, case, func, or_, select, update
 
 from ..db import Database
-from ..models import DailyAttempt, Game, NotificationPrefs, Seat, User
+from ..models import DailyAttempt, Game, Seat, User
+from ..models_delivery import NotificationPrefs
 from ..times import aware
 from .calendar import day_end
 from .kinds import outcome

@@ -31,7 +31,8 @@ from ..bus import SEATS_CHANNEL, USER_CHANNEL
 from ..db import Database
 from ..errors import not_found
 from ..history import undo_snapshots
-from ..models import ActionRecord, Game, OutboxEvent, Seat, Snapshot, User
+from ..models import ActionRecord, Game, Seat, Snapshot, User
+from ..models_delivery import OutboxEvent
 from ..times import utcnow
 from .store_exits import ExitRows, ExitTx
 from .store_records import History, RecordRows

@@ -28,7 +28,8 @@ import engine
 
 from ..auth import UserInfo
 from ..credentials import check_email
-from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat, Vacation
+from ..models import ActionRecord, Game, Seat, Vacation
+from ..models_delivery import NoticeLog, NotificationPrefs
 from ..refusal import BadLink, Refusal
 from ..signals import Notify, YourTurn
 from ..times import aware, iso, utcnow
