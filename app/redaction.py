@@ -2,7 +2,7 @@
 viewer receives.
 
 Every way a game leaves the server goes through here: the live ``state`` messages and the
-answer to a move (:class:`app.realtime.Frame`), the game's detail (``GET /api/games/{id}``),
+answer to a move (:class:`app.frame.Frame`), the game's detail (``GET /api/games/{id}``),
 the log (``/log``), the replay viewer's history (``/history``) and the record export. No other
 app module calls the engine's ``private_view``/``events_for`` (``tests/test_architecture.py``
 checks it).

@@ -25,9 +25,9 @@ from typing import Any
 
 from .. import clock as clock_mod, jsonutil, outcome, times
 from ..auth import UserInfo
+from ..frame import Frame
 from ..history import effective_log, engine_game
 from ..models import Game
-from ..realtime import Frame
 from ..refusal import Refusal
 from ..signals import Notify
 from .context import GameContext

@@ -1,6 +1,6 @@
 """Frames of past versions and rebuilt states: socket catch-up, take-backs, ``menagerie replay``.
 
-A :class:`~app.realtime.Frame` is one version as every kind of viewer receives it (the
+A :class:`~app.frame.Frame` is one version as every kind of viewer receives it (the
 realtime module encodes it once per viewer kind). Frames are rebuilt from this process's cached
 state when it is at or just before the wanted versions (the usual case: a version announced by
 another process), else from the nearest snapshot and the log.
@@ -18,8 +18,8 @@ from cachetools import LRUCache
 import engine
 
 from .. import clock as clock_mod, jsonutil, outcome as outcome_mod
+from ..frame import Frame
 from ..history import NO_MOVE, effective_actions, engine_game, step
-from ..realtime import Frame
 from ..refusal import Refusal, not_found
 from .cache import Cached
 from .context import GameContext

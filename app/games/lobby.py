@@ -23,8 +23,8 @@ from engine.core import IllegalAction
 
 from .. import clock as clock_mod, jsonutil, quotas, times
 from ..auth import UserInfo
+from ..frame import Frame
 from ..history import engine_game
-from ..realtime import Frame
 from ..refusal import InvalidInput, Refusal
 from ..signals import YourTurn
 from .checks import MAX_JSON_DEPTH, depth

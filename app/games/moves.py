@@ -22,8 +22,8 @@ from engine.core import IllegalAction
 
 from .. import clock as clock_mod, jsonutil, metrics, outcome, tasks, times
 from ..auth import UserInfo
+from ..frame import Frame
 from ..history import NO_MOVE
-from ..realtime import Frame
 from ..refusal import Refusal, RulesRefusal
 from ..signals import YourTurn
 from .cache import Accepted, Cached
