@@ -46,7 +46,7 @@ from sqlalchemy import func, select
 import engine
 
 from .db import Database
-from .errors import not_found
+from .refusal import not_found
 from .models import Game, Rating, Seat, User
 from .outcome import places_of
 from .times import utcnow

@@ -94,7 +94,8 @@ def test_every_refusal_code_has_its_status_at_the_edge():
 #: the storage modules: the schema, the connection, the migrations and the store modules
 STORAGE = (
     "db.py", "models.py", "models_delivery.py", "migrate.py",
-    "games/store.py", "games/store_exits.py", "games/store_records.py", "daily/store.py",
+    "games/store.py", "games/store_exits.py", "games/store_records.py", "games/store_reads.py",
+    "daily/store.py",
     # the edge: tells "the database is away" (503) from a bug (500) by SQLAlchemy's exceptions
     "errors.py",
 )
