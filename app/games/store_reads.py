@@ -4,6 +4,7 @@ to the database for games, actions and snapshots."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -26,7 +27,7 @@ class ReadRows:
                 q = q.options(defer(Game.state))
             return (await s.execute(q)).scalar_one_or_none()
 
-    async def summaries(self, rows: list[Game]) -> tuple[dict[int, list[dict]], dict[int, str]]:
+    async def summaries(self, rows: list[Game]) -> tuple[dict[int, list[dict[str, Any]]], dict[int, str]]:
         """The seats of each game (with usernames) and the creators' names."""
         ids = [r.id for r in rows]
         if not ids:
@@ -42,7 +43,7 @@ class ReadRows:
             if creator_ids:
                 names = dict((await s.execute(select(User.id, User.username)
                                               .where(User.id.in_(creator_ids)))).all())
-        seats: dict[int, list[dict]] = {gid: [] for gid in ids}
+        seats: dict[int, list[dict[str, Any]]] = {gid: [] for gid in ids}
         for r in seat_rows:
             seats[r.game_id].append({
                 "seat": r.seat,
@@ -77,7 +78,7 @@ class ReadRows:
                                                           Seat.user_id == user_id))
 
     async def log_rows(self, game_id: int, after: int,
-                       limit: int) -> tuple[int | None, Any, list]:
+                       limit: int) -> tuple[int | None, Any, list[Any]]:
         """The game's version (None: no such game), its ``sealed_until`` and up to ``limit``
         log rows after ``after``."""
         async with self.db.read() as s:
@@ -93,7 +94,7 @@ class ReadRows:
                 .order_by(ActionRecord.version).limit(limit))).all()
         return version, sealed_until, list(records)
 
-    async def sealed_until(self, game_id: int):
+    async def sealed_until(self, game_id: int) -> datetime | None:
         """Until when the game is private to its players (None: not sealed, or no such game)."""
         async with self.db.read() as s:
             return await s.scalar(select(Game.sealed_until).where(Game.id == game_id))
@@ -113,7 +114,7 @@ class ReadRows:
                        Seat.bot.is_not(None) | Seat.away.is_(True)))).all()
         return sorted({r.id for r in rows if r.seat in (r.waiting_for or [])})
 
-    async def expired_games(self, now, limit: int) -> list[int]:
+    async def expired_games(self, now: datetime, limit: int) -> list[int]:
         """Running games whose earliest deadline has passed (the scheduler's one query)."""
         async with self.db.read() as s:
             return list((await s.execute(
