@@ -29,12 +29,11 @@ import logging
 import secrets
 from datetime import date
 
-from sqlalchemy.exc import IntegrityError
-
 import engine
 
 from .. import serverkeys, times
 from ..auth import UserInfo
+from ..db import Duplicate
 from ..refusal import Refusal
 from ..times import iso
 from .calendar import day_end, day_of, seed_of, streaks
@@ -156,7 +155,7 @@ class DailyService:
                     also=self.store.new_attempt(user.id, kind.name, day, now, ranked))
                 game_id, created = made["id"], True
                 log.info("daily %s %s: game %s for %s", kind.name, day, game_id, user.username)
-            except IntegrityError:  # the same attempt started a moment earlier
+            except Duplicate:  # the same attempt started a moment earlier
                 found = await self.store.attempt(user.id, kind.name, day)
                 if found is None:  # pragma: no cover - the constraint says otherwise
                     raise

@@ -3,7 +3,7 @@
 An attempt row is stored in the same transaction as its game (``GameService.create_dealt``
 with :meth:`DailyStore.new_attempt` as the ``also`` rows), and the unique constraint
 ``(user_id, kind, day)`` makes a second start of the same attempt, in any process, fail with
-``IntegrityError`` before anything is stored. Nothing here depends on the database: the same
+``IntegrityError`` (:class:`~app.db.Duplicate` from the game store) before anything is stored. Nothing here depends on the database: the same
 statements run on SQLite and PostgreSQL.
 
 The result columns (``finished_at``, ``score``, ``time_used``, ``in_time``) are copied from the

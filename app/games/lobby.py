@@ -15,14 +15,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
-
 import engine
 from engine.bots import bot_kinds
 from engine.core import IllegalAction
 
 from .. import clock as clock_mod, jsonutil, quotas, times
 from ..auth import UserInfo
+from ..db import Duplicate
 from ..frame import Frame
 from ..history import engine_game
 from ..refusal import InvalidInput, Refusal
@@ -40,7 +39,7 @@ class Deal:
     server's, not a random one; it stays private to its seated players until ``sealed_until``
     (``app/redaction.py``); ``source`` says what made it (never rated: ``app/ratings.py``);
     ``also(game_id)`` gives rows stored in the game's own transaction (a constraint on them
-    refuses the game too: ``IntegrityError``). No quota applies: the caller bounds these."""
+    refuses the game too: :class:`~app.db.Duplicate`). No quota applies: the caller bounds these."""
 
     seed: str
     source: str
@@ -130,7 +129,7 @@ class Lobby:
             await tx.seats_changed()
             try:
                 await tx.commit()
-            except IntegrityError:  # pragma: no cover - same user joining twice at once
+            except Duplicate:  # pragma: no cover - same user joining twice at once
                 raise Refusal("already_seated", "You already sit in this game.") from None
         return seat, await self.reads.summary(game_id, user)
 

@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import quotas
 from ..bus import SEATS_CHANNEL, USER_CHANNEL
-from ..db import Database
+from ..db import Database, Duplicate
 from ..history import undo_snapshots
 from ..models import ActionRecord, Game, Seat, Snapshot
 from ..models_delivery import OutboxEvent
@@ -203,7 +203,11 @@ class LobbyTx(ExitTx):
                                payload=payload))
 
     async def commit(self) -> None:
-        await self.s.commit()
+        """Commit; :class:`~app.db.Duplicate` if a unique constraint refuses it."""
+        try:
+            await self.s.commit()
+        except IntegrityError as exc:
+            raise Duplicate(str(exc.orig)) from exc
         for notice in self._after:
             await self.store.bus.publish(USER_CHANNEL, notice)
         self._after.clear()
@@ -228,7 +232,8 @@ class SqlGameStore(ReadRows, RecordRows, ExitRows):
         server, such as the daily challenge's, do not count), counted in the same
         transaction with the creator's row locked (two creations by one user queue; SQLite
         has one writer at a time anyway); it raises to refuse. ``also(game_id)``: more rows
-        stored in the same transaction (an ``IntegrityError`` on them stores nothing)."""
+        stored in the same transaction (a unique constraint on them stores nothing and raises
+        :class:`~app.db.Duplicate`)."""
         async with self.db.write() as s:
             if quota is not None:
                 quota(*await quotas.creator_load(s, fields["created_by"]))
@@ -239,7 +244,10 @@ class SqlGameStore(ReadRows, RecordRows, ExitRows):
                 s.add(Seat(game_id=row.id, **seat))
             if also is not None:
                 s.add_all(also(row.id))
-            await s.commit()
+            try:
+                await s.commit()
+            except IntegrityError as exc:
+                raise Duplicate(str(exc.orig)) from exc
             return row.id
 
     @contextlib.asynccontextmanager
