@@ -312,9 +312,9 @@ def check_csrf(request: Request, token: str) -> None:
     if not (sent and hmac.compare_digest(sent.encode("utf-8", "surrogatepass"),
                                          csrf_for(token).encode())):
         raise Refusal("csrf_failed",
-                       "Cookie-authenticated requests that change something need the "
-                       "X-CSRF-Token header (the value of the menagerie_csrf cookie); "
-                       "or send Authorization: Bearer <token>.")
+                      "Cookie-authenticated requests that change something need the "
+                      "X-CSRF-Token header (the value of the menagerie_csrf cookie); "
+                      "or send Authorization: Bearer <token>.")
 
 
 async def require_user(user: UserInfo | None = Depends(viewer)) -> UserInfo:

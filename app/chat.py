@@ -74,8 +74,8 @@ def clean_text(text: Any) -> str:
         cat = unicodedata.category(ch)
         if cat in ("Cc", "Cs"):
             raise Refusal("bad_chat_text",
-                           "A chat line cannot hold control characters (line breaks, tabs, "
-                           "direction overrides).")
+                          "A chat line cannot hold control characters (line breaks, tabs, "
+                          "direction overrides).")
     return text
 
 
@@ -163,10 +163,10 @@ class ChatService:
             channel = channel or ("players" if seated else "spectators")
             if channel == "players" and not seated:
                 raise Refusal("chat_forbidden",
-                               "Only the game's players write in the players' channel.")
+                              "Only the game's players write in the players' channel.")
             if channel == "spectators" and seated:
                 raise Refusal("chat_forbidden",
-                               "Players cannot write in the spectators' channel.")
+                              "Players cannot write in the spectators' channel.")
             row = ChatMessage(game_id=game_id, user_id=user.id, username=user.username,
                               channel=channel, text=text, created_at=utcnow())
             s.add(row)

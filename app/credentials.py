@@ -94,7 +94,7 @@ def check_username(name: str) -> None:
     """Shape and reserved names (:class:`Refusal` 422); look-alikes need the database."""
     if not valid_username(name):
         raise Refusal("bad_username",
-                       "A username is 3 to 32 characters: letters, digits, '_', '.' or '-'.")
+                      "A username is 3 to 32 characters: letters, digits, '_', '.' or '-'.")
     for key in lookalike_keys(name):
         bare = re.sub(r"[_.-]", "", key)
         if bare in _RESERVED_KEYS or bare.rstrip("0123456789lo") in _RESERVED_KEYS:
@@ -114,13 +114,13 @@ def _common_passwords() -> frozenset[str]:
 def check_password(password: str, username: str | None = None) -> None:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise Refusal("bad_password",
-                       f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters long.")
+                      f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters long.")
     if not is_text(password):
         raise Refusal("bad_password", "A password is text (valid Unicode).")
     lowered = password.lower()
     if lowered in _common_passwords() or (username and lowered == username.lower()):
         raise Refusal("common_password",
-                       "That password is one of the most common ones; choose another.")
+                      "That password is one of the most common ones; choose another.")
 
 
 def check_email(address) -> str:
@@ -149,4 +149,4 @@ def check_new_account(username: str, password: str) -> None:
 
 def username_lookalike() -> Refusal:
     return Refusal("username_lookalike",
-                    "That username looks too much like an existing one; choose another.")
+                   "That username looks too much like an existing one; choose another.")

@@ -32,7 +32,7 @@ def engine_game(name: str):
         return engine.get_game(name)
     except KeyError:
         raise Refusal("game_unavailable",
-                       f"The game {name!r} is not available on this server.") from None
+                      f"The game {name!r} is not available on this server.") from None
 
 
 async def undo_snapshots(s, game_id: int, records) -> dict[int, dict]:

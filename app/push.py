@@ -113,7 +113,7 @@ def check_subscription(endpoint: str, p256dh: str, auth: str, settings) -> None:
         ok = _public_host(host)
     if not ok:
         raise Refusal("push_service_not_allowed",
-                       "This server does not send to that push service.")
+                      "This server does not send to that push service.")
 
 
 def _public_host(host: str) -> bool:
@@ -196,7 +196,7 @@ class PushService:
                 await s.flush()
             except IntegrityError:  # the same browser subscribing twice at once
                 raise Refusal("push_subscription_busy",
-                               "This subscription is being saved; try again.") from None
+                              "This subscription is being saved; try again.") from None
             old = (await s.execute(select(PushSubscription.id)
                                    .where(PushSubscription.user_id == user.id)
                                    .order_by(PushSubscription.created_at.desc(),
@@ -221,7 +221,7 @@ class PushService:
         if not addresses or not all(_allowed_address(ip, self.settings.push_allow_loopback)
                                     for ip in addresses):
             raise Refusal("push_service_not_allowed",
-                           "This server does not send to that push service.")
+                          "This server does not send to that push service.")
 
     async def unsubscribe(self, user: UserInfo, endpoint: str) -> None:
         async with self.db.write() as s:

@@ -64,20 +64,20 @@ def check_new_game(settings: Settings, active: int, bot_seats: Counter, new_bots
     limit = settings.max_active_games_per_user
     if active >= limit:
         raise Refusal("game_quota",
-                       f"You have {limit} unfinished games already; finish one first.",
-                       limit=limit)
+                      f"You have {limit} unfinished games already; finish one first.",
+                      limit=limit)
     seats = Counter(bot_seats)
     seats.update(new_bots)
     if (time_control or {}).get("bot") == SEARCH_BOT:
         seats[SEARCH_BOT] += 1  # it may play the creator's seat after timeouts
     if sum(seats.values()) > settings.max_bot_seats_per_user:
         raise Refusal("bot_quota",
-                       f"At most {settings.max_bot_seats_per_user} bot seats over your "
-                       "unfinished games.", limit=settings.max_bot_seats_per_user)
+                      f"At most {settings.max_bot_seats_per_user} bot seats over your "
+                      "unfinished games.", limit=settings.max_bot_seats_per_user)
     if seats[SEARCH_BOT] > settings.max_mcts_seats_per_user:
         raise Refusal("bot_quota",
-                       f"At most {settings.max_mcts_seats_per_user} seats of the search bot "
-                       "over your unfinished games.", limit=settings.max_mcts_seats_per_user)
+                      f"At most {settings.max_mcts_seats_per_user} seats of the search bot "
+                      "over your unfinished games.", limit=settings.max_mcts_seats_per_user)
 
 
 class SocketQuota:
@@ -113,10 +113,10 @@ class SocketQuota:
         """Count a new socket of ``address``, or say why it is refused (nothing counted)."""
         if self.total >= self.max_sockets:
             return Refusal("server_busy", "This server is full; try again in "
-                            f"{self.crowded_retry} s.", retry_after=self.crowded_retry)
+                           f"{self.crowded_retry} s.", retry_after=self.crowded_retry)
         if address and self.addresses[address] >= self.per_address:
             return Refusal("too_many_sockets",
-                            f"At most {self.per_address} game connections per address.")
+                           f"At most {self.per_address} game connections per address.")
         self.total += 1
         if address:
             self.addresses[address] += 1
@@ -148,7 +148,7 @@ class SocketQuota:
         self.shed += 1
         wait = self.crowded_retry + random.randint(0, self.crowded_retry)
         return Refusal("crowded", "Many people are watching; try again in "
-                        f"{wait} s.", retry_after=wait)
+                       f"{wait} s.", retry_after=wait)
 
     async def watch_lag(self, every: float = 0.1) -> None:
         """Measure how late the event loop wakes up, for as long as the process runs (a

@@ -160,7 +160,7 @@ def rebuild(record: Any, snapshot_every: int = 50) -> Rebuilt:
     for i, (seat, action) in enumerate(actions):
         if game.result(state) is not None:
             raise InvalidInput("game_over", f"Action {i} comes after the end of the game.",
-                           index=i)
+                               index=i)
         try:
             state, events = game.apply(state, seat, action)
         except IllegalAction as exc:
@@ -168,7 +168,7 @@ def rebuild(record: Any, snapshot_every: int = 50) -> Rebuilt:
         except Exception:
             log.warning("record of %s: the engine failed on action %s", name, i, exc_info=True)
             raise Refusal("rejected", "The game could not apply this action.",
-                           index=i) from None
+                          index=i) from None
         out.steps.append((seat, action, events))
         if (i + 1) % snapshot_every == 0:
             out.snapshots[i + 1] = game.dump(state)
@@ -187,7 +187,7 @@ def rebuild(record: Any, snapshot_every: int = 50) -> Rebuilt:
         if not _json_equal({k: out.result.get(k) for k in keys},
                            {k: stated[k] for k in keys}):
             raise Refusal("result_mismatch",
-                           "Replayed, the record gives another result than it states.")
+                          "Replayed, the record gives another result than it states.")
     return out
 
 
@@ -230,7 +230,7 @@ class RecordService:
         redaction.check_sealed(row.sealed_until, False)  # the seed: nobody's yet
         if row.status != "finished":
             raise Refusal("not_finished",
-                           "A game's record is available once the game is over.")
+                          "A game's record is available once the game is over.")
         seats = await self.store.seat_names(game_id)
         rows = await self.store.all_actions(game_id)
         out_seats = []
@@ -286,7 +286,7 @@ class RecordService:
         v = last if version is None else version
         if not 0 <= v <= last:
             raise Refusal("bad_version",
-                           f"Versions of this game run from 0 to {last}.", last=last)
+                          f"Versions of this game run from 0 to {last}.", last=last)
         game, state = await self.games.state_at(game_id, v)
         made = await self.store.made(game_id, v) if v > 0 else None
         marks = await self._marks_of(game_id, last)

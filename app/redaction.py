@@ -115,5 +115,5 @@ def check_sealed(until: datetime | None, seated: bool) -> None:
     False also for what nobody may have yet (the record with its seed)."""
     if not seated and sealed(until):
         raise Refusal("game_sealed",
-                       "This game stays private to its player until its day is over.",
-                       until=iso(until))
+                      "This game stays private to its player until its day is over.",
+                      until=iso(until))

@@ -102,7 +102,7 @@ class VacationService:
                 raise Refusal("vacation_past", "A vacation cannot begin in the past.")
             if midnight(first, zone) > now + AHEAD:
                 raise Refusal("vacation_too_far",
-                               "A vacation can be declared at most a year ahead.")
+                              "A vacation can be declared at most a year ahead.")
             last = first + timedelta(days=days - 1)
             starts = now if first == today else midnight(first, zone)
             ends = midnight(last + timedelta(days=1), zone)
@@ -111,14 +111,14 @@ class VacationService:
                 Vacation.starts_at < ends))
             if clash is not None:
                 raise Refusal("vacation_overlap",
-                               "This vacation overlaps another one of yours.")
+                              "This vacation overlaps another one of yours.")
             years = sorted({first.year, last.year})
             left = await self._left(s, user.id, years)
             for y in years:
                 if days_in_year(first, last, y) > left[y]:
                     raise Refusal("vacation_limit",
-                                   f"At most 30 days of vacation a year: {max(left[y], 0)} "
-                                   f"left in {y}.", left=max(left[y], 0), year=y)
+                                  f"At most 30 days of vacation a year: {max(left[y], 0)} "
+                                  f"left in {y}.", left=max(left[y], 0), year=y)
             row = Vacation(user_id=user.id, starts_at=starts, ends_at=ends, first_day=first,
                            last_day=last, created_at=now)
             s.add(row)

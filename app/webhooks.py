@@ -102,7 +102,7 @@ def check_url(url, allow_private: bool) -> str:
         if (ip is not None and _private(ip)) or host == "localhost" or \
                 host.endswith(".localhost"):
             raise Refusal("webhook_private_address",
-                           "Webhooks cannot point at local or private network addresses.")
+                          "Webhooks cannot point at local or private network addresses.")
     return url
 
 
@@ -163,7 +163,7 @@ class WebhookService:
                 await s.flush()
             except IntegrityError:
                 raise Refusal("webhook_exists",
-                               "You already have a webhook for that URL.") from None
+                              "You already have a webhook for that URL.") from None
             await s.commit()
         return {**self._public(row), "secret": secret}
 

@@ -111,8 +111,8 @@ class HintPool:
         mine = self.pending.get(user_id)
         if mine is not None and mine != key:
             raise Refusal("hint_pending",
-                           "Your previous hint is still being computed; wait for it first.",
-                           retry_after=1)
+                          "Your previous hint is still being computed; wait for it first.",
+                          retry_after=1)
         if mine is None:
             self.pending[user_id] = key
         try:
@@ -144,7 +144,7 @@ class HintPool:
             if status != "ok":  # the engine could not search this decision
                 log.error("hint for %s failed: %s", key, value)
                 raise Refusal("hint_unavailable",
-                               "No hint can be given for this decision.")
+                              "No hint can be given for this decision.")
             self._cache[key] = value
             return value
 

@@ -110,10 +110,10 @@ class AnalysisService:
         game = await self._game(game_id)
         if game.status != "finished":
             raise Refusal("game_not_finished",
-                           "A game can be analysed once it is over.")
+                          "A game can be analysed once it is over.")
         if not await self._player(game, user):
             raise Refusal("not_a_player",
-                           "Only the game's players can ask for its analysis.")
+                          "Only the game's players can ask for its analysis.")
         config = engine_settings(self.settings)
         now = utcnow()
         async with self.db.write() as s:
@@ -150,21 +150,21 @@ class AnalysisService:
             Analysis.game_id != game_id).limit(1))
         if other is not None:
             raise Refusal("analysis_pending",
-                           "Your previous analysis is still queued or running; one at a time.",
-                           game_id=other, retry_after=30)
+                          "Your previous analysis is still queued or running; one at a time.",
+                          game_id=other, retry_after=30)
 
     async def cancel(self, game_id: int, user: UserInfo) -> dict:
         game = await self._game(game_id)
         if not await self._player(game, user):
             raise Refusal("not_a_player",
-                           "Only the game's players can cancel its analysis.")
+                          "Only the game's players can cancel its analysis.")
         async with self.db.write() as s:
             row = await self._row(s, game_id, lock=True)
             if row is None:
                 raise not_found("analysis")
             if row.status not in ACTIVE:
                 raise Refusal("analysis_not_running",
-                               "This analysis is not running.", state=row.status)
+                              "This analysis is not running.", state=row.status)
             row.status, row.updated_at = "cancelled", utcnow()
             await s.commit()
             self.worker.cancel(row.id)

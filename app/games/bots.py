@@ -144,7 +144,7 @@ class BotTurns:
             raise Refusal("no_seat", "You have no seat in this game.")
         if seat in await self.ctx.store.resignations(game_id):
             raise Refusal("resigned",
-                           "You resigned this game: a bot plays your seat to the end.")
+                          "You resigned this game: a bot plays your seat to the end.")
         if not await self.set_away(game_id, seat, False):
             raise Refusal("not_away", "Your seat is not played by a bot.")
         return await self.reads.summary(game_id, user)

@@ -40,8 +40,8 @@ def refuse_lookalikes(game, state: dict, seat: int, action: Any) -> None:
         exact = {jsonutil.canonical(a) for a in legal}
         if jsonutil.canonical(action) not in exact:
             raise Refusal("malformed",
-                           "The action's numbers or booleans do not match any legal action "
-                           "exactly.")
+                          "The action's numbers or booleans do not match any legal action "
+                          "exactly.")
 
 
 def dumped(game, state: dict) -> dict:

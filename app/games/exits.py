@@ -63,7 +63,7 @@ class Exits:
                     raise Refusal("game_over", "The game is over.")
                 if mine.resigned is not None:
                     raise Refusal("already_resigned",
-                                   "You have already resigned this game.")
+                                  "You have already resigned this game.")
                 game = engine_game(row.game)
                 state = game.load(row.state)
                 version = row.version + 1
@@ -132,18 +132,18 @@ class Exits:
     async def _check_abort(self, game_id: int, row: Game, game: Any) -> None:
         if row.source != "play":
             raise Refusal("not_cancellable",
-                           "The server dealt this game: it cannot be cancelled, left or "
-                           "aborted.")
+                          "The server dealt this game: it cannot be cancelled, left or "
+                          "aborted.")
         rows = await self.ctx.store.all_actions(game_id)
         if any(r.kind == "resign" for r in rows):
             raise Refusal("abort_too_late",
-                           "Too late to abort: a seat has made its first decision of play. "
-                           "Resign instead.")
+                          "Too late to abort: a seat has made its first decision of play. "
+                          "Resign instead.")
         initial = game.waiting_for(game.setup(row.seat_count, row.options, row.seed))
         if outcome.play_began(initial, [seat for _, seat, _ in effective_log(rows)]):
             raise Refusal("abort_too_late",
-                           "Too late to abort: a seat has made its first decision of play. "
-                           "Resign instead.")
+                          "Too late to abort: a seat has made its first decision of play. "
+                          "Resign instead.")
 
     async def cancel(self, game_id: int, user: UserInfo) -> None:
         """The creator deletes a game that has not started."""
@@ -151,7 +151,7 @@ class Exits:
             row = tx.row
             if row.created_by != user.id:
                 raise Refusal("not_creator",
-                               "Only the player who created the game can cancel it.")
+                              "Only the player who created the game can cancel it.")
             self._check_open(row)
             await tx.delete_game()
             await tx.seats_changed()
@@ -168,7 +168,7 @@ class Exits:
                 raise Refusal("no_seat", "You have no seat in this game.")
             if row.created_by == user.id:
                 raise Refusal("creator_cannot_leave",
-                               "You created this game: cancel it instead of leaving.")
+                              "You created this game: cancel it instead of leaving.")
             self._check_open(row)
             await tx.leave_seat(seat, user.id)
             row.updated_at = times.utcnow()
@@ -184,5 +184,5 @@ class Exits:
             raise Refusal("not_open", "This game has already started.")
         if row.source != "play":
             raise Refusal("not_cancellable",
-                           "The server dealt this game: it cannot be cancelled, left or "
-                           "aborted.")
+                          "The server dealt this game: it cannot be cancelled, left or "
+                          "aborted.")

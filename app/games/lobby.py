@@ -63,7 +63,7 @@ class Lobby:
             raise Refusal("bad_options", "The options are nested too deeply.")
         if bot_kind not in bot_kinds():
             raise Refusal("unknown_bot",
-                           f"There is no bot {bot_kind!r}; choose one of {bot_kinds()}.")
+                          f"There is no bot {bot_kind!r}; choose one of {bot_kinds()}.")
         seed = deal.seed if deal is not None else secrets.token_hex(16)
         try:
             game.setup(seats, options, seed)  # validates seats and options (BadSetup)
@@ -73,15 +73,15 @@ class Lobby:
         except Exception:
             log.warning("setup of %s refused options %r", name, options, exc_info=True)
             raise Refusal("bad_options",
-                           "The game cannot be set up with these options.") from None
+                          "The game cannot be set up with these options.") from None
         if time_control is not None and time_control.get("bot", "greedy") not in bot_kinds():
             raise Refusal("unknown_bot",
-                           f"There is no bot {time_control.get('bot')!r}; choose one of "
-                           f"{bot_kinds()}.")
+                          f"There is no bot {time_control.get('bot')!r}; choose one of "
+                          f"{bot_kinds()}.")
         if len(set(bots)) != len(bots) or any(not 1 <= b < seats for b in bots):
             raise Refusal("bad_bots",
-                           f"Bots take distinct seats from 1 to {seats - 1} "
-                           "(the creator sits in 0).")
+                          f"Bots take distinct seats from 1 to {seats - 1} "
+                          "(the creator sits in 0).")
         now = times.utcnow()
         fields = dict(game=name, options=normalized, seed=seed, seat_count=seats, status="open",
                       version=0, state=None, waiting_for=[], created_by=user.id,
@@ -110,12 +110,12 @@ class Lobby:
             mine = [x.seat for x in seats if x.user_id == user.id]
             if mine:
                 raise Refusal("already_seated", f"You already sit in seat {mine[0]}.",
-                               seat=mine[0])
+                              seat=mine[0])
             free = [x.seat for x in seats if x.user_id is None and x.bot is None]
             if seat is not None:
                 if not 0 <= seat < row.seat_count:
                     raise Refusal("bad_seat",
-                                   f"Seats are numbered 0 to {row.seat_count - 1}.")
+                                  f"Seats are numbered 0 to {row.seat_count - 1}.")
                 if seat not in free:
                     raise Refusal("seat_taken", f"Seat {seat} is taken.")
             elif not free:
@@ -138,17 +138,17 @@ class Lobby:
             row = tx.row
             if row.created_by != user.id:
                 raise Refusal("not_creator",
-                               "Only the player who created the game can start it.")
+                              "Only the player who created the game can start it.")
             if row.status != "open":
                 raise Refusal("not_open", "This game has already started.")
             seats = await tx.seats()
             empty = [x.seat for x in seats if x.user_id is None and x.bot is None]
             if empty:
                 raise Refusal("seats_empty",
-                               f"Seats still empty: {', '.join(map(str, empty))}.")
+                              f"Seats still empty: {', '.join(map(str, empty))}.")
             if any(x.invited for x in seats):
                 raise Refusal("seats_invited",
-                               "Some invited players have not accepted the rematch yet.")
+                              "Some invited players have not accepted the rematch yet.")
             game = engine_game(row.game)
             state = game.setup(row.seat_count, row.options, row.seed)
             dumped = game.dump(state)

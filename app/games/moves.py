@@ -91,8 +91,8 @@ class Moves:
             c = await self.reads.current(game_id)  # (reclaimed through another process?)
         if seat in c.away:
             raise Refusal("seat_away",
-                           "A bot plays your seat since your time ran out; "
-                           "reclaim the seat first.")
+                          "A bot plays your seat since your time ran out; "
+                          "reclaim the seat first.")
         return c, seat
 
     async def act(self, game_id: int, version: int, action: Any, *, user: UserInfo | None = None,
@@ -139,7 +139,7 @@ class Moves:
                 log.exception("game %s v%s: the engine failed on seat %s's action %r",
                               game_id, c.version, seat, action)
                 raise Refusal("rejected",
-                               "The game could not apply this action.") from None
+                              "The game could not apply this action.") from None
             new_version = c.version + 1
             result = game.result(new)
             waiting = sorted(game.waiting_for(new))
@@ -186,9 +186,9 @@ class Moves:
             game = c.game
             if game.undo_depth(c.state, seat) == 0:
                 raise Refusal("cannot_undo",
-                               "There is nothing of yours to take back: since your last "
-                               "decision a card was drawn, something hidden was revealed or "
-                               "another player decided.")
+                              "There is nothing of yours to take back: since your last "
+                              "decision a card was drawn, something hidden was revealed or "
+                              "another player decided.")
             target, undone, clock_before = await self._undo_target(game_id, c.version)
             _, restored = await self.frames.state_at(game_id, target)
             new_version = c.version + 1
@@ -242,18 +242,18 @@ class Moves:
                 continue
             if row.kind in NO_MOVE:
                 raise Refusal("cannot_undo",
-                               "There is nothing of yours to take back: since your last "
-                               "decision a card was drawn, something hidden was revealed or "
-                               "another player decided.")
+                              "There is nothing of yours to take back: since your last "
+                              "decision a card was drawn, something hidden was revealed or "
+                              "another player decided.")
             if row.kind != "move":
                 raise Refusal("cannot_undo",
-                               "A decision the platform made for you when your time ran "
-                               "out cannot be taken back.")
+                              "A decision the platform made for you when your time ran "
+                              "out cannot be taken back.")
             return v - 1, v, row.clock_before
         raise Refusal("cannot_undo",  # pragma: no cover - undo_depth said otherwise
-                       "There is nothing of yours to take back: since your last decision a "
-                       "card was drawn, something hidden was revealed or another player "
-                       "decided.")
+                      "There is nothing of yours to take back: since your last decision a "
+                      "card was drawn, something hidden was revealed or another player "
+                      "decided.")
 
     # ------------------------------------------------------------------ clocks and notices
 

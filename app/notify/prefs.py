@@ -58,7 +58,7 @@ def zone(name: str) -> ZoneInfo:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, TypeError):
         raise Refusal("bad_time_zone",
-                       "The time zone is not an IANA name such as Europe/Kyiv.") from None
+                      "The time zone is not an IANA name such as Europe/Kyiv.") from None
 
 
 def update(current: dict, change: dict) -> dict[str, Any]:
