@@ -161,9 +161,6 @@ MAX_LINES = 400
 TOO_LONG_FOR_NOW = (
     "static/js/arknova/zoomap.js", "static/js/arknova/decision.js", "static/js/lobby.js",
     "static/js/arknova/cards.js", "static/js/zoocracy/decision.js", "static/js/arknova/ui.js",
-    # the load benchmark (1183 lines): to split along its seams (measuring helpers and server
-    # processes, the recorder and the raw HTTP client, the targets, the run, the verification)
-    "benchmarks/load.py",
 )
 
 
