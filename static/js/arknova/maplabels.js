@@ -58,14 +58,16 @@ const GAP = 2;   // user units between two labels, or a label and a marker
 
 /**
  * Make the labels as wide as they may be without touching one another or an obstacle.
- * labels: [{x, y, hh, hw, min, id}] (centre, half height, wanted half width, the least half
- * width); obstacles: [{x, y, hh, hw, id}] (fixed; an obstacle never blocks its own building's
+ * labels: [{x, y, hh, hw, min, shift, id}] (centre, half height, wanted half width, the least
+ * half width, how far it may move inward at the map's edge); obstacles: [{x, y, hh, hw, id}] (fixed; an obstacle never blocks its own building's
  * labels); width: the map's width (a label stays inside it). The labels' `hw` shrink in place.
  * Labels one above the other never need to shrink: the map puts a building's name and its chip
  * apart, and labels of one column are a whole hex apart.
  */
 export function layoutLabels(labels, obstacles, width) {
   for (const a of labels) {
+    // at the map's edge a label first moves inward (by up to `shift`), then it narrows
+    if (a.shift) a.x = Math.max(a.x - a.shift, Math.min(a.x + a.shift, Math.max(a.hw + GAP, Math.min(width - a.hw - GAP, a.x))));
     a.hw = Math.max(a.min || 0, Math.min(a.hw, a.x - GAP, width - a.x - GAP));
   }
   const across = (a, b) => Math.abs(a.y - b.y) < a.hh + b.hh + GAP;

@@ -203,23 +203,24 @@ export class ZooMapView {
         const name = card ? card.name : String(cid);
         const fs = this.fs(FONT.chip);
         want.push({ x: ax, y: ay, hh: hgtChip / 2, hw: Math.min(HX - 2, (textWidth(name, fs) + 13) / 2),
-          min: (textWidth(`${name.slice(-1)}…`, fs) + 14) / 2, id: b.id, lg, draw: (hw) => this._chip(cid, card, ax, ay, 2 * hw) });
+          min: (textWidth(`${name.slice(-1)}…`, fs) + 14) / 2, shift: R / 2, id: b.id, lg, draw: (hw, x) => this._chip(cid, card, x, ay, 2 * hw) });
       });
       if (showName) {
-        // the name, in one or two lines, as wide as its neighbours allow
+        // the name, as wide as its neighbours allow: in two lines where the building is too
+        // narrow and two lines stay clear of the neighbouring columns' labels, else in one
         const xs = bc.map((c) => c[0]);
-        const room = Math.min(130, (Math.max(...xs) - Math.min(...xs)) * HX + 2 * R - 6);
+        const room = Math.max(2 * HX - 4, Math.min(130, (Math.max(...xs) - Math.min(...xs)) * HX + 2 * R - 6));
         const words = String(bname).split(/\s+/);
-        const two = words.length > 1 && textWidth(bname, fsName) > room;
-        const lines = two ? [words.slice(0, Math.ceil(words.length / 2)).join(" "), words.slice(Math.ceil(words.length / 2)).join(" ")] : [String(bname)];
         const lh = fsName * 1.1;
+        const two = words.length > 1 && textWidth(bname, fsName) > room && lh / 2 + 0.62 * fsName + hgtChip / 2 + 2 < HY;
+        const lines = two ? [words.slice(0, Math.ceil(words.length / 2)).join(" "), words.slice(Math.ceil(words.length / 2)).join(" ")] : [String(bname)];
         const hh = ((lines.length - 1) * lh) / 2 + 0.62 * fsName;
         const ny = ly;
         const full = Math.max(...lines.map((ln) => textWidth(ln, fsName)));
-        want.push({ x: lx, y: ny, hh, hw: Math.min(room, full) / 2, min: textWidth(`${lines[0][0]}…`, fsName) / 2 + 1, id: b.id, lg,
-          draw: (hw) => {
-            const tx = s("text", { class: "b-name", x: lx, y: ny - ((lines.length - 1) * lh) / 2, "text-anchor": "middle" });
-            lines.forEach((ln, j) => tx.appendChild(s("tspan", { x: lx, dy: j === 0 ? "0.35em" : "1.1em" }, fitText(ln, 2 * hw, fsName))));
+        want.push({ x: lx, y: ny, hh, hw: Math.min(room, full) / 2, min: textWidth(`${lines[0][0]}…`, fsName) / 2 + 1, shift: R, id: b.id, lg,
+          draw: (hw, x) => {
+            const tx = s("text", { class: "b-name", x, y: ny - ((lines.length - 1) * lh) / 2, "text-anchor": "middle" });
+            lines.forEach((ln, j) => tx.appendChild(s("tspan", { x, dy: j === 0 ? "0.35em" : "1.1em" }, fitText(ln, 2 * hw, fsName))));
             return tx;
           } });
       }
@@ -228,7 +229,7 @@ export class ZooMapView {
     }
     // every label as wide as it may be without touching another label or a marker, then drawn
     layoutLabels(want, obstacles, w);
-    for (const lb of want) lb.lg.appendChild(lb.draw(lb.hw));
+    for (const lb of want) lb.lg.appendChild(lb.draw(lb.hw, lb.x));
     for (const lg of [...labels.children]) if (!lg.childNodes.length) lg.remove();
 
     svg.append(terrain, built, labels, legalLayer, ghost, hits);
@@ -286,7 +287,9 @@ export class ZooMapView {
     }
   }
 
-  _chipHeight() { return Math.max(20, Math.round(this.fs(FONT.chip) * 1.45)); }
+  // low enough that chips of neighbouring columns (half a hex apart in height) never share a
+  // line, so each may be as wide as its row allows
+  _chipHeight() { return Math.max(20, Math.ceil(this.fs(FONT.chip) * 1.28)); }
 
   /** An animal's card chip centred at (x, y), at most `room` wide: the name shortened the way
    * a player reads it; the whole name is the chip's title and in the card zoom. */
