@@ -110,7 +110,10 @@ def parse_args(argv=None):
                    help="keep a post-game analysis running during the phases (see above)")
     args = p.parse_args(argv)
     args.rates = [float(x) for x in args.rate.split(",")]
-    args.targets = [t.strip() for t in args.targets.split(",") if t.strip()]
+    named = [t.strip() for t in args.targets.split(",") if t.strip()]
+    args.targets = [k for t in named for k in (("menagerie", "baseline") if t == "both" else (t,))]
+    if any(t not in ("menagerie", "baseline") for t in args.targets):
+        p.error("--targets: menagerie, baseline or both")
     if args.games < 1 or args.games > 2000 or args.spectators > 20000 or args.duration > 600:
         p.error("bounded: at most 2000 games, 20000 spectators, 600 s per phase")
     args.server_env = dict(kv.split("=", 1) for kv in args.server_env)
