@@ -56,10 +56,8 @@ from .greedy import (
 from .labels import describe
 from .mcts import MctsBot
 
-#: The evaluator variant the analysis and the hints stand on (None: the game's own, the
-#: hand-weighted one). ``"learned"`` (``engine/arknova/learned.py``) was tried and lost the
-#: planted-blunder tests (tests/engine/test_analysis.py): it is not yet better than the
-#: hand-weighted value at telling answers apart (docs/bots.md).
+#: The evaluator variant whose bots choose the analysis' answers and playouts (None: the
+#: game's own, hand-weighted; ``"learned"`` missed the planted blunders, docs/bots.md).
 VALUE: str | None = None
 
 #: The analysis unit of a game whose evaluator names none (value units; the zoo builder's 2 VP):
