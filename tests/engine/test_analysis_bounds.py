@@ -12,8 +12,9 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.bots.analysis import Settings, analyse, hint, unit_of
+from engine.bots.analysis import Settings, analyse, unit_of
 from engine.bots.analysis_measure import Measure, chance
+from engine.bots.hints import hint
 
 from .test_analysis import SEED, greedy_log, state_at
 
