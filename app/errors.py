@@ -36,6 +36,19 @@ REFUSAL_STATUS: dict[str, int] = {
     "unauthorized": 401,
     "conflict": 409,
     "too_many_requests": 429,
+    # invitations, friends, profiles (issue #33: app/invites.py, app/friends.py)
+    "unknown_player": 404,
+    "no_invitation": 404,
+    "not_invited": 403,
+    "not_creator": 403,
+    "not_open": 409,
+    "already_seated": 409,
+    "invitation_quota": 409,
+    "follow_quota": 409,
+    "no_invitees": 422,
+    "self_invite": 422,
+    "too_many_invites": 422,
+    "cannot_follow_self": 422,
 }
 
 

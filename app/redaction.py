@@ -24,6 +24,10 @@ The rules, in one list:
   players: its detail, log, history, chat and socket answer anyone else 403 ``game_sealed``,
   and the public lists leave it out. Its record (which holds the seed) is refused to everybody,
   its players included, until then (:func:`check_sealed`). After that it is an ordinary game.
+- **Lists of other players' games.** A friends' games list or a profile shows a game to a
+  viewer only when it is neither sealed nor unlisted (a game made for invited players,
+  app/invites.py), or the viewer has a seat in it (an invited one counts)
+  (:func:`listed_for`).
 """
 
 from __future__ import annotations
@@ -35,7 +39,10 @@ from typing import Any
 from engine.core import Game, events_for
 
 from . import times
+from sqlalchemy import exists, false, or_, select
+
 from .errors import ApiError
+from .models import Game as GameRow, Seat
 from .times import aware, iso
 
 Viewer = int | None  # a seat, or None for a spectator
@@ -117,3 +124,15 @@ def check_sealed(until: datetime | None, seated: bool) -> None:
         raise ApiError(403, "game_sealed",
                        "This game stays private to its player until its day is over.",
                        until=iso(until))
+
+
+def listed_for(viewer: int | None, now: datetime | None = None):
+    """The condition on ``games`` rows a list of *other* players' games (friends' games, a
+    profile) applies for ``viewer`` (None: signed out): not sealed and not unlisted, unless
+    the viewer has a seat in the game (an invitation counts)."""
+    when = now or times.utcnow()
+    public = (GameRow.sealed_until.is_(None) | (GameRow.sealed_until <= when)) & \
+        GameRow.unlisted.is_(False)
+    seated = exists(select(Seat.seat).where(Seat.game_id == GameRow.id, Seat.user_id == viewer)) \
+        if viewer is not None else false()
+    return or_(public, seated)

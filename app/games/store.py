@@ -384,7 +384,7 @@ class SqlGameStore(RecordRows, ExitRows):
                         offset: int) -> list[Game]:
         """Games newest first; ``user_id``: only that user's games (all of them, up to
         ``limit``, for the caller to order); else every game but the sealed ones (private to
-        their players: app/redaction.py)."""
+        their players: app/redaction.py) and the unlisted ones (app/invites.py)."""
         async with self.db.read() as s:
             q = select(Game).options(defer(Game.state))
             if status:
@@ -392,7 +392,8 @@ class SqlGameStore(RecordRows, ExitRows):
             if user_id is not None:
                 q = q.join(Seat, Seat.game_id == Game.id).where(Seat.user_id == user_id)
             else:
-                q = q.where(Game.sealed_until.is_(None) | (Game.sealed_until <= times.utcnow()))
+                q = q.where(Game.sealed_until.is_(None) | (Game.sealed_until <= times.utcnow()),
+                            Game.unlisted.is_(False))
             q = q.order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit).offset(offset)
             return list((await s.execute(q)).scalars().all())
 
