@@ -59,7 +59,7 @@ class ProfileService:
             raise Refusal("unknown_player", f"There is no player named {name!r}.", name=name)
         return {"id": row.id, "username": row.username, "since": iso(row.created_at)}
 
-    async def games(self, player_id: int, viewer: UserInfo | None) -> dict:
+    async def of_player(self, player_id: int, viewer: UserInfo | None) -> dict:
         """The games part of a profile as ``viewer`` may see it."""
         seen = redaction.listed_for(viewer.id if viewer is not None else None)
         mine = select(Seat.game_id).where(Seat.user_id == player_id, Seat.invited.is_(False))

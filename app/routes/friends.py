@@ -112,7 +112,7 @@ async def profile(name: str, user: Viewer, svc: Svc):
     challenge streak; ``following``: whether you follow them."""
     player = await svc.profiles.player(name[:64])
     out: dict = {"user": player}
-    out.update(await svc.profiles.games(player["id"], user))
+    out.update(await svc.profiles.of_player(player["id"], user))
     ratings = await svc.ratings.of_user(player["username"])
     history = await svc.ratings.history_of(player["id"])
     out["ratings"] = [{**r, "history": history.get(r["game"], [])}
