@@ -6,6 +6,7 @@ profile page (games the viewer may see, results, the rating chart with its axes,
 from __future__ import annotations
 
 import re
+import time
 import urllib.error
 
 import pytest
@@ -99,7 +100,7 @@ def test_the_profile_page(server, browser, watch, artifacts, lang, viewport):
         # the chart has both axes, with their labels in the page's language and two points
         chart = page.locator("#profile-ratings svg.rating-chart")
         assert chart.locator("line.axis").count() == 2
-        labels = chart.locator("text.axis-label").all_inner_texts()
+        labels = chart.locator("text.axis-label").evaluate_all("els => els.map(e => e.textContent)")
         assert labels == [w["profile.axis_games"], w["profile.axis_rating"]]
         assert chart.locator("circle.rating-point").count() == 2
         assert chart.locator("text.y-tick").count() >= 2
