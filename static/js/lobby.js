@@ -8,7 +8,7 @@ import { t, setupPage } from "./i18n.js";
 import { renderPreferences } from "./notifyprefs.js";
 import { renderDailyCard } from "./daily.js";
 import { notificationButton, setBadge, showNotification, titleWithCount, TurnFeed } from "./asyncplay.js";
-import { fill, gameItem, isMine, state, toast } from "./gameitem.js";
+import { fill, gameItem, isMine, state, titleOf, toast } from "./gameitem.js";
 import { toggleNew } from "./newgame.js";
 import { renderFriends, renderInvites } from "./friends.js";
 
@@ -213,8 +213,9 @@ async function init() {
   // "your turn" from the per-user socket: the lists move at once, the browser may notify
   const feed = new TurnFeed((msg) => {
     refresh();
-    if (msg.about === "invitation") toast(t("invite.toast", { name: msg.by || "?", title: msg.title || "" }));
-    else if (msg.about === "declined") toast(t("invite.declined_toast", { name: msg.by || "?", title: msg.title || "" }));
+    const title = msg.name ? titleOf(msg.name) : msg.title || "";
+    if (msg.about === "invitation") toast(t("invite.toast", { name: msg.by || "?", title }));
+    else if (msg.about === "declined") toast(t("invite.declined_toast", { name: msg.by || "?", title }));
     if (msg.type === "your_turn") showNotification(msg);
   });
   window.menagerie = { ...(window.menagerie || {}), feed, refresh };

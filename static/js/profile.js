@@ -48,7 +48,8 @@ function gameLine(g, uid) {
     const place = ranking.indexOf(seat) + 1;
     const score = g.result.scores ? (g.result.scores[seat] ?? g.result.scores[String(seat)]) : undefined;
     what = g.result.aborted !== undefined && g.result.aborted !== null ? t("profile.aborted")
-      : place ? t("profile.place", { place, total: ranking.length, score: score ?? "?" }) : "";
+      : place && score !== undefined ? t("profile.place", { place, total: ranking.length, score })
+        : place ? t("profile.place_only", { place, total: ranking.length }) : "";
   }
   return h("li", { class: "profile-game", dataset: { game: g.id } },
     h("a", { href: g.status === "finished" ? `replay.html?id=${enc(g.id)}` : `game.html?id=${enc(g.id)}` }, `${titleOf(g.game)} #${g.id}`),

@@ -5,7 +5,7 @@ import { s } from "./dom.js";
 import { t } from "./i18n.js";
 
 const W = 560; const H = 220;
-const PAD = { left: 52, right: 14, top: 12, bottom: 40 };
+const PAD = { left: 66, right: 14, top: 12, bottom: 40 };
 
 function niceStep(range) {
   const raw = range / 4;
