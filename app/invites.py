@@ -182,9 +182,9 @@ class InviteService:
             row, seat = await self._invited_seat(s, game_id, user)
             seat.invited = False
             row.updated_at = utcnow()
-            others = [u for u in (await s.execute(select(Seat.user_id).where(
+            others: list[int] = [u for u in (await s.execute(select(Seat.user_id).where(
                 Seat.game_id == game_id, Seat.user_id.is_not(None)))).scalars().all()
-                if u != user.id]
+                if u is not None and u != user.id]
             name, creator = row.game, row.created_by
             await s.commit()
         await self._after(game_id)
@@ -228,7 +228,7 @@ class InviteService:
             if seat is None:
                 raise Refusal("no_invitation", f"{name!r} has no invitation to this game.",
                               name=name)
-            invitee = seat.user_id
+            invitee: int = seat.user_id or 0
             seat.invited, seat.user_id = False, None
             row.updated_at = utcnow()
             await self.games.seats_changed(game_id, s)

@@ -36,11 +36,11 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import exists, false, or_, select
+
 from engine.core import Game, events_for
 
 from . import times
-from sqlalchemy import exists, false, or_, select
-
 from .errors import ApiError
 from .models import Game as GameRow, Seat
 from .times import aware, iso

@@ -149,7 +149,8 @@ class Reads:
         seats, names = await self.ctx.store.summaries([row])
         return summary_of(row, seats[game_id], user, names.get(row.created_by))
 
-    async def summaries_of(self, rows: list[Game], user: UserInfo | None) -> list[dict]:
+    async def summaries_of(self, rows: list[Game],
+                           user: UserInfo | None) -> list[dict[str, Any]]:
         """The summaries of game rows another module chose (friends' games, a profile)."""
         seats, names = await self.ctx.store.summaries(rows)
         return [summary_of(r, seats[r.id], user, names.get(r.created_by)) for r in rows]

@@ -72,7 +72,7 @@ class GameService:
                      bots: list[int], bot_kind: str, time_control: dict | None = None, *,
                      hints: bool = False, invited: tuple[int, ...] = (),
                      unlisted: bool = False,
-                     also: Callable[[int], list] | None = None) -> dict:
+                     also: Callable[[int], list[Any]] | None = None) -> dict:
         return await self.lobby.create(user, name, seats, options, bots, bot_kind, time_control,
                                        hints=hints, invited=invited, unlisted=unlisted,
                                        also=also)
@@ -140,7 +140,7 @@ class GameService:
     async def summary(self, game_id: int, user: UserInfo | None) -> dict:
         return await self.reads.summary(game_id, user)
 
-    async def summaries_of(self, rows: list, user: UserInfo | None) -> list[dict]:
+    async def summaries_of(self, rows: list[Any], user: UserInfo | None) -> list[dict[str, Any]]:
         return await self.reads.summaries_of(rows, user)
 
     async def detail(self, game_id: int, user: UserInfo | None) -> dict:

@@ -90,8 +90,6 @@ def test_the_profile_page(server, browser, watch, artifacts, lang, viewport):
         ratings = server.api("GET", f"/api/players/{name}")["ratings"]
         if ratings and len(ratings[0]["history"]) == 2:
             break
-        import time
-
         time.sleep(0.1)
     ctx, page = open_page(browser, watch, server, eve, lang, viewport,
                           f"/player.html?name={name}", "eve")
