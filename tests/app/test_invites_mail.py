@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from .test_notify import FAST, Inbox, body, inbox, settle, settings, with_email  # noqa: F401
+from .test_notify import FAST, Inbox, body, inbox, settings, settle, with_email  # noqa: F401
 
 
 async def test_the_invitee_and_then_the_creator_are_mailed(api, inbox):  # noqa: F811
