@@ -34,7 +34,8 @@ from . import jsonutil
 from .auth import UserInfo
 from .bus import USER_CHANNEL
 from .db import Database
-from .models import Game, OutboxEvent, Seat, User
+from .models import Game, Seat, User
+from .models_delivery import OutboxEvent
 from .refusal import Refusal
 from .settings import Settings
 from .signals import Notify

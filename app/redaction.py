@@ -27,7 +27,7 @@ The rules, in one list:
 - **Lists of other players' games.** A friends' games list or a profile shows a game to a
   viewer only when it is neither sealed nor unlisted (a game made for invited players,
   app/invites.py), or the viewer has a seat in it (an invited one counts)
-  (:func:`listed_for`).
+  (the SQL condition: ``app/people_store.py`` ``listed_for``).
 """
 
 from __future__ import annotations
@@ -36,12 +36,9 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import exists, false, or_, select
-
 from engine.core import Game, events_for
 
 from . import times
-from .models import Game as GameRow, Seat
 from .refusal import Refusal
 from .times import aware, iso
 
@@ -125,14 +122,3 @@ def check_sealed(until: datetime | None, seated: bool) -> None:
                       "This game stays private to its player until its day is over.",
                       until=iso(until))
 
-
-def listed_for(viewer: int | None, now: datetime | None = None):
-    """The condition on ``games`` rows a list of *other* players' games (friends' games, a
-    profile) applies for ``viewer`` (None: signed out): not sealed and not unlisted, unless
-    the viewer has a seat in the game (an invitation counts)."""
-    when = now or times.utcnow()
-    public = (GameRow.sealed_until.is_(None) | (GameRow.sealed_until <= when)) & \
-        GameRow.unlisted.is_(False)
-    seated = exists(select(Seat.seat).where(Seat.game_id == GameRow.id, Seat.user_id == viewer)) \
-        if viewer is not None else false()
-    return or_(public, seated)

@@ -95,7 +95,7 @@ def test_every_refusal_code_has_its_status_at_the_edge():
 STORAGE = (
     "db.py", "models.py", "models_delivery.py", "migrate.py",
     "games/store.py", "games/store_exits.py", "games/store_records.py", "games/store_reads.py",
-    "daily/store.py",
+    "daily/store.py", "people_store.py",
     # the edge: tells "the database is away" (503) from a bug (500) by SQLAlchemy's exceptions
     "errors.py",
 )
@@ -112,6 +112,9 @@ SQLALCHEMY_ALLOWED = (
     "notify/channels.py", "notify/daily.py",
     "notify/digest.py", "notify/service.py", "push.py", "quotas.py", "ratings.py",
     "rematch.py", "vacations.py", "webhooks.py",
+    # invitations (issue #33) write seats and games in their own transactions, as rematch.py
+    # does (it was written before this list; to move with rematch's into a store)
+    "invites.py",
 )
 
 

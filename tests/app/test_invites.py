@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from app.models import OutboxEvent, Seat
+from app.models import Seat
+from app.models_delivery import OutboxEvent
 
 from .conftest import make_settings, running_app
 
