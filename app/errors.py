@@ -36,6 +36,13 @@ REFUSAL_STATUS: dict[str, int] = {
     "unauthorized": 401,
     "conflict": 409,
     "too_many_requests": 429,
+    # quick match (app/seeks/)
+    "seek_quota": 409,
+    "game_quota": 409,
+    "seek_closed": 409,
+    "own_seek": 409,
+    "seek_not_direct": 409,
+    "seek_out_of_range": 409,
 }
 
 

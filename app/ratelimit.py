@@ -223,6 +223,12 @@ class RateLimits:
         #: take-backs per user (each one is a new version that every watcher receives)
         self.undo = bucket("undo_per_user", settings.rate_undo_per_minute / 60.0,
                            settings.rate_undo_burst)
+        #: quick-match seeks per user and per address (app/seeks/)
+        self.seeks_user = bucket("seeks_per_user", settings.rate_seeks_per_minute / 60.0,
+                                 settings.rate_seeks_burst)
+        self.seeks_address = bucket("seeks_per_address",
+                                    settings.rate_address_seeks_per_minute / 60.0,
+                                    settings.rate_address_seeks_burst)
         self.logins = LoginBackoff(settings.login_free_failures, settings.login_max_backoff,
                                    self.db)
 

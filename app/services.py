@@ -80,6 +80,13 @@ class Services:
         from .vacations import VacationService
 
         self.vacations = VacationService(self.db, self.games)  # issue #33
+        from .seeks import SeekService
+
+        # quick match (issue #33): the scheduler's sweep expires seeks and starts what a
+        # crash left unstarted
+        self.seeks = SeekService(self.db, settings, self.games, self.bus, self.signals,
+                                 self.limits)
+        self.scheduler.add_chore(self.seeks.sweep)
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits,
                                 self.signals)
         self.webhooks = WebhookService(self.db, settings)

@@ -71,6 +71,8 @@ def summary_of(row: Game, seats: list[dict], user: UserInfo | None,
         "sealed_until": iso(row.sealed_until),
         #: the players agreed to hints (GET /hint); never rated
         "hints": bool(row.hints),
+        #: a quick match of casual seeks: never rated (app/seeks/)
+        "casual": bool(row.casual),
     }
 
 
