@@ -16,6 +16,7 @@ from app.seeks import match
 from app.times import utcnow
 
 from .conftest import make_settings, play_to_end, running_app
+from .test_processes import pg_url  # noqa: F401 - the fixture
 from .wsclient import Socket
 
 TOY = {"game": "toy", "seats": 2, "minutes": 30}
@@ -344,3 +345,30 @@ async def check_each_seek_once(api, players) -> None:
         stored = (await s.execute(select(Game.id, Game.status))).all()
     assert sorted(seated) == sorted((g, u) for g, users in games.items() for u in users)
     assert {status for _, status in stored} == {"running"} and len(stored) == len(games)
+
+
+async def test_two_server_processes_pair_each_seek_once(pg_url):
+    """The same race between two real server processes (``python -m tests.app.launcher``) on
+    one PostgreSQL database: 20 players post at once, alternately through each process."""
+    import httpx
+
+    from .test_processes import Remote, server_process
+
+    async with server_process(pg_url) as p1, server_process(pg_url) as p2:
+        async with httpx.AsyncClient(base_url=f"http://{p1.base}") as c1, \
+                httpx.AsyncClient(base_url=f"http://{p2.base}") as c2:
+            players = [await Remote(c1).user() for _ in range(20)]
+            replies = await asyncio.gather(*[
+                (c1, c2)[i % 2].post("/api/seeks", json=TOY, headers=p.headers)
+                for i, p in enumerate(players)])
+            assert all(r.status_code == 201 for r in replies), [r.text for r in replies]
+            games = {r.json()["seek"]["game_id"] for r in replies} - {None}
+            # each pairing answered its own post; the others read theirs now
+            mine = [(await (c1, c2)[i % 2].get("/api/seeks", headers=p.headers)).json()["mine"]
+                    for i, p in enumerate(players)]
+    assert all(len(m) == 1 and m[0]["status"] == "paired" for m in mine), mine
+    by_game: dict[int, list[int]] = {}
+    for p, m in zip(players, mine):
+        by_game.setdefault(m[0]["game_id"], []).append(p.id)
+    assert games <= set(by_game) and len(by_game) == 10
+    assert all(len(set(users)) == 2 for users in by_game.values())
