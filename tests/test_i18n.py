@@ -360,6 +360,7 @@ def raised_codes() -> set[str]:
         r'ApiError\(\s*\d+,\s*"(\w+)"', r'IllegalAction\(\s*"(\w+)"', r'BadSetup\(\s*"(\w+)"',
         r'\b_error\(\s*"(\w+)"', r'_reply\(\s*send,\s*\d+,\s*"(\w+)"', r'error_response\(\s*\w+,\s*"(\w+)"',
         r'super\(\)\.__init__\(\s*\d+,\s*"(\w+)"',
+        r'\bRefusal\(\s*"(\w+)"',
     ]
     codes: set[str] = set()
     for folder in ("app", "engine"):
