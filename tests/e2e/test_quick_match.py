@@ -71,6 +71,8 @@ def test_quick_match_between_two_browsers(server, browser, watch, artifacts, lan
         mine = a.wait_for_selector("#my-seeks [data-status='open']")
         assert w["seek.status_open"] in mine.inner_text()
         a.screenshot(path=str(artifacts / f"quick-match-waiting-{lang}-{viewport['width']}.png"))
+        # the box fits the phone: the page never scrolls sideways
+        assert a.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         seek_id = int(mine.get_attribute("data-seek"))
         # bob sees it among the others' seeks (after a reload: the list also polls)
         b.reload()
