@@ -32,7 +32,7 @@ from .. import jsonutil, quotas
 from ..auth import UserInfo
 from ..bus import USER_CHANNEL
 from ..db import Database
-from ..models import Seek
+from ..models import Game, Seek
 from ..refusal import Refusal
 from ..times import aware, iso, utcnow
 from . import match, store
@@ -253,9 +253,8 @@ class SeekService:
             return
         self.signals.wake_outbox()  # the "matched" notices
         for game_id in game_ids:
-            async with self.db.read() as s:
-                creator = await s.scalar(select(Seek.user_id).where(Seek.game_id == game_id)
-                                         .order_by(Seek.created_at, Seek.id).limit(1))
+            async with self.db.read() as s:  # the anchor's player (seat 0) created it
+                creator = await s.scalar(select(Game.created_by).where(Game.id == game_id))
                 names = await store.names(s, [creator] if creator else [])
             if creator is None:
                 continue

@@ -175,6 +175,20 @@ async def test_oldest_first_then_closest_rating(api):
     assert [x["user"]["id"] for x in g["seats"]] == [q[0].id, q[3].id, q[2].id]
 
 
+async def test_a_table_whose_anchor_is_not_its_oldest_seek_starts(api):
+    """Three seats: the oldest seek (a) cannot lead a table (its closest partner x accepts
+    nobody else), a later anchor (y) takes it in: y's player creates and starts the game."""
+    a, x, y, z = [await api.user(f"tt{n}") for n in "axyz"]
+    for player, rating in zip((a, x, y, z), (1500, 1501, 1600, 1610)):
+        await set_rating(api, player, rating)
+    await seek(a, seats=3)
+    await seek(x, seats=3, rating_min=1490, rating_max=1502)
+    await seek(y, seats=3)
+    g = (await seek(z, seats=3))["game"]
+    assert g["status"] == "running" and g["created_by"]["id"] == y.id
+    assert [s["user"]["id"] for s in g["seats"]] == [y.id, z.id, a.id]
+
+
 def test_the_pairing_order_in_pure_terms():
     c = match.Candidate
     seeks = [c(1, 10, 1500, None, None, 1.0), c(2, 11, 1800, None, None, 2.0),
