@@ -89,15 +89,17 @@ class SeekService:
                           f"one of {bot_kinds()}.")
         return normalized
 
-    async def _admit(self, s, user: UserInfo, address: str | None) -> None:
-        """The quotas of a new seek (or an accept), in ``s`` with the user's row locked."""
+    async def _admit(self, s, user: UserInfo, address: str | None, *,
+                     opening: bool = True) -> None:
+        """The quotas of a new seek (``opening``) or an accept (a game, no open seek), in ``s``
+        with the user's row locked."""
         if self.limits is not None:
             await self.limits.check(self.limits.seeks_user, user.id)
             await self.limits.check(self.limits.seeks_address, address)
         active, _ = await quotas.creator_load(s, user.id)  # locks the user's row
         mine = await store.open_count(s, user.id)
         cap = self.settings.max_open_seeks_per_user
-        if mine >= cap:
+        if opening and mine >= cap:
             raise Refusal("seek_quota", f"At most {cap} open seeks at once; cancel one first.",
                           limit=cap)
         limit = self.settings.max_active_games_per_user
@@ -157,7 +159,7 @@ class SeekService:
                 raise Refusal("seek_out_of_range",
                               "Your rating is outside the range this seek asks for.",
                               rating=round(mine))
-            await self._admit(s, user, address)
+            await self._admit(s, user, address, opening=False)
             answer = Seek(user_id=user.id, game=target.game, seats=2, options=target.options,
                           time_control=target.time_control, rated=target.rated, pool=pool,
                           status="paired", created_at=now, expires_at=now, closed_at=now)

@@ -301,6 +301,13 @@ async def test_quotas(db_url):
         assert (await seek(bob, rated=False))["game"] is None  # (ada's seek is rated)
         r = await bob.post("/api/seeks", json={**TOY, "seats": 3})
         assert r.status_code == 409 and r.json()["error"]["code"] == "game_quota"
+    # accepting opens no seek: a player at the cap of open seeks may still accept one
+    async with running_app(make_settings(db_url, max_open_seeks_per_user=1)) as api:
+        carol, dave = await api.user(), await api.user()
+        await seek(carol, seats=3)
+        theirs = (await seek(dave, rated=False))["seek"]
+        r = await carol.post(f"/api/seeks/{theirs['id']}/accept")
+        assert r.status_code == 201 and r.json()["game"]["status"] == "running"
 
 
 async def test_a_crash_between_pairing_and_start_is_repaired(api):
