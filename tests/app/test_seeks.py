@@ -305,9 +305,9 @@ async def test_quotas(db_url):
     async with running_app(make_settings(db_url, max_open_seeks_per_user=1)) as api:
         carol, dave = await api.user(), await api.user()
         await seek(carol, seats=3)
-        theirs = (await seek(dave, rated=False))["seek"]
+        theirs = (await seek(dave, options={"rounds": 2}))["seek"]  # (a pool of its own)
         r = await carol.post(f"/api/seeks/{theirs['id']}/accept")
-        assert r.status_code == 201 and r.json()["game"]["status"] == "running"
+        assert r.status_code == 201 and r.json()["game"]["status"] == "running", r.text
 
 
 async def test_a_crash_between_pairing_and_start_is_repaired(api):
