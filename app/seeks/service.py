@@ -218,24 +218,39 @@ class SeekService:
 
     # ------------------------------------------------------------------ pairing
     async def pair(self, pool: str, now: datetime | None = None) -> list[int]:
-        """Pair the pool's open seeks into games (stored and started): the games' ids."""
-        now = now or utcnow()
-        for _ in range(3):  # a seek closed under our feet: the pass again, without it
-            try:
-                made = await self._pair_once(pool, now)
-            except store.Lost:
-                continue
-            await self._started(made)
-            return made
-        return []  # pragma: no cover - three closes in a row: the sweep tries again
+        """Pair the pool's open seeks into games (stored and started): the games' ids.
 
-    async def _pair_once(self, pool: str, now: datetime) -> list[int]:
+        One process pairs a pool at a time; another that finds it busy leaves at once (its
+        seek was committed before, so the busy one sees it: after each pass it reads the
+        pool again and passes again while a seek came that its pass did not see)."""
+        now = now or utcnow()
+        made: list[int] = []
+        for _ in range(10):  # bounded: what is left, the sweep pairs
+            try:
+                passed = await self._pair_once(pool, now)
+            except store.Lost:  # a seek closed under our feet: the pass again, without it
+                continue
+            if passed is None:  # another process is pairing this pool
+                break
+            seen, games = passed
+            made += games
+            await self._started(games)
+            async with self.db.read() as s:
+                if not await store.open_ids(s, pool, now) - seen:
+                    break
+        return made
+
+    async def _pair_once(self, pool: str, now: datetime) -> tuple[set[int], list[int]] | None:
+        """One pass (one transaction): the seeks it saw and the games it made; None when
+        another process holds the pool."""
         made: list[int] = []
         async with self.db.write() as s:
-            await store.lock_pool(s, pool, self.db.is_postgres)
+            if not await store.lock_pool(s, pool, self.db.is_postgres, wait=False):
+                return None
             rows = await store.open_in_pool(s, pool, now)
+            seen = {x.id for x in rows}
             if len(rows) < 2 or len(rows) < rows[0].seats:
-                return made
+                return seen, made
             rating = await store.ratings(s, rows[0].game, [x.user_id for x in rows])
             by_id = {x.id: x for x in rows}
             tables = match.groups([match.Candidate(x.id, x.user_id, rating[x.user_id],
@@ -247,7 +262,7 @@ class SeekService:
                                                   now))
             if made:
                 await s.commit()
-        return made
+        return seen, made
 
     async def _started(self, game_ids: list[int]) -> None:
         """Start each stored game and tell its players' pages (the notices are queued)."""

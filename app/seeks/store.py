@@ -32,11 +32,15 @@ class Lost(Exception):
     """A seek to claim was no longer open (cancelled or expired meanwhile): roll back."""
 
 
-async def lock_pool(s, pool: str, postgres: bool) -> None:
-    """PostgreSQL: hold the pool's advisory lock until this transaction ends."""
-    if postgres:
-        await s.execute(text("SELECT pg_advisory_xact_lock(:space, hashtext(:pool))"),
-                        {"space": LOCK_SPACE, "pool": pool})
+async def lock_pool(s, pool: str, postgres: bool, *, wait: bool = True) -> bool:
+    """PostgreSQL: hold the pool's advisory lock until this transaction ends (``wait``: for
+    as long as another holds it; else False at once when another does)."""
+    if not postgres:
+        return True
+    how = "pg_advisory_xact_lock" if wait else "pg_try_advisory_xact_lock"
+    got = await s.scalar(text(f"SELECT {how}(:space, hashtext(:pool))"),
+                         {"space": LOCK_SPACE, "pool": pool})
+    return got is not False
 
 
 async def open_in_pool(s, pool: str, now: datetime, limit: int = 200) -> list[Seek]:
@@ -45,6 +49,11 @@ async def open_in_pool(s, pool: str, now: datetime, limit: int = 200) -> list[Se
         select(Seek).where(Seek.pool == pool, Seek.status == "open", Seek.expires_at > now)
         .order_by(Seek.created_at, Seek.id).limit(limit)
         .with_for_update(skip_locked=True))).scalars().all())
+
+
+async def open_ids(s, pool: str, now: datetime) -> set[int]:
+    return set((await s.execute(select(Seek.id).where(
+        Seek.pool == pool, Seek.status == "open", Seek.expires_at > now))).scalars().all())
 
 
 async def ratings(s, game: str, user_ids: Iterable[int]) -> dict[int, float]:

@@ -376,8 +376,9 @@ async def test_two_server_processes_pair_each_seek_once(pg_url):
     from .test_processes import Remote, server_process
 
     async with server_process(pg_url) as p1, server_process(pg_url) as p2:
-        async with httpx.AsyncClient(base_url=f"http://{p1.base}") as c1, \
-                httpx.AsyncClient(base_url=f"http://{p2.base}") as c2:
+        # (generous timeouts: a loaded 2-core machine is slower, not wrong)
+        async with httpx.AsyncClient(base_url=f"http://{p1.base}", timeout=120) as c1, \
+                httpx.AsyncClient(base_url=f"http://{p2.base}", timeout=120) as c2:
             players = [await Remote(c1).user() for _ in range(20)]
             replies = await asyncio.gather(*[
                 (c1, c2)[i % 2].post("/api/seeks", json=TOY, headers=p.headers)
