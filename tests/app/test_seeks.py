@@ -394,3 +394,17 @@ async def test_two_server_processes_pair_each_seek_once(pg_url):
         by_game.setdefault(m[0]["game_id"], []).append(p.id)
     assert games <= set(by_game) and len(by_game) == 10
     assert all(len(set(users)) == 2 for users in by_game.values())
+
+
+@pytest.mark.parametrize("lang", ["en", "uk", "de"])
+def test_the_matched_notice_in_every_language(lang):
+    from app.notify.texts import TEXTS
+    from app.push import PushService
+
+    out = PushService.payload("matched", 7, "Zoo", 0, None, lang, by="bob")
+    assert "bob" in out["body"] and "#7" in out["body"] and "Zoo" in out["title"]
+    assert out["tag"] == "menagerie-match-7" and out["url"] == "game.html?id=7"
+    assert "{by}" in TEXTS[lang]["matched.subject"] and "{title}" in TEXTS[lang]["matched.body"]
+    if lang != "en":
+        assert out["body"] != PushService.payload("matched", 7, "Zoo", 0, None, "en",
+                                                  by="bob")["body"]
