@@ -63,8 +63,9 @@ def test_quick_match_between_two_browsers(server, browser, watch, artifacts, lan
         ctx, b = lobby(browser, watch, server, bob, lang, viewport, "bob")
         contexts.append(ctx)
         for page in (a, b):
-            assert page.inner_text("#h-seeks") == w["seek.title"]
+            # (the box is drawn once the words are loaded; the heading is translated by then)
             assert page.wait_for_selector("#seek-post").inner_text() == w["seek.post"]
+            assert page.inner_text("#h-seeks") == w["seek.title"]
         # ada posts and waits: her seek is listed as hers, looking
         choose(a, time, rated)
         a.click("#seek-post")
