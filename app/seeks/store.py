@@ -19,7 +19,8 @@ from datetime import datetime
 
 from sqlalchemy import func, select, text, update
 
-from ..models import Game, OutboxEvent, Rating, Seat, Seek, User
+from ..models import Game, Rating, Seat, Seek, User
+from ..models_delivery import OutboxEvent
 from ..signals import Notify
 
 #: a player without a rating in a game counts as this (Glicko's start, app/ratings.py)

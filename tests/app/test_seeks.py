@@ -105,7 +105,7 @@ async def test_two_compatible_seeks_start_a_game(api):
     # each player is told through their channels (the outbox, exactly once): ada's webhook
     await api.services.signals.drain()
     async with api.services.db.read() as s:
-        from app.models import WebhookDelivery
+        from app.models_delivery import WebhookDelivery
 
         sent = (await s.execute(select(WebhookDelivery))).scalars().all()
     matched = [x.payload for x in sent if x.event == "matched"]
