@@ -68,6 +68,10 @@ REFUSAL_STATUS: dict[str, int] = {
     # 503: the server cannot do it now; try again later
     **dict.fromkeys(("crowded", "game_unavailable", "hint_timeout", "hint_unavailable",
                      "server_busy"), 503),
+    # quick match (app/seeks/)
+    **dict.fromkeys(("seek_quota", "seek_closed", "own_seek", "seek_not_direct",
+                     "seek_out_of_range"), 409),
+    **dict.fromkeys(("bad_seek", "bad_rating_range", "bad_seats"), 422),
 }
 
 # Kinds of refusal whose status does not depend on the code.

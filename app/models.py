@@ -118,6 +118,8 @@ class Game(Base):
     #: made for invited players (app/invites.py): in no list but its players' and invitees',
     #: and only an invited player can take a seat
     unlisted: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    #: a casual game, never rated: a quick match of casual seeks (issue #33, app/seeks/)
+    casual: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class Seat(Base):
@@ -338,3 +340,38 @@ class RatingHistory(Base):
     rating: Mapped[float] = mapped_column(Float)
     rd: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Seek(Base):
+    """A quick-match seek (issue #33, app/seeks/): a player asks for a game of ``game`` with
+    ``seats`` players, this time control, rated or casual, with opponents rated between
+    ``rating_min`` and ``rating_max``. ``pool`` is the digest of what must be equal for two
+    seeks to pair (game, seats, options, time control, rated). ``status``: ``open``, then
+    ``paired`` (``game_id`` the game it made), ``expired`` or ``cancelled``; only a
+    conditional ``UPDATE ... WHERE status = 'open'`` moves it on, so it happens once."""
+
+    __tablename__ = "seeks"
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'paired', 'expired', 'cancelled')",
+                        name="ck_seeks_status"),
+        Index("ix_seeks_pool_open", "pool", "status", "created_at"),
+        Index("ix_seeks_status_expires", "status", "expires_at"),
+        Index("ix_seeks_user_status", "user_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(64))
+    seats: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    time_control: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    rating_min: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rating_max: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    pool: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default="open", server_default="open")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    game_id: Mapped[int | None] = mapped_column(
+        Id, ForeignKey("games.id", ondelete="SET NULL"), nullable=True)

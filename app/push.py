@@ -270,7 +270,7 @@ class PushService:
         params = {"title": title, "id": game_id, "by": by, "excerpt": excerpt}
         tag = {"chat_mention": "chat", "invitation": "rematch", "resigned": "over",
                "aborted": "over", "game_invitation": "invite",
-               "invitation_declined": "invite"}.get(kind, "turn")
+               "invitation_declined": "invite", "matched": "match"}.get(kind, "turn")
         out = {"type": kind, "game": game_id, "version": version,
                "title": i18n.fill(words[f"push.{kind}_title"], params),
                "body": i18n.fill(words[f"push.{kind}_body"], params),

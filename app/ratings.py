@@ -179,6 +179,8 @@ def why_unrated(game: Game, seats: list[Seat]) -> str | None:
         return f"source {game.source}"
     if (game.result or {}).get("aborted") is not None:
         return "aborted"  # before its play began (app/games/exits.py)
+    if game.casual:
+        return "casual"  # a quick match of casual seeks (app/seeks/)
     if game.hints:
         return "hints allowed"  # a casual game: the bot proposed answers (app/analysis/)
     if any(s.bot is not None for s in seats):

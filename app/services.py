@@ -90,6 +90,13 @@ class Services:
         people = PeopleStore(self.db)
         self.friends = FriendService(people, self.games, settings)
         self.profiles = ProfileService(people, self.games)
+        from .seeks import SeekService
+
+        # quick match (issue #33): the scheduler's sweep expires seeks and starts what a
+        # crash left unstarted
+        self.seeks = SeekService(self.db, settings, self.games, self.bus, self.signals,
+                                 self.limits)
+        self.scheduler.add_chore(self.seeks.sweep)
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits,
                                 self.signals)
         self.webhooks = WebhookService(self.db, settings)

@@ -73,6 +73,8 @@ def summary_of(row: Game, seats: list[dict], user: UserInfo | None,
         "hints": bool(row.hints),
         #: for invited players only: in no public list (app/invites.py)
         "unlisted": bool(row.unlisted),
+        #: a quick match of casual seeks: never rated (app/seeks/)
+        "casual": bool(row.casual),
     }
 
 

@@ -31,6 +31,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "aborted.subject": "{title} was aborted",
         "aborted.body": "{by} aborted {title} before its play began. Nobody won; it is not "
                         "rated.",
+        "matched.subject": "Quick match: {title} with {by}",
+        "matched.body": "Your seek was paired: a game of {title} with {by} has started.",
         "game_over.subject": "{title} is over",
         "game_over.body": "The game {title} has ended. See the final scores at the table.",
         "open_game": "Open the game",
@@ -74,6 +76,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "aborted.subject": "Гру {title} перервано",
         "aborted.body": "{by} перериває гру {title} до початку гри. Ніхто не переміг; гра не "
                         "впливає на рейтинг.",
+        "matched.subject": "Швидка гра: {title} з {by}",
+        "matched.body": "Для вашого пошуку знайдено суперника: гра {title} з {by} почалася.",
         "game_over.subject": "Гру {title} завершено",
         "game_over.body": "Гра {title} закінчилася. Підсумкові очки — за столом.",
         "open_game": "Відкрити гру",
@@ -117,6 +121,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "aborted.subject": "{title} wurde abgebrochen",
         "aborted.body": "{by} hat {title} vor Spielbeginn abgebrochen. Niemand hat gewonnen; "
                         "die Partie wird nicht gewertet.",
+        "matched.subject": "Schnellpartie: {title} mit {by}",
+        "matched.body": "Deine Suche wurde gepaart: eine Partie {title} mit {by} hat begonnen.",
         "game_over.subject": "{title} ist zu Ende",
         "game_over.body": "Die Partie {title} ist beendet. Die Endwertung steht am Tisch.",
         "open_game": "Zur Partie",

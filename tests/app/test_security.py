@@ -100,6 +100,16 @@ MATRIX = {
                                                     own_seat=201, spectator=201),
     ("DELETE", "/api/me/vacations/{vacation_id}", None): dict(
         anonymous=401, other_player=404, own_seat=404, spectator=404),
+    # quick match (issue #33): the open seeks are public; each role posts one (the roles'
+    # seeks pair with each other: 201 either way); nobody's seek 999999
+    ("GET", "/api/seeks", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                      spectator=200),
+    ("POST", "/api/seeks", "seek"): dict(anonymous=401, other_player=201, own_seat=201,
+                                         spectator=201),
+    ("POST", "/api/seeks/{seek_id}/accept", None): dict(anonymous=401, other_player=404,
+                                                        own_seat=404, spectator=404),
+    ("DELETE", "/api/seeks/{seek_id}", None): dict(anonymous=401, other_player=404,
+                                                   own_seat=404, spectator=404),
     ("GET", "/api/me/webhooks", None): dict(anonymous=401, other_player=200, own_seat=200,
                                             spectator=200),
     ("POST", "/api/me/webhooks", "webhook"): dict(anonymous=401, other_player=201,
@@ -278,7 +288,8 @@ async def test_authorization_matrix(api):
             path = template.format(gid=scene["gid"], open=scene["open"], game="toy",
                                    name=scene["own_seat"].name, inv=scene["inv"],
                                    invitee=scene["other_player"].name,
-                                   webhook_id=999999, vacation_id=999999, kind="toy",
+                                   webhook_id=999999, vacation_id=999999, seek_id=999999,
+                                   kind="toy",
                                    day=day_of(utcnow()).isoformat())
             body = None
             if body_kind == "new_user":
@@ -300,6 +311,8 @@ async def test_authorization_matrix(api):
                 body = _push_subscription()
             elif body_kind == "push_gone":
                 body = {"endpoint": "https://fcm.googleapis.com/fcm/send/nobody"}
+            elif body_kind == "seek":
+                body = {"game": "toy", "seats": 2, "minutes": 5}
             elif body_kind == "vacation":
                 body = {"days": 1}
             elif body_kind == "undo":
@@ -682,3 +695,50 @@ async def test_hidden_information_around_a_resignation_and_an_abort(db_url):
             checked += 1
     assert not offer1 & _card_ids(aborted[0][1])
     assert checked > 30
+
+
+async def test_hidden_information_around_a_quick_match(db_url):
+    """Issue #33's quick match in the hidden-information sweep: two players' Ark Nova seeks pair
+    into a started game. Every answer (both posts, the seek lists for each player and for
+    nobody, every message of their ``/api/me/ws`` pages) is checked: no card on offer to the
+    other seat, never the game's seed."""
+    from sqlalchemy import select
+
+    from app.models import Game
+
+    settings = make_settings(db_url)
+    async with live_server(settings) as (host, app):
+        async with httpx.AsyncClient(base_url=f"http://{host}") as client:
+            api = Api(client, app)
+            p = [await api.user() for _ in range(2)]
+            pages = [await Socket.open_path(host, "/api/me/ws", q.token) for q in p]
+            for page in pages:
+                assert (await page.recv())["type"] == "hello"
+            body = {"game": "arknova", "seats": 2, "minutes": 10}
+            responses: list[tuple[int | None, str]] = []
+            r = await p[0].post("/api/seeks", json=body)
+            assert r.status_code == 201 and r.json()["game"] is None
+            responses.append((0, r.text))
+            r = await p[1].post("/api/seeks", json=body)
+            assert r.status_code == 201, r.text
+            responses.append((1, r.text))
+            gid = r.json()["game"]["id"]
+            for i, page in enumerate(pages):
+                await page.recv_type("seek")
+                responses += [(i, raw) for raw in page.raw]
+                await page.ws.close()
+            for i in range(2):
+                responses.append((i, (await p[i].get("/api/seeks")).text))
+            responses.append((None, (await client.get("/api/seeks")).text))
+            offers = {i: _secrets((await p[i].game(gid))["view"]["private"]) for i in range(2)}
+            async with app.state.services.db.read() as s:
+                seed = await s.scalar(select(Game.seed).where(Game.id == gid))
+    assert all(offers.values()) and seed
+    checked = 0
+    for viewer, text in responses:
+        assert seed not in text
+        for seat, cards in offers.items():
+            if seat != viewer:
+                assert not cards & _card_ids(text), (seat, viewer, text[:300])
+                checked += 1
+    assert checked >= 8
