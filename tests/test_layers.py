@@ -96,7 +96,7 @@ STORAGE = (
     "db.py", "models.py", "models_delivery.py", "migrate.py",
     "games/store.py", "games/store_exits.py", "games/store_records.py", "games/store_reads.py",
     "games/store_rematch.py",
-    "daily/store.py", "people_store.py",
+    "daily/store.py", "people_store.py", "seeks/store.py",
     # the edge: tells "the database is away" (503) from a bug (500) by SQLAlchemy's exceptions
     "errors.py",
 )

@@ -22,8 +22,6 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
-
 import engine
 from engine.bots import bot_kinds
 from engine.core import IllegalAction
@@ -32,7 +30,7 @@ from .. import jsonutil, quotas
 from ..auth import UserInfo
 from ..bus import USER_CHANNEL
 from ..db import Database
-from ..models import Game, Seek
+from ..models import Seek
 from ..refusal import Refusal
 from ..times import aware, iso, utcnow
 from . import match, store
@@ -140,12 +138,12 @@ class SeekService:
         """Take another player's open two-seat seek: a game at once (``{"seek", "game"}``)."""
         now = now or utcnow()
         async with self.db.write() as s:
-            pool = await s.scalar(select(Seek.pool).where(Seek.id == seek_id))
+            pool = await store.pool_of(s, seek_id)
             if pool is None:
                 raise Refusal("not_found", "No such seek.")
             await store.lock_pool(s, pool, self.db.is_postgres)
-            target = (await s.execute(select(Seek).where(Seek.id == seek_id)
-                                      .with_for_update())).scalar_one()
+            target = await store.seek(s, seek_id, lock=True)
+            assert target is not None  # its pool was found above, in this transaction
             if target.status != "open" or aware(target.expires_at) <= now:
                 raise Refusal("seek_closed", "This seek is not open any more.")
             if target.user_id == user.id:
@@ -176,7 +174,7 @@ class SeekService:
     async def cancel(self, user: UserInfo, seek_id: int, now: datetime | None = None) -> None:
         now = now or utcnow()
         async with self.db.write() as s:
-            owner = await s.scalar(select(Seek.user_id).where(Seek.id == seek_id))
+            owner = await store.owner_of(s, seek_id)
             if owner != user.id:
                 raise Refusal("not_found", "No such seek.")
             if not await store.cancel(s, seek_id, user.id, now):
@@ -271,7 +269,7 @@ class SeekService:
         self.signals.wake_outbox()  # the "matched" notices
         for game_id in game_ids:
             async with self.db.read() as s:  # the anchor's player (seat 0) created it
-                creator = await s.scalar(select(Game.created_by).where(Game.id == game_id))
+                creator = await store.creator_of(s, game_id)
                 names = await store.names(s, [creator] if creator else [])
             if creator is None:
                 continue
@@ -286,7 +284,7 @@ class SeekService:
     async def _tell(self, game_id: int) -> None:
         async with self.db.read() as s:
             seeks = await store.seeks_of_game(s, game_id)
-            name = await s.scalar(select(Seek.game).where(Seek.game_id == game_id).limit(1))
+            name = await store.game_name_of(s, game_id)
         for seek_id, user_id in seeks:
             await self.bus.publish(USER_CHANNEL, jsonutil.dumps_str({
                 "t": "seek", "users": [user_id], "seek": seek_id, "status": "paired",
@@ -316,7 +314,8 @@ class SeekService:
 
     async def _answer(self, user: UserInfo, seek_id: int, made: list[int]) -> dict[str, Any]:
         async with self.db.read() as s:
-            row = (await s.execute(select(Seek).where(Seek.id == seek_id))).scalar_one()
+            row = await store.seek(s, seek_id)
+            assert row is not None  # the caller's own seek, just written
             rating = (await store.ratings(s, row.game, [user.id]))[user.id]
         game = await self.games.summary(row.game_id, user) if row.game_id else None
         return {"seek": public(row, user.username, rating), "game": game}

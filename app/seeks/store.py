@@ -166,3 +166,27 @@ async def recent_of(s, user_id: int, since: datetime, limit: int = 20) -> list[S
         select(Seek).where(Seek.user_id == user_id,
                            (Seek.status == "open") | (Seek.closed_at >= since))
         .order_by(Seek.created_at.desc(), Seek.id.desc()).limit(limit))).scalars().all())
+
+
+async def seek(s, seek_id: int, *, lock: bool = False) -> Seek | None:
+    """One seek (``lock``: its row held for this transaction)."""
+    q = select(Seek).where(Seek.id == seek_id)
+    return (await s.execute(q.with_for_update() if lock else q)).scalar_one_or_none()
+
+
+async def pool_of(s, seek_id: int) -> str | None:
+    return await s.scalar(select(Seek.pool).where(Seek.id == seek_id))
+
+
+async def owner_of(s, seek_id: int) -> int | None:
+    return await s.scalar(select(Seek.user_id).where(Seek.id == seek_id))
+
+
+async def creator_of(s, game_id: int) -> int | None:
+    """Who created the game a pairing made (the anchor seek's player, seat 0)."""
+    return await s.scalar(select(Game.created_by).where(Game.id == game_id))
+
+
+async def game_name_of(s, game_id: int) -> str | None:
+    """The game (``arknova``, ...) of the seeks that made ``game_id``."""
+    return await s.scalar(select(Seek.game).where(Seek.game_id == game_id).limit(1))
