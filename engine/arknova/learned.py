@@ -15,11 +15,13 @@ its zoo's minus the best other zoo's, some of them also times the clock, and who
 - :func:`utility` is what the bots maximize: the margin, plus ``20 * (2 P - 1)`` (the +-20 for
   winning or losing that finished games get, :func:`engine.bots.evaluation.final_value`, so a
   won game's value and a winning position's value meet), plus the *tempo* term
-  ``tempo * (2 P - 1) * progress``, where ``progress`` is how far the seat's own victory points
-  have come in the last :data:`PROGRESS` points before 0 (0 ends the game): a seat that is probably winning gains by bringing the end
-  closer, a seat that is probably losing by keeping it away. Against a rival that never races,
-  this is what makes the bot end the game. A finished game gets the same term with the chance
-  0 or 1 (:func:`value`), so ending a won game is worth at least the position before it.
+  ``tempo * max(0, 2 P - 1) * progress``, where ``progress`` is how far the seat's own victory
+  points have come in the last ``progress`` points (value.json, default :data:`PROGRESS`)
+  before 0 (0 ends the game): a seat that is probably winning gains by bringing the end closer.
+  One-sided: paid for keeping the end away, a trailing seat refused its own points once
+  ``tempo`` > 1. Against a rival that never races, this is what makes the bot end the game. A
+  finished game gets the same term with the chance 1 when won (:func:`value`), so ending a won
+  game is worth at least the position before it.
 
 Pure Python; the weights are read once and validated (:func:`load`).
 """
@@ -165,8 +167,10 @@ def utility(state: dict, seat: int) -> float:
     lean = 2.0 * chance(m, model["sigma"]) - 1.0
     u = m + WIN_BONUS * lean
     if state["seats"] > 1:  # once the end is triggered a zoo at 0 or more has come all the way
+        # one-sided: only a probably-winning seat is paid for bringing the end closer; paid to
+        # keep it away, a trailing seat refused its own points once tempo > 1 (stalled games)
         window = data.get("progress", PROGRESS)
-        u += data["tempo"] * lean * (window + max(-window, min(0.0, vp)))
+        u += data["tempo"] * max(0.0, lean) * (window + max(-window, min(0.0, vp)))
     return u
 
 
@@ -219,7 +223,7 @@ def value(state: dict, seat: int) -> float:
             return final
         # the tempo term of a finished game: the whole way came, won (+) or lost (-); without it
         # ending a won game looked worse than the turn before it and the bots never ended games
-        won = 1.0 if final > 0 else -1.0 if final < 0 else 0.0
+        won = 1.0 if final > 0 else 0.0  # one-sided like the utility's term
         data = load()
         return final + data["tempo"] * won * data.get("progress", PROGRESS)
     return utility(state, seat) + pending(state, seat)
