@@ -35,10 +35,17 @@ from engine.arknova import learned  # noqa: E402
 from engine.bots import decide, make_bot  # noqa: E402
 from engine.bots.simulate import parse_bots  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
-from ladder import use_value  # noqa: E402  (benchmarks/ is on the path when run as a script)
 
 VALUE_FILE = ROOT / "engine" / "arknova" / "data" / "value.json"
 MAX_DECISIONS = 20_000
+
+
+def use_value(path: str | None) -> None:
+    """Play on the weights in ``path`` (a candidate value.json) instead of the shipped ones
+    (validated; also each worker's initializer; as ``benchmarks/ladder.py --value``)."""
+    if path:
+        data = learned.validate(json.loads(Path(path).read_text()))
+        learned.load = lambda: data  # the module's functions look ``load`` up at each call
 
 
 def play(task: tuple) -> dict:
@@ -118,11 +125,16 @@ LOWER = {"money": 0.05, "side_income": 0.0, "appeal_in": 0.0, "assets": 0.0, "sp
          "side_income*breaks": 0.0, "appeal_in*breaks": 0.0, "money*phase": 0.05,
          "assets*phase": 0.0, "space*phase": 0.0, "hand*phase": 0.4, "projects*phase": 0.0}
 UPPER = {"malus": 0.0}
+#: Solo games have no floors on the hand: a solo game's last turns must not hoard cards (the
+#: fit itself puts the hand's weight on ``hand*phase``, which fades over the last turns).
+SOLO_LOWER = {**LOWER, "hand": 0.0, "cards": 0.0, "hand*phase": 0.0}
 
 
 def bounded_ridge(xs: list[list[float]], ys: list[float], lam: float,
-                  names: tuple) -> list[float]:
-    """:func:`ridge` with the :data:`LOWER` / :data:`UPPER` bounds (active set)."""
+                  names: tuple, lower: dict | None = None) -> list[float]:
+    """:func:`ridge` with the ``lower`` (default :data:`LOWER`) / :data:`UPPER` bounds (active
+    set)."""
+    lower = LOWER if lower is None else lower
     fixed: dict[int, float] = {}
     for _ in range(len(names) + 1):
         free = [j for j in range(len(names)) if j not in fixed]
@@ -135,7 +147,7 @@ def bounded_ridge(xs: list[list[float]], ys: list[float], lam: float,
             w[j] = v
         moved = False
         for j in free:
-            lo, hi = LOWER.get(names[j]), UPPER.get(names[j])
+            lo, hi = lower.get(names[j]), UPPER.get(names[j])
             if lo is not None and w[j] < lo:
                 fixed[j] = lo
                 moved = True
@@ -233,7 +245,8 @@ def main() -> None:
         # fitted: what changes from now to the end (the final margin less today's projected
         # margin, feature 0), so that a point now is worth a point at the end plus what the
         # other features add; without this offset collinear income terms ate the points
-        w = bounded_ridge(xs, [y - x[0] for x, y in zip(xs, ys)], args.lam, names)
+        w = bounded_ridge(xs, [y - x[0] for x, y in zip(xs, ys)], args.lam, names,
+                          LOWER if part == "duel" else SOLO_LOWER)
         w[0] += 1.0
         rep = report(part, w, subset)
         data[part]["features"] = list(names)
