@@ -115,6 +115,9 @@ class Game(Base):
     #: the players agreed at creation that the bot may propose answers (``GET /hint``): a
     #: casual game, never rated (issue #19, app/analysis/)
     hints: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    #: made for invited players (app/invites.py): in no list but its players' and invitees',
+    #: and only an invited player can take a seat
+    unlisted: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class Seat(Base):
@@ -132,7 +135,7 @@ class Seat(Base):
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     #: the player left (too many timeouts in a row): a bot plays the seat until it is reclaimed
     away: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
-    #: a rematch seat kept for this user until they accept (or decline)
+    #: a seat kept for this user (a rematch, an invitation) until they accept (or decline)
     invited: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     #: the version of the log row at which this seat's player resigned (None: they did not);
     #: a bot plays the seat from then on (``away``), never reclaimable; it finishes last
@@ -306,4 +309,32 @@ class Vacation(Base):
     #: the days it covers in the player's time zone (first and last), for the yearly limit
     first_day: Mapped[date] = mapped_column(Date)
     last_day: Mapped[date] = mapped_column(Date)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Follow(Base):
+    """A player follows another (their friends list, app/friends.py)."""
+
+    __tablename__ = "follows"
+    __table_args__ = (Index("ix_follows_followee", "followee_id"),)
+
+    follower_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"),
+                                             primary_key=True)
+    followee_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"),
+                                             primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingHistory(Base):
+    """A player's rating in a game after one rated game (the profile's chart, app/ratings.py)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_user_game", "user_id", "game", "id"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(64))
+    game_id: Mapped[int] = mapped_column(Id, ForeignKey("games.id", ondelete="CASCADE"))
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -80,6 +80,16 @@ class Services:
         from .vacations import VacationService
 
         self.vacations = VacationService(self.db, self.games)  # issue #33
+        from .friends import FriendService
+        from .invites import InviteService
+        from .people_store import PeopleStore
+        from .profile import ProfileService
+
+        # invitations, friends and profiles (issue #33, items 4 and 7)
+        self.invites = InviteService(self.db, self.games, self.signals, settings)
+        people = PeopleStore(self.db)
+        self.friends = FriendService(people, self.games, settings)
+        self.profiles = ProfileService(people, self.games)
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits,
                                 self.signals)
         self.webhooks = WebhookService(self.db, settings)

@@ -58,6 +58,9 @@ class UserFeed:
                 "deadline": notice.get("deadline"), "status": notice.get("status")}
         other = {"type": "game", "game": game, "version": version,
                  "status": notice.get("status"), "your_turn": False}
+        if notice.get("about"):  # an invitation and its answers (app/invites.py)
+            other.update(about=str(notice["about"]), by=str(notice.get("by") or ""),
+                         name=notice.get("name"), title=notice.get("title"))
         texts = {True: jsonutil.dumps_str(mine), False: jsonutil.dumps_str(other)}
         for user_id in users:
             for conn in list(self._sockets.get(user_id, ())):

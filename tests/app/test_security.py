@@ -174,6 +174,36 @@ MATRIX = {
         anonymous=200, other_player=200, own_seat=200, spectator=200),
     ("GET", "/api/daily/history", None): dict(anonymous=200, other_player=200, own_seat=200,
                                               spectator=200),
+    # invitations (issue #33): {inv} is an unlisted three-seat game of "own_seat" where seat 1
+    # is kept for "other_player" and seat 2 is free; "own_seat" invites "other_player" (the
+    # body), who cannot invite themselves; only the creator invites more or withdraws; only
+    # the invited player answers; only an invited player joins an unlisted game
+    ("POST", "/api/invitations", "invite"): dict(anonymous=401, other_player=422,
+                                                 own_seat=201, spectator=201),
+    ("GET", "/api/invitations", None): dict(anonymous=401, other_player=200, own_seat=200,
+                                            spectator=200),
+    ("POST", "/api/games/{inv}/invitations", "more"): dict(anonymous=401, other_player=403,
+                                                           own_seat=200, spectator=403),
+    ("POST", "/api/games/{inv}/invitation/accept", None): dict(
+        anonymous=401, other_player=200, own_seat=403, spectator=403),
+    ("POST", "/api/games/{inv}/invitation/decline", None): dict(
+        anonymous=401, other_player=200, own_seat=403, spectator=403),
+    ("DELETE", "/api/games/{inv}/invitations/{invitee}", None): dict(
+        anonymous=401, other_player=403, own_seat=200, spectator=403),
+    ("POST", "/api/games/{inv}/join", None): dict(anonymous=401, other_player=409,
+                                                  own_seat=409, spectator=403),
+    # friends are the caller's own list; following oneself is refused; profiles are public
+    # (what they list depends on the viewer: test_profile.py)
+    ("GET", "/api/me/following", None): dict(anonymous=401, other_player=200, own_seat=200,
+                                             spectator=200),
+    ("PUT", "/api/me/following/{name}", None): dict(anonymous=401, other_player=200,
+                                                    own_seat=422, spectator=200),
+    ("DELETE", "/api/me/following/{name}", None): dict(anonymous=401, other_player=204,
+                                                       own_seat=204, spectator=204),
+    ("GET", "/api/me/friends/games", None): dict(anonymous=401, other_player=200,
+                                                 own_seat=200, spectator=200),
+    ("GET", "/api/players/{name}", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                               spectator=200),
     ("GET", "/healthz", None): dict(anonymous=200, other_player=200, own_seat=200,
                                     spectator=200),
     ("GET", "/metrics", None): dict(anonymous=200, other_player=200, own_seat=200,
@@ -186,7 +216,8 @@ NOT_IN_SCHEMA = {("GET", "/metrics")}
 def _covered() -> set[tuple[str, str]]:
     out = set()
     for method, path, _ in MATRIX:
-        path = path.split("?")[0].replace("{gid}", "{game_id}").replace("{open}", "{game_id}")
+        path = path.split("?")[0].replace("{gid}", "{game_id}").replace("{open}", "{game_id}") \
+            .replace("{inv}", "{game_id}").replace("{invitee}", "{name}")
         out.add((method, path))
     return out
 
@@ -216,14 +247,19 @@ async def _scene(api: Api) -> dict:
     assert (await other.act(gid, card, version=0)).status_code == 200
     r = await own.post("/api/games", json={"game": "toy", "seats": 3})
     open_gid = r.json()["id"]
+    r = await own.post("/api/invitations", json={"game": "toy", "seats": 3,
+                                                 "invite": [other.name]})
+    assert r.status_code == 201, r.text
     return {"own_seat": own, "other_player": other, "spectator": spect, "gid": gid,
-            "open": open_gid}
+            "open": open_gid, "inv": r.json()["id"]}
 
 
 #: rows whose requests change the scene (each gets a fresh one; the others share one)
 CHANGES = {"/api/auth/logout", "/api/auth/logout-everywhere", "/api/auth/password",
            "/api/games/{open}/join", "/api/games/{gid}/actions", "/api/games/{gid}/resign",
-           "/api/games/{gid}/abort", "/api/games/{open}/cancel"}
+           "/api/games/{gid}/abort", "/api/games/{open}/cancel",
+           "/api/games/{inv}/invitations", "/api/games/{inv}/invitation/accept",
+           "/api/games/{inv}/invitation/decline", "/api/games/{inv}/invitations/{invitee}"}
 
 
 async def test_authorization_matrix(api):
@@ -240,7 +276,8 @@ async def test_authorization_matrix(api):
             player = scene.get(role)
             headers = player.headers if player else {}
             path = template.format(gid=scene["gid"], open=scene["open"], game="toy",
-                                   name=scene["own_seat"].name,
+                                   name=scene["own_seat"].name, inv=scene["inv"],
+                                   invitee=scene["other_player"].name,
                                    webhook_id=999999, vacation_id=999999, kind="toy",
                                    day=day_of(utcnow()).isoformat())
             body = None
@@ -269,6 +306,10 @@ async def test_authorization_matrix(api):
                 body = {"version": 1}
             elif body_kind == "password":
                 body = {"current": PASSWORD, "new": PASSWORD + "-new"}
+            elif body_kind == "invite":
+                body = {"game": "toy", "seats": 2, "invite": [scene["other_player"].name]}
+            elif body_kind == "more":
+                body = {"invite": [scene["spectator"].name]}
             elif body_kind == "create":
                 body = {"game": "toy", "seats": 2}
             elif body_kind == "own_move":
@@ -482,6 +523,9 @@ async def test_hidden_information_in_arknova_responses(db_url):
                 "spectator": await Socket.open(host, gid),
                 "watcher": await Socket.open(host, gid, watcher.token),
             }
+            for who in (p0, p1):
+                r = await client.put(f"/api/me/following/{who.name}", headers=watcher.headers)
+                assert r.status_code == 200, r.text
             players = {0: p0, 1: p1}
             secrets_at: dict[int, dict[int, set[str]]] = {}
             public_ever: set[str] = set()
@@ -502,6 +546,16 @@ async def test_hidden_information_in_arknova_responses(db_url):
                     r = await (who.get(f"/api/games/{gid}") if who else
                                client.get(f"/api/games/{gid}"))
                     responses.append((viewer, v, r.text))
+                # issue #33: the players' profiles and the watcher's friends' games (every
+                # third version, like the hints: the sockets wait meanwhile)
+                if v % 3 == 1:
+                    for viewer, who, name in (("watcher", watcher, p0.name),
+                                              ("watcher", watcher, p1.name), (1, p1, p0.name)):
+                        r = await who.get(f"/api/players/{name}")
+                        responses.append((viewer, v, r.text))
+                    r = await watcher.get("/api/me/friends/games")
+                    assert r.status_code == 200 and [x["id"] for x in r.json()] == [gid]
+                    responses.append(("watcher", v, r.text))
                 for viewer, who in ((0, p0), (1, p1), ("watcher", watcher)):
                     r = await who.get(f"/api/games/{gid}/log?after={max(v - 1, 0)}")
                     responses.append((viewer, v, r.text))
