@@ -80,7 +80,7 @@ class Lobby:
             log.warning("setup of %s refused options %r", name, options, exc_info=True)
             raise Refusal("bad_options",
                           "The game cannot be set up with these options.") from None
-        if time_control is not None and time_control.get("bot", "greedy") not in bot_kinds():
+        if time_control is not None and time_control.get("bot", clock_mod.DEFAULT_BOT) not in bot_kinds():
             raise Refusal("unknown_bot",
                           f"There is no bot {time_control.get('bot')!r}; choose one of "
                           f"{bot_kinds()}.")

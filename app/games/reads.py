@@ -29,7 +29,7 @@ def with_away(bots: dict[int, str], away: frozenset, tc: dict | None) -> dict[in
     """Bot seats plus the seats handed to the time control's bot."""
     if not away:
         return bots
-    kind = (tc or {}).get("bot", "greedy")
+    kind = (tc or {}).get("bot", clock_mod.DEFAULT_BOT)
     return {**bots, **{seat: kind for seat in away}}
 
 

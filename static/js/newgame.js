@@ -56,8 +56,9 @@ function renderNewGame() {
           onchange: (e) => { if (e.target.checked) botTicks.add(s); else botTicks.delete(s); } }), seatBadge(s), " ", t("seat.bot")));
       }
       if (state.bots.length) {
-        // the list comes weakest first (docs/bots.md, the ladder); greedy stays the default
-        const pref = state.bots.includes("greedy") ? "greedy" : state.bots[0];
+        // the list comes weakest first (docs/bots.md, the ladder); the learned fast level is the
+        // default (it beats greedy there)
+        const pref = state.bots.includes("fast") ? "fast" : state.bots[0];
         bots.appendChild(h("label", null, t("newgame.bots_play"), h("select", { id: "ng-bot", name: "bot-kind" },
           state.bots.map((b) => h("option", { value: b, selected: b === pref }, tOr(`bot.${b}`, cap(b)))))));
       }
