@@ -42,6 +42,10 @@ MIN_SECONDS = 10
 MAX_SECONDS = 30 * 24 * 3600
 
 
+#: The bot of a time control that names none: the learned ``fast`` level, which beats the
+#: hand-weighted ``greedy`` (docs/bots.md, the ladder: 27.5 of 40 games, 0.69).
+DEFAULT_BOT = "fast"
+
 class TimeControl(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={
         "examples": [{"mode": "move", "seconds": 86400, "abandon_after": 3},
@@ -54,7 +58,7 @@ class TimeControl(BaseModel):
     #: timeouts in a row after which a bot takes the seat for good (until reclaimed)
     abandon_after: StrictInt = Field(3, ge=1, le=1000)
     #: the bot that plays a timed-out decision and an abandoned seat
-    bot: StrictStr = Field("greedy", max_length=32)
+    bot: StrictStr = Field(DEFAULT_BOT, max_length=32)
 
 
 @overload

@@ -34,6 +34,10 @@ class ApiError(Refusal):
 # The HTTP status of each refusal code (the edge decides, once; the domain raises Refusal with
 # no status). A code not named here answers 422 (an engine's rule codes, say).
 REFUSAL_STATUS: dict[str, int] = {
+    # invitations, friends, profiles (issue #33: app/invites.py, app/friends.py)
+    **dict.fromkeys(("unknown_player", "no_invitation"), 404),
+    **dict.fromkeys(("invitation_quota", "follow_quota"), 409),
+    **dict.fromkeys(("no_invitees", "self_invite", "too_many_invites", "cannot_follow_self"), 422),
     # 401: who you are is not known
     **dict.fromkeys(("unauthorized", "bad_credentials", "bad_token"), 401),
     # 403: known, but not allowed
@@ -64,6 +68,10 @@ REFUSAL_STATUS: dict[str, int] = {
     # 503: the server cannot do it now; try again later
     **dict.fromkeys(("crowded", "game_unavailable", "hint_timeout", "hint_unavailable",
                      "server_busy"), 503),
+    # quick match (app/seeks/)
+    **dict.fromkeys(("seek_quota", "seek_closed", "own_seek", "seek_not_direct",
+                     "seek_out_of_range"), 409),
+    **dict.fromkeys(("bad_seek", "bad_rating_range", "bad_seats"), 422),
 }
 
 # Kinds of refusal whose status does not depend on the code.

@@ -25,6 +25,7 @@ from .routes import (
     catalog,
     chat,
     daily,
+    friends,
     games,
     me,
     notify,
@@ -32,6 +33,7 @@ from .routes import (
     ratings,
     records,
     rematch,
+    seeks,
     system,
     vacations,
     webhooks,
@@ -102,7 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             x.strip() for x in settings.trusted_proxies.split(",") if x.strip()])
 
     for module in (system, auth, catalog, games, ws, me, chat, webhooks, records, ratings,
-                   rematch, notify, push, daily, analysis, vacations):
+                   rematch, notify, push, daily, analysis, vacations, friends, seeks):
         app.include_router(module.router)
 
     @app.api_route("/api/{path:path}", include_in_schema=False,

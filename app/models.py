@@ -115,6 +115,11 @@ class Game(Base):
     #: the players agreed at creation that the bot may propose answers (``GET /hint``): a
     #: casual game, never rated (issue #19, app/analysis/)
     hints: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    #: made for invited players (app/invites.py): in no list but its players' and invitees',
+    #: and only an invited player can take a seat
+    unlisted: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    #: a casual game, never rated: a quick match of casual seeks (issue #33, app/seeks/)
+    casual: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class Seat(Base):
@@ -132,7 +137,7 @@ class Seat(Base):
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     #: the player left (too many timeouts in a row): a bot plays the seat until it is reclaimed
     away: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
-    #: a rematch seat kept for this user until they accept (or decline)
+    #: a seat kept for this user (a rematch, an invitation) until they accept (or decline)
     invited: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     #: the version of the log row at which this seat's player resigned (None: they did not);
     #: a bot plays the seat from then on (``away``), never reclaimable; it finishes last
@@ -307,3 +312,66 @@ class Vacation(Base):
     first_day: Mapped[date] = mapped_column(Date)
     last_day: Mapped[date] = mapped_column(Date)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Follow(Base):
+    """A player follows another (their friends list, app/friends.py)."""
+
+    __tablename__ = "follows"
+    __table_args__ = (Index("ix_follows_followee", "followee_id"),)
+
+    follower_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"),
+                                             primary_key=True)
+    followee_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"),
+                                             primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingHistory(Base):
+    """A player's rating in a game after one rated game (the profile's chart, app/ratings.py)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_user_game", "user_id", "game", "id"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(64))
+    game_id: Mapped[int] = mapped_column(Id, ForeignKey("games.id", ondelete="CASCADE"))
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Seek(Base):
+    """A quick-match seek (issue #33, app/seeks/): a player asks for a game of ``game`` with
+    ``seats`` players, this time control, rated or casual, with opponents rated between
+    ``rating_min`` and ``rating_max``. ``pool`` is the digest of what must be equal for two
+    seeks to pair (game, seats, options, time control, rated). ``status``: ``open``, then
+    ``paired`` (``game_id`` the game it made), ``expired`` or ``cancelled``; only a
+    conditional ``UPDATE ... WHERE status = 'open'`` moves it on, so it happens once."""
+
+    __tablename__ = "seeks"
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'paired', 'expired', 'cancelled')",
+                        name="ck_seeks_status"),
+        Index("ix_seeks_pool_open", "pool", "status", "created_at"),
+        Index("ix_seeks_status_expires", "status", "expires_at"),
+        Index("ix_seeks_user_status", "user_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(Id, ForeignKey("users.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(64))
+    seats: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    time_control: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    rating_min: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rating_max: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    pool: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default="open", server_default="open")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    game_id: Mapped[int | None] = mapped_column(
+        Id, ForeignKey("games.id", ondelete="SET NULL"), nullable=True)

@@ -269,7 +269,8 @@ class PushService:
         words = {**TEXTS, **i18n.catalogue("en"), **i18n.catalogue(lang)}
         params = {"title": title, "id": game_id, "by": by, "excerpt": excerpt}
         tag = {"chat_mention": "chat", "invitation": "rematch", "resigned": "over",
-               "aborted": "over"}.get(kind, "turn")
+               "aborted": "over", "game_invitation": "invite",
+               "invitation_declined": "invite", "matched": "match"}.get(kind, "turn")
         out = {"type": kind, "game": game_id, "version": version,
                "title": i18n.fill(words[f"push.{kind}_title"], params),
                "body": i18n.fill(words[f"push.{kind}_body"], params),

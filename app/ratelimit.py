@@ -222,6 +222,17 @@ class RateLimits:
         #: take-backs per user (each one is a new version that every watcher receives)
         self.undo = bucket("undo_per_user", settings.rate_undo_per_minute / 60.0,
                            settings.rate_undo_burst)
+        #: invitations sent and players followed, per user (a throwaway account must not spam)
+        self.invites = bucket("invites_per_user", settings.rate_invites_per_hour / 3600.0,
+                              settings.rate_invites_burst)
+        self.follows = bucket("follows_per_user", settings.rate_follows_per_hour / 3600.0,
+                              settings.rate_follows_burst)
+        #: quick-match seeks per user and per address (app/seeks/)
+        self.seeks_user = bucket("seeks_per_user", settings.rate_seeks_per_minute / 60.0,
+                                 settings.rate_seeks_burst)
+        self.seeks_address = bucket("seeks_per_address",
+                                    settings.rate_address_seeks_per_minute / 60.0,
+                                    settings.rate_address_seeks_burst)
         self.logins = LoginBackoff(settings.login_free_failures, settings.login_max_backoff,
                                    self.db)
 

@@ -46,10 +46,10 @@ from sqlalchemy import func, select
 import engine
 
 from .db import Database
-from .models import Game, Rating, Seat, User
+from .models import Game, Rating, RatingHistory, Seat, User
 from .outcome import places_of
 from .refusal import not_found
-from .times import utcnow
+from .times import iso, utcnow
 
 log = logging.getLogger("menagerie.ratings")
 
@@ -179,6 +179,8 @@ def why_unrated(game: Game, seats: list[Seat]) -> str | None:
         return f"source {game.source}"
     if (game.result or {}).get("aborted") is not None:
         return "aborted"  # before its play began (app/games/exits.py)
+    if game.casual:
+        return "casual"  # a quick match of casual seeks (app/seeks/)
     if game.hints:
         return "hints allowed"  # a casual game: the bot proposed answers (app/analysis/)
     if any(s.bot is not None for s in seats):
@@ -243,6 +245,8 @@ class RatingService:
             r.rating, r.rd, r.volatility = new.rating, new.rd, new.volatility
             r.games = (r.games or 0) + 1
             r.updated_at = now
+            s.add(RatingHistory(user_id=uid, game=row.game, game_id=game_id,
+                                rating=new.rating, rd=new.rd, created_at=now))
         row.rated = True
         await s.flush()
         log.info("game %s rated", game_id)
@@ -280,3 +284,18 @@ class RatingService:
                             "rank": (better or 0) + 1})
         return {"user": {"id": user.id, "username": user.username}, "ratings": out}
 
+
+    async def history_of(self, user_id: int, per_game: int = 200) -> dict[str, list[dict]]:
+        """A player's rating after each rated game (the newest ``per_game`` of each game),
+        oldest first: ``{game: [{at, rating, rd, game_id}]}`` (the profile's chart)."""
+        async with self.db.read() as s:
+            rows = (await s.execute(
+                select(RatingHistory).where(RatingHistory.user_id == user_id)
+                .order_by(RatingHistory.game, RatingHistory.id.desc()))).scalars().all()
+        out: dict[str, list[dict]] = {}
+        for r in rows:
+            points = out.setdefault(r.game, [])
+            if len(points) < per_game:
+                points.append({"at": iso(r.created_at), "rating": round(r.rating, 1),
+                               "rd": round(r.rd, 1), "game_id": r.game_id})
+        return {game: points[::-1] for game, points in out.items()}

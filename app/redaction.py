@@ -24,6 +24,10 @@ The rules, in one list:
   players: its detail, log, history, chat and socket answer anyone else 403 ``game_sealed``,
   and the public lists leave it out. Its record (which holds the seed) is refused to everybody,
   its players included, until then (:func:`check_sealed`). After that it is an ordinary game.
+- **Lists of other players' games.** A friends' games list or a profile shows a game to a
+  viewer only when it is neither sealed nor unlisted (a game made for invited players,
+  app/invites.py), or the viewer has a seat in it (an invited one counts)
+  (the SQL condition: ``app/people_store.py`` ``listed_for``).
 """
 
 from __future__ import annotations
@@ -117,3 +121,4 @@ def check_sealed(until: datetime | None, seated: bool) -> None:
         raise Refusal("game_sealed",
                       "This game stays private to its player until its day is over.",
                       until=iso(until))
+

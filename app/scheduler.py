@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from . import times
 
@@ -32,6 +34,11 @@ class Scheduler:
         self._conn = None  # PostgreSQL: the connection holding the advisory lock
         self.leader = False
         self.played = 0
+        #: more work of each pass, ``async (now) -> Any`` (the quick match's sweep)
+        self.chores: list[Callable[[Any], Awaitable[Any]]] = []
+
+    def add_chore(self, chore: Callable[[Any], Awaitable[Any]]) -> None:
+        self.chores.append(chore)
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="menagerie-scheduler")
@@ -84,9 +91,17 @@ class Scheduler:
     async def tick(self) -> int:
         """One pass: every expired game. Returns the decisions played."""
         played = 0
-        for game_id in await self.games.expired_games(times.utcnow()):
+        now = times.utcnow()
+        for game_id in await self.games.expired_games(now):
             played += await self.games.play_timeouts(game_id)
         self.played += played
+        for chore in self.chores:
+            try:
+                await chore(now)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("scheduler chore %r failed", chore)
         return played
 
     async def _run(self) -> None:

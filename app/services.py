@@ -80,6 +80,23 @@ class Services:
         from .vacations import VacationService
 
         self.vacations = VacationService(self.db, self.games)  # issue #33
+        from .friends import FriendService
+        from .invites import InviteService
+        from .people_store import PeopleStore
+        from .profile import ProfileService
+
+        # invitations, friends and profiles (issue #33, items 4 and 7)
+        self.invites = InviteService(self.db, self.games, self.signals, settings)
+        people = PeopleStore(self.db)
+        self.friends = FriendService(people, self.games, settings)
+        self.profiles = ProfileService(people, self.games)
+        from .seeks import SeekService
+
+        # quick match (issue #33): the scheduler's sweep expires seeks and starts what a
+        # crash left unstarted
+        self.seeks = SeekService(self.db, settings, self.games, self.bus, self.signals,
+                                 self.limits)
+        self.scheduler.add_chore(self.seeks.sweep)
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits,
                                 self.signals)
         self.webhooks = WebhookService(self.db, settings)

@@ -209,6 +209,23 @@ class Settings(BaseSettings):
     #: bot seats over one user's unfinished games, and of those the search bot's (mcts)
     max_bot_seats_per_user: int = Field(12, ge=0)
     max_mcts_seats_per_user: int = Field(3, ge=0)
+    #: invitations (issue #33): players one user may follow, and invitations they may have
+    #: waiting for an answer at once (app/invites.py, app/friends.py)
+    max_follows_per_user: int = Field(200, ge=0)
+    max_pending_invitations_per_user: int = Field(20, ge=0)
+    #: invitations sent and follows per user: a burst, then this many per hour
+    rate_invites_per_hour: float = Field(30.0, gt=0)
+    rate_invites_burst: int = Field(10, ge=1)
+    rate_follows_per_hour: float = Field(60.0, gt=0)
+    rate_follows_burst: int = Field(20, ge=1)
+    #: quick match (app/seeks/): open seeks one user may hold at once (they count as
+    #: unfinished games too), and seeks posted per user and per address: a burst, then this
+    #: many per minute
+    max_open_seeks_per_user: int = Field(3, ge=1)
+    rate_seeks_per_minute: float = Field(6.0, gt=0)
+    rate_seeks_burst: int = Field(10, ge=1)
+    rate_address_seeks_per_minute: float = Field(30.0, gt=0)
+    rate_address_seeks_burst: int = Field(60, ge=1)
     #: game records one user may import: a burst, then this many per minute
     rate_imports_per_minute: float = Field(2.0, gt=0)
     rate_imports_burst: int = Field(5, ge=1)

@@ -10,6 +10,9 @@ each process hands it to the sockets of those users it holds (``WS /api/me/ws``)
   ``turn``;
 - ``{"type": "game", "game", "version", "status", "your_turn": false}`` to the other players
   (their "my games" lists move the game).
+
+A notice with ``"t"`` is typed: ``{"t": "seek", "users": [ids], "seek", "status", ...}`` goes to
+those users as ``{"type": "seek", ...}`` (a quick match paired or expired: app/seeks/).
 """
 
 from __future__ import annotations
@@ -47,6 +50,9 @@ class UserFeed:
         """A notice from the bus (any process)."""
         try:
             notice = jsonutil.loads(payload)
+            if "t" in notice:  # a typed notice for some users (a quick match: app/seeks/)
+                self._typed(notice)
+                return
             game, version = int(notice["g"]), int(notice["v"])
             turn = set(notice.get("turn") or [])
             users = set(notice.get("users") or []) | turn
@@ -58,7 +64,20 @@ class UserFeed:
                 "deadline": notice.get("deadline"), "status": notice.get("status")}
         other = {"type": "game", "game": game, "version": version,
                  "status": notice.get("status"), "your_turn": False}
+        if notice.get("about"):  # an invitation and its answers (app/invites.py)
+            other.update(about=str(notice["about"]), by=str(notice.get("by") or ""),
+                         name=notice.get("name"), title=notice.get("title"))
         texts = {True: jsonutil.dumps_str(mine), False: jsonutil.dumps_str(other)}
         for user_id in users:
             for conn in list(self._sockets.get(user_id, ())):
                 tasks.spawn(send_locked(conn, texts[user_id in turn]))
+
+    def _typed(self, notice: dict) -> None:
+        """``{"t": type, "users": [ids], ...}``: ``{"type": type, ...}`` (without ``users``) to
+        each of those users' pages."""
+        users = [int(u) for u in notice.pop("users", None) or []]
+        notice["type"] = str(notice.pop("t"))
+        text = jsonutil.dumps_str(notice)
+        for user_id in users:
+            for conn in list(self._sockets.get(user_id, ())):
+                tasks.spawn(send_locked(conn, text))

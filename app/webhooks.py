@@ -221,8 +221,9 @@ class WebhookService:
 
     async def on_notice(self, s, items: Sequence[Notify]):
         """Listener of ``signals.notice``: a player resigned or aborted a game (event
-        ``resigned`` / ``aborted``, with ``by``) to the webhooks of the game's other players."""
-        items = [n for n in items if n.kind in ("resigned", "aborted")]
+        ``resigned`` / ``aborted``, with ``by``) to the webhooks of the game's other players;
+        a quick match made a game (``matched``, ``by`` the opponents) to each player's."""
+        items = [n for n in items if n.kind in ("resigned", "aborted", "matched")]
         users = sorted({u for n in items for u in n.users})
         hooks = await self._hooks(s, users) if users else []
         if not hooks:

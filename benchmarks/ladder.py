@@ -47,6 +47,14 @@ LEVELS = {"random": "random", "greedy-ref": "greedy", "fast": "fast", "search": 
 MAX_DECISIONS = 30_000
 
 
+def use_value(path: str | None) -> None:
+    """Play on the weights in ``path`` (a candidate value.json) instead of the shipped ones
+    (validated; also each worker's initializer)."""
+    if path:
+        data = learned.validate(json.loads(Path(path).read_text()))
+        learned.load = lambda: data  # the module's functions look ``load`` up at each call
+
+
 def spec(level: str) -> str:
     return LEVELS.get(level, level)
 
@@ -147,6 +155,7 @@ def main() -> None:
     ap.add_argument("--seed", default="ladder")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", help="write every figure to this file")
+    ap.add_argument("--value", help="a candidate value.json to measure (default: the shipped)")
     args = ap.parse_args()
     started = time.time()
     pairs = [tuple(p.split(":", 1)) for p in args.pairs.split(",") if p]
@@ -158,12 +167,14 @@ def main() -> None:
     for lv in solo_levels:
         tasks += [([lv], f"{args.seed}:solo:{i}") for i in range(args.solo)]
     results = []
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+    use_value(args.value)
+    with ProcessPoolExecutor(max_workers=args.workers, initializer=use_value,
+                             initargs=(args.value,)) as pool:
         for g in pool.map(play, tasks, chunksize=1):
             results.append(g)
             print(f"{len(results)}/{len(tasks)} {g['levels']} scores {g['scores']} turns "
                   f"{g['turns']} breaks {g['breaks']}", file=sys.stderr, flush=True)
-    out: dict = {"seed": args.seed, "games_per_pair": args.games, "pairs": [], "ms": {},
+    out: dict = {"seed": args.seed, "value": args.value or "shipped", "games_per_pair": args.games, "pairs": [], "ms": {},
                  "solo": {}}
     ms: dict[str, list[float]] = {}
     duels = [g for g in results if len(g["levels"]) == 2]

@@ -40,6 +40,14 @@ VALUE_FILE = ROOT / "engine" / "arknova" / "data" / "value.json"
 MAX_DECISIONS = 20_000
 
 
+def use_value(path: str | None) -> None:
+    """Play on the weights in ``path`` (a candidate value.json) instead of the shipped ones
+    (validated; also each worker's initializer; as ``benchmarks/ladder.py --value``)."""
+    if path:
+        data = learned.validate(json.loads(Path(path).read_text()))
+        learned.load = lambda: data  # the module's functions look ``load`` up at each call
+
+
 def play(task: tuple) -> dict:
     """One game: the features of every seat at the start of each move, and the result."""
     bots, seed, index = task
@@ -109,17 +117,24 @@ def ridge(xs: list[list[float]], ys: list[float], lam: float) -> list[float]:
 #: Bounds the fit keeps (an active set: a weight past its bound is fixed at it and the rest
 #: refitted). Resources are worth something: fitted freely on greedy's games, money and cards
 #: came out slightly negative (greedy hoards both), and bots on that value stopped taking money
-#: at all and looped without a break; tokens against a zoo cost.
+#: at all and looped without a break; tokens against a zoo cost. The hand has floors: fitted
+#: freely it got 0 (greedy's games), and a bot that does not value cards never draws any, plays
+#: few animals and ends games late (probe: 36 of 97 turns spent on X tokens, no card action).
 LOWER = {"money": 0.05, "side_income": 0.0, "appeal_in": 0.0, "assets": 0.0, "space": 0.0,
-         "hand": 0.0, "projects": 0.0, "cards": 0.0, "conservation": 0.0, "animals": 0.0,
+         "hand": 0.6, "projects": 0.0, "cards": 0.3, "conservation": 0.0, "animals": 0.0,
          "side_income*breaks": 0.0, "appeal_in*breaks": 0.0, "money*phase": 0.05,
-         "assets*phase": 0.0, "space*phase": 0.0, "hand*phase": 0.0, "projects*phase": 0.0}
+         "assets*phase": 0.0, "space*phase": 0.0, "hand*phase": 0.4, "projects*phase": 0.0}
 UPPER = {"malus": 0.0}
+#: Solo games have no floors on the hand: a solo game's last turns must not hoard cards (the
+#: fit itself puts the hand's weight on ``hand*phase``, which fades over the last turns).
+SOLO_LOWER = {**LOWER, "hand": 0.0, "cards": 0.0, "hand*phase": 0.0}
 
 
 def bounded_ridge(xs: list[list[float]], ys: list[float], lam: float,
-                  names: tuple) -> list[float]:
-    """:func:`ridge` with the :data:`LOWER` / :data:`UPPER` bounds (active set)."""
+                  names: tuple, lower: dict | None = None) -> list[float]:
+    """:func:`ridge` with the ``lower`` (default :data:`LOWER`) / :data:`UPPER` bounds (active
+    set)."""
+    lower = LOWER if lower is None else lower
     fixed: dict[int, float] = {}
     for _ in range(len(names) + 1):
         free = [j for j in range(len(names)) if j not in fixed]
@@ -132,7 +147,7 @@ def bounded_ridge(xs: list[list[float]], ys: list[float], lam: float,
             w[j] = v
         moved = False
         for j in free:
-            lo, hi = LOWER.get(names[j]), UPPER.get(names[j])
+            lo, hi = lower.get(names[j]), UPPER.get(names[j])
             if lo is not None and w[j] < lo:
                 fixed[j] = lo
                 moved = True
@@ -189,9 +204,12 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--lam", type=float, default=0.3, help="ridge strength (scaled features)")
     ap.add_argument("--tempo", type=float, default=None)
+    ap.add_argument("--progress", type=float, default=None, help="the tempo term's window")
     ap.add_argument("--data", help="append positions here (JSON lines); with --refit read them")
     ap.add_argument("--refit", action="store_true", help="fit --data without playing")
     ap.add_argument("--write", action="store_true", help="replace engine/arknova/data/value.json")
+    ap.add_argument("--value", help="play on this candidate value.json (and refit from it)")
+    ap.add_argument("--out", help="write the fitted weights here instead of value.json")
     args = ap.parse_args()
     started = time.time()
     tasks = []
@@ -204,7 +222,9 @@ def main() -> None:
         with open(args.data) as fh:
             games = [json.loads(line) for line in fh if line.strip()]
     else:
-        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        use_value(args.value)
+        with ProcessPoolExecutor(max_workers=args.workers, initializer=use_value,
+                                 initargs=(args.value,)) as pool:
             for g in pool.map(play, tasks, chunksize=1):
                 games.append(g)
                 if args.data:
@@ -213,7 +233,7 @@ def main() -> None:
         print(f"played {len(games)} games in {time.time() - started:.0f} s", flush=True)
     duel = [g for g in games if len(g["scores"] or ()) == 2]
     solo = [g for g in games if len(g["scores"] or ()) == 1]
-    data = json.loads(VALUE_FILE.read_text())
+    data = json.loads(Path(args.value or VALUE_FILE).read_text())
     for part, subset in (("duel", duel), ("solo", solo)):
         xs, ys, _ = samples(subset, held=False)
         if not xs:
@@ -225,7 +245,8 @@ def main() -> None:
         # fitted: what changes from now to the end (the final margin less today's projected
         # margin, feature 0), so that a point now is worth a point at the end plus what the
         # other features add; without this offset collinear income terms ate the points
-        w = bounded_ridge(xs, [y - x[0] for x, y in zip(xs, ys)], args.lam, names)
+        w = bounded_ridge(xs, [y - x[0] for x, y in zip(xs, ys)], args.lam, names,
+                          LOWER if part == "duel" else SOLO_LOWER)
         w[0] += 1.0
         rep = report(part, w, subset)
         data[part]["features"] = list(names)
@@ -234,15 +255,18 @@ def main() -> None:
         data[part]["held_out"] = rep
     if args.tempo is not None:
         data["tempo"] = args.tempo
+    if args.progress is not None:
+        data["progress"] = args.progress
     data["about"] = (f"fitted by benchmarks/train_value.py --seed {args.seed} on {len(duel)} "
                      f"duels ({', '.join(args.bots or ['greedy,greedy'])}) and {len(solo)} solo "
                      "games")
     learned.validate(data)
     for part in ("duel", "solo"):
         print(part, dict(zip(data[part]["features"], data[part]["weights"])))
-    if args.write:
-        VALUE_FILE.write_text(json.dumps(data, indent=1) + "\n")
-        print(f"wrote {VALUE_FILE}")
+    if args.write or args.out:
+        target = Path(args.out) if args.out else VALUE_FILE
+        target.write_text(json.dumps(data, indent=1) + "\n")
+        print(f"wrote {target}")
     print(f"done in {time.time() - started:.0f} s")
 
 

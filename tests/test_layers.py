@@ -96,7 +96,7 @@ STORAGE = (
     "db.py", "models.py", "models_delivery.py", "migrate.py",
     "games/store.py", "games/store_exits.py", "games/store_records.py", "games/store_reads.py",
     "games/store_rematch.py",
-    "daily/store.py",
+    "daily/store.py", "people_store.py", "seeks/store.py",
     # the edge: tells "the database is away" (503) from a bug (500) by SQLAlchemy's exceptions
     "errors.py",
 )
@@ -113,6 +113,9 @@ SQLALCHEMY_ALLOWED = (
     "notify/channels.py", "notify/daily.py",
     "notify/digest.py", "notify/service.py", "push.py", "quotas.py", "ratings.py",
     "vacations.py", "webhooks.py",
+    # invitations (issue #33) write seats and games in their own transactions, as rematch.py
+    # did (written before #34.4 step 1; to move into a store as games/store_rematch.py did)
+    "invites.py",
 )
 
 
@@ -160,7 +163,7 @@ MAX_LINES = 400
 #: modules over the limit that are being split right now (on other branches); this list may
 #: only SHRINK: a listed file that is within the limit fails the test below until it leaves.
 TOO_LONG_FOR_NOW = (
-    "static/js/arknova/decision.js", "static/js/lobby.js",
+    "static/js/arknova/decision.js",
     "static/js/arknova/cards.js", "static/js/zoocracy/decision.js", "static/js/arknova/ui.js",
 )
 

@@ -114,6 +114,11 @@ class DailyService:
         mail = not (s.daily_ranked_need_email and s.smtp_host) or verified
         return old and games >= s.daily_ranked_min_games and mail
 
+    async def streak_of(self, user_id: int) -> dict:
+        """A player's streak of days with a finished attempt (a profile shows it)."""
+        await self.store.settle(user_id=user_id)
+        return streaks(await self.store.days_played(user_id), day_of(times.utcnow()))
+
     # ------------------------------------------------------------------ today
     async def overview(self, user: UserInfo | None) -> dict:
         """Today's kinds with the caller's attempt at each, the streak, the time left."""

@@ -95,7 +95,7 @@ class BotTurns:
                 break
             seat = seats[0]
             try:
-                bot = get_bot(c.time_control.get("bot", "greedy"))
+                bot = get_bot(c.time_control.get("bot", clock_mod.DEFAULT_BOT))
                 action = await bot_choice(c, seat, bot)
                 await self.moves.act(game_id, c.version, action, auto_seat=seat)
             except Refusal as exc:

@@ -54,7 +54,13 @@ class Lobby:
 
     async def create(self, user: UserInfo, name: str, seats: int, options: dict,
                      bots: list[int], bot_kind: str, time_control: dict | None = None,
-                     deal: Deal | None = None, *, hints: bool = False) -> dict:
+                     deal: Deal | None = None, *, hints: bool = False,
+                     invited: tuple[int, ...] = (), unlisted: bool = False,
+                     also: Callable[[int], list[Any]] | None = None) -> dict:
+        """Open a game; the creator sits in seat 0. ``invited``: user ids whose seats are kept
+        for them (the lowest seats that are not bots'), until they accept or decline
+        (app/invites.py); ``unlisted``: only invited players may take a seat, and it is in no
+        public list; ``also(game_id)``: more rows stored with it (the invitation notice)."""
         try:
             game = engine.get_game(name)
         except KeyError:
@@ -74,7 +80,7 @@ class Lobby:
             log.warning("setup of %s refused options %r", name, options, exc_info=True)
             raise Refusal("bad_options",
                           "The game cannot be set up with these options.") from None
-        if time_control is not None and time_control.get("bot", "greedy") not in bot_kinds():
+        if time_control is not None and time_control.get("bot", clock_mod.DEFAULT_BOT) not in bot_kinds():
             raise Refusal("unknown_bot",
                           f"There is no bot {time_control.get('bot')!r}; choose one of "
                           f"{bot_kinds()}.")
@@ -87,8 +93,16 @@ class Lobby:
                       version=0, state=None, waiting_for=[], created_by=user.id,
                       created_at=now, updated_at=now, time_control=time_control,
                       hints=bool(hints) and deal is None)
-        seat_rows = [dict(seat=seat, user_id=user.id if seat == 0 else None,
-                          bot=bot_kind if seat in bots else None) for seat in range(seats)]
+        free = [seat for seat in range(1, seats) if seat not in bots]
+        if len(invited) > len(free):
+            raise Refusal("too_many_invites",
+                          f"Only {len(free)} seats are free for invited players.",
+                          limit=len(free))
+        kept = dict(zip(free, invited))
+        fields["unlisted"] = bool(unlisted) and deal is None
+        seat_rows = [dict(seat=seat, user_id=user.id if seat == 0 else kept.get(seat),
+                          bot=bot_kind if seat in bots else None, invited=seat in kept)
+                     for seat in range(seats)]
         if deal is not None:
             game_id = await self.ctx.store.insert_game(
                 {**fields, "source": deal.source, "sealed_until": deal.sealed_until},
@@ -98,7 +112,7 @@ class Lobby:
                 fields, seat_rows,
                 quota=lambda active, bot_seats: quotas.check_new_game(
                     self.ctx.settings, active, bot_seats, Counter({bot_kind: len(bots)}),
-                    time_control))
+                    time_control), also=also)
         return await self.reads.summary(game_id, user)
 
     async def join(self, user: UserInfo, game_id: int, seat: int | None) -> tuple[int, dict]:
@@ -111,6 +125,8 @@ class Lobby:
             if mine:
                 raise Refusal("already_seated", f"You already sit in seat {mine[0]}.",
                               seat=mine[0])
+            if row.unlisted:  # its seats are the invited players' (app/invites.py)
+                raise Refusal("not_invited", "This game is for invited players only.")
             free = [x.seat for x in seats if x.user_id is None and x.bot is None]
             if seat is not None:
                 if not 0 <= seat < row.seat_count:

@@ -29,7 +29,7 @@ def with_away(bots: dict[int, str], away: frozenset, tc: dict | None) -> dict[in
     """Bot seats plus the seats handed to the time control's bot."""
     if not away:
         return bots
-    kind = (tc or {}).get("bot", "greedy")
+    kind = (tc or {}).get("bot", clock_mod.DEFAULT_BOT)
     return {**bots, **{seat: kind for seat in away}}
 
 
@@ -71,6 +71,10 @@ def summary_of(row: Game, seats: list[dict], user: UserInfo | None,
         "sealed_until": iso(row.sealed_until),
         #: the players agreed to hints (GET /hint); never rated
         "hints": bool(row.hints),
+        #: for invited players only: in no public list (app/invites.py)
+        "unlisted": bool(row.unlisted),
+        #: a quick match of casual seeks: never rated (app/seeks/)
+        "casual": bool(row.casual),
     }
 
 
@@ -146,6 +150,12 @@ class Reads:
             raise not_found("game")
         seats, names = await self.ctx.store.summaries([row])
         return summary_of(row, seats[game_id], user, names.get(row.created_by))
+
+    async def summaries_of(self, rows: list[Game],
+                           user: UserInfo | None) -> list[dict[str, Any]]:
+        """The summaries of game rows another module chose (friends' games, a profile)."""
+        seats, names = await self.ctx.store.summaries(rows)
+        return [summary_of(r, seats[r.id], user, names.get(r.created_by)) for r in rows]
 
     async def detail(self, game_id: int, user: UserInfo | None) -> dict:
         row = await self.ctx.store.game_row(game_id, state=True)

@@ -71,9 +71,12 @@ class GameService:
     # lobby
     async def create(self, user: UserInfo, name: str, seats: int, options: dict,
                      bots: list[int], bot_kind: str, time_control: dict | None = None, *,
-                     hints: bool = False) -> dict:
+                     hints: bool = False, invited: tuple[int, ...] = (),
+                     unlisted: bool = False,
+                     also: Callable[[int], list[Any]] | None = None) -> dict:
         return await self.lobby.create(user, name, seats, options, bots, bot_kind, time_control,
-                                       hints=hints)
+                                       hints=hints, invited=invited, unlisted=unlisted,
+                                       also=also)
 
     async def create_dealt(self, user: UserInfo, name: str, seats: int, options: dict,
                            bots: list[int], bot_kind: str, time_control: dict | None, *,
@@ -137,6 +140,9 @@ class GameService:
 
     async def summary(self, game_id: int, user: UserInfo | None) -> dict:
         return await self.reads.summary(game_id, user)
+
+    async def summaries_of(self, rows: list[Any], user: UserInfo | None) -> list[dict[str, Any]]:
+        return await self.reads.summaries_of(rows, user)
 
     async def detail(self, game_id: int, user: UserInfo | None) -> dict:
         return await self.reads.detail(game_id, user)

@@ -68,7 +68,8 @@ class ReadRows:
             if user_id is not None:
                 q = q.join(Seat, Seat.game_id == Game.id).where(Seat.user_id == user_id)
             else:
-                q = q.where(Game.sealed_until.is_(None) | (Game.sealed_until <= times.utcnow()))
+                q = q.where(Game.sealed_until.is_(None) | (Game.sealed_until <= times.utcnow()),
+                            Game.unlisted.is_(False))  # games for invited players: app/invites.py
             q = q.order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit).offset(offset)
             return list((await s.execute(q)).scalars().all())
 

@@ -40,7 +40,9 @@ log = logging.getLogger("menagerie.notify")
 
 #: the preference switch of each notice kind (a reminder is part of "your turn")
 #: notice kinds switched on and off with another kind's switch
-SWITCH = {"reminder": "your_turn", "resigned": "game_over", "aborted": "game_over"}
+SWITCH = {"reminder": "your_turn", "resigned": "game_over", "aborted": "game_over",
+          "game_invitation": "invitation", "invitation_declined": "invitation",
+          "matched": "invitation"}
 #: chat mentions of one game: at most one notice per user in this time
 MENTION_GAP = timedelta(minutes=10)
 

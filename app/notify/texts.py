@@ -11,6 +11,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "daily_challenge.button": "To today's challenge",
         "chat_mention.subject": "{by} mentioned you in {title}",
         "chat_mention.body": "{by} mentioned you in the chat of {title}:",
+        "game_invitation.subject": "{by} invites you to a game of {title}",
+        "game_invitation.body": "{by} invites you to a game of {title} and keeps a seat for "
+                                "you. Accept or decline it in the lobby.",
+        "invitation_declined.subject": "{by} declined your invitation to {title}",
+        "invitation_declined.body": "{by} declined your invitation to {title}. Their seat is "
+                                    "free again: invite someone else from the lobby.",
         "invitation.subject": "{by} offers a rematch of {title}",
         "invitation.body": "{by} offers a rematch of {title}. Accept or decline it at the "
                            "table.",
@@ -25,6 +31,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "aborted.subject": "{title} was aborted",
         "aborted.body": "{by} aborted {title} before its play began. Nobody won; it is not "
                         "rated.",
+        "matched.subject": "Quick match: {title} with {by}",
+        "matched.body": "Your seek was paired: a game of {title} with {by} has started.",
         "game_over.subject": "{title} is over",
         "game_over.body": "The game {title} has ended. See the final scores at the table.",
         "open_game": "Open the game",
@@ -48,6 +56,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "daily_challenge.button": "До сьогоднішнього виклику",
         "chat_mention.subject": "{by} згадує вас у грі {title}",
         "chat_mention.body": "{by} згадує вас у чаті гри {title}:",
+        "game_invitation.subject": "{by} запрошує вас до гри {title}",
+        "game_invitation.body": "{by} запрошує вас до гри {title} і тримає для вас місце. "
+                                "Прийняти чи відхилити запрошення можна в лобі.",
+        "invitation_declined.subject": "{by} відхиляє ваше запрошення до гри {title}",
+        "invitation_declined.body": "{by} відхиляє ваше запрошення до гри {title}. Місце знову "
+                                    "вільне: запросіть когось іншого в лобі.",
         "invitation.subject": "{by} пропонує реванш у грі {title}",
         "invitation.body": "{by} пропонує реванш у грі {title}. Прийняти чи відхилити його "
                            "можна за столом.",
@@ -62,6 +76,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "aborted.subject": "Гру {title} перервано",
         "aborted.body": "{by} перериває гру {title} до початку гри. Ніхто не переміг; гра не "
                         "впливає на рейтинг.",
+        "matched.subject": "Швидка гра: {title} з {by}",
+        "matched.body": "Для вашого пошуку знайдено суперника: гра {title} з {by} почалася.",
         "game_over.subject": "Гру {title} завершено",
         "game_over.body": "Гра {title} закінчилася. Підсумкові очки — за столом.",
         "open_game": "Відкрити гру",
@@ -85,6 +101,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "daily_challenge.button": "Zur heutigen Herausforderung",
         "chat_mention.subject": "{by} hat dich in {title} erwähnt",
         "chat_mention.body": "{by} hat dich im Chat von {title} erwähnt:",
+        "game_invitation.subject": "{by} lädt dich zu einer Partie {title} ein",
+        "game_invitation.body": "{by} lädt dich zu einer Partie {title} ein und hält dir einen "
+                                "Platz frei. In der Lobby kannst du annehmen oder ablehnen.",
+        "invitation_declined.subject": "{by} hat deine Einladung zu {title} abgelehnt",
+        "invitation_declined.body": "{by} hat deine Einladung zu {title} abgelehnt. Der Platz "
+                                    "ist wieder frei: lade in der Lobby jemand anderen ein.",
         "invitation.subject": "{by} bietet eine Revanche für {title} an",
         "invitation.body": "{by} bietet eine Revanche für {title} an. Am Tisch kannst du sie "
                            "annehmen oder ablehnen.",
@@ -99,6 +121,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "aborted.subject": "{title} wurde abgebrochen",
         "aborted.body": "{by} hat {title} vor Spielbeginn abgebrochen. Niemand hat gewonnen; "
                         "die Partie wird nicht gewertet.",
+        "matched.subject": "Schnellpartie: {title} mit {by}",
+        "matched.body": "Deine Suche wurde gepaart: eine Partie {title} mit {by} hat begonnen.",
         "game_over.subject": "{title} ist zu Ende",
         "game_over.body": "Die Partie {title} ist beendet. Die Endwertung steht am Tisch.",
         "open_game": "Zur Partie",

@@ -15,11 +15,13 @@ its zoo's minus the best other zoo's, some of them also times the clock, and who
 - :func:`utility` is what the bots maximize: the margin, plus ``20 * (2 P - 1)`` (the +-20 for
   winning or losing that finished games get, :func:`engine.bots.evaluation.final_value`, so a
   won game's value and a winning position's value meet), plus the *tempo* term
-  ``tempo * (2 P - 1) * progress``, where ``progress`` is how far the seat's own victory points
-  have come in the last :data:`PROGRESS` points before 0 (0 ends the game): a seat that is probably winning gains by bringing the end
-  closer, a seat that is probably losing by keeping it away. Against a rival that never races,
-  this is what makes the bot end the game. A finished game gets the same term with the chance
-  0 or 1 (:func:`value`), so ending a won game is worth at least the position before it.
+  ``tempo * max(0, 2 P - 1) * progress``, where ``progress`` is how far the seat's own victory
+  points have come in the last ``progress`` points (value.json, default :data:`PROGRESS`)
+  before 0 (0 ends the game): a seat that is probably winning gains by bringing the end closer.
+  One-sided: paid for keeping the end away, a trailing seat refused its own points once
+  ``tempo`` > 1. Against a rival that never races, this is what makes the bot end the game. A
+  finished game gets the same term with the chance 1 when won (:func:`value`), so ending a won
+  game is worth at least the position before it.
 
 Pure Python; the weights are read once and validated (:func:`load`).
 """
@@ -43,14 +45,19 @@ ZOO = ("vp", "money", "side_income", "appeal_in", "assets", "space", "hand", "pr
 #: phase (share of the game left, 1 far from the end, 0 at it).
 BY_BREAKS = ("side_income", "appeal_in")
 BY_PHASE = ("vp", "money", "assets", "space", "hand", "projects")
+#: Features of the end itself (duel only; see :func:`end_features`): the lead times how near the
+#: end is, who is nearer to ending it (times the nearness), and breaks so far times the lead.
+END = ("lead*near", "ends_first*near", "lead*breaks_done")
 #: The feature names of a duel position, in weight order.
 DUEL = (ZOO + tuple(f"{n}*breaks" for n in BY_BREAKS) + tuple(f"{n}*phase" for n in BY_PHASE)
-        + ("my_turn",))
+        + END + ("my_turn",))
 #: The feature names of a solo position (the zoo itself, not a difference), in weight order.
-SOLO = DUEL[:-1] + ("bias",)
+SOLO = (ZOO + tuple(f"{n}*breaks" for n in BY_BREAKS) + tuple(f"{n}*phase" for n in BY_PHASE)
+        + ("bias",))
 
 WIN_BONUS = 20.0   #: the +-20 of a finished game (engine.bots.evaluation.final_value)
-PROGRESS = 60.0    #: the tempo term counts the last this many points before a zoo's end
+PROGRESS = 60.0    #: default of ``progress`` in value.json: the tempo term's window (points)
+NEAR = 40.0        #: the end features count the last this many points before the nearer end
 
 
 #: :func:`zoo_features` by the identity of the parts they come from (which the entry holds,
@@ -116,7 +123,20 @@ def _features(state: dict, seat: int) -> tuple[list[float], float]:
                 best, best_v = other, v
     assert best is not None  # a game of 2 or more seats has a rival
     turn = 1.0 if state.get("active") == seat else -1.0
-    return [a - b for a, b in zip(mine, best)] + [turn], own[0]
+    return ([a - b for a, b in zip(mine, best)] + end_features(own[0], best[0], state["breaks"])
+            + [turn], own[0])
+
+
+def end_features(own: float, rival: float, breaks_done: int) -> list[float]:
+    """:data:`END` from the seat's and its best rival's projected points (0 ends the game): the
+    lead times how near the nearer end is (0 far, 1 at it), which of the two is nearer to 0
+    (+1 the seat, -1 the rival, in between within 10 points) times the nearness, the lead times
+    the breaks so far (a lead late in the game is harder to turn)."""
+    d_own, d_riv = max(0.0, -own), max(0.0, -rival)
+    near = max(0.0, 1.0 - min(d_own, d_riv) / NEAR)
+    first = max(-1.0, min(1.0, (d_riv - d_own) / 10.0))
+    lead = own - rival
+    return [lead * near, first * near, lead * breaks_done / 10.0]
 
 
 def predicted_margin(state: dict, seat: int) -> float:
@@ -147,7 +167,10 @@ def utility(state: dict, seat: int) -> float:
     lean = 2.0 * chance(m, model["sigma"]) - 1.0
     u = m + WIN_BONUS * lean
     if state["seats"] > 1:  # once the end is triggered a zoo at 0 or more has come all the way
-        u += data["tempo"] * lean * (PROGRESS + max(-PROGRESS, min(0.0, vp)))
+        # one-sided: only a probably-winning seat is paid for bringing the end closer; paid to
+        # keep it away, a trailing seat refused its own points once tempo > 1 (stalled games)
+        window = data.get("progress", PROGRESS)
+        u += data["tempo"] * max(0.0, lean) * (window + max(-window, min(0.0, vp)))
     return u
 
 
@@ -176,6 +199,8 @@ def validate(data: dict) -> dict:
             raise ValueFileError(f"value.json: {part} sigma must be a positive number")
     if not finite(data.get("tempo")) or data["tempo"] < 0:
         raise ValueFileError("value.json: tempo must be a number >= 0")
+    if "progress" in data and (not finite(data["progress"]) or data["progress"] <= 0):
+        raise ValueFileError("value.json: progress must be a positive number")
     return data
 
 
@@ -198,8 +223,9 @@ def value(state: dict, seat: int) -> float:
             return final
         # the tempo term of a finished game: the whole way came, won (+) or lost (-); without it
         # ending a won game looked worse than the turn before it and the bots never ended games
-        won = 1.0 if final > 0 else -1.0 if final < 0 else 0.0
-        return final + load()["tempo"] * won * PROGRESS
+        won = 1.0 if final > 0 else 0.0  # one-sided like the utility's term
+        data = load()
+        return final + data["tempo"] * won * data.get("progress", PROGRESS)
     return utility(state, seat) + pending(state, seat)
 
 

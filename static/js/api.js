@@ -82,6 +82,8 @@ export async function request(method, path, body, opts = {}) {
 export const api = {
   get: (p, o) => request("GET", p, undefined, o),
   post: (p, b, o) => request("POST", p, b === undefined ? {} : b, o),
+  put: (p, b, o) => request("PUT", p, b, o),
+  del: (p, o) => request("DELETE", p, undefined, o),
 
   register: (username, password) => request("POST", "/api/auth/register", { username, password }, { auth: false }),
   login: (username, password) => request("POST", "/api/auth/login", { username, password }, { auth: false }),

@@ -349,6 +349,8 @@ export class TurnFeed {
       // the login was revoked (logout elsewhere, "log out everywhere", a password change)
       if (msg.type === "error" && msg.error && msg.error.code === "signed_out") { this.stopped = true; auth.clear(); return; }
       if (msg.type === "your_turn" || msg.type === "game") this.onNotice(msg);
+      // every notice, for the page's other parts (a quick match: static/js/seeks.js)
+      window.dispatchEvent(new CustomEvent("menagerie:notice", { detail: msg }));
     };
     ws.onclose = () => { if (this.ws === ws) { this.ws = null; this.schedule(); } };
     ws.onerror = () => {};

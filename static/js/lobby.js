@@ -1,29 +1,19 @@
-// The lobby: sign in or register in place, the game lists, and the "New game" form.
+// The lobby: sign in or register in place, the game lists and the notification settings. The
+// game items are gameitem.js's, the "New game" form newgame.js's, invitations and friends
+// friends.js's.
 import { api, auth, asList, ApiError, request } from "./api.js";
-import { h, clear, $, cap, timeAgo } from "./dom.js";
+import { h, clear, $ } from "./dom.js";
 import { injectSprite } from "./icons.js";
-import { seatColour, botLabel } from "./seats.js";
-import { t, tOr, setupPage } from "./i18n.js";
+import { t, setupPage } from "./i18n.js";
 import { renderPreferences } from "./notifyprefs.js";
 import { renderDailyCard } from "./daily.js";
-import { describeControl, glyph, notificationButton, setBadge, showNotification, timeControlFieldset,
-  titleWithCount, TurnFeed } from "./asyncplay.js";
+import { notificationButton, setBadge, showNotification, titleWithCount, TurnFeed } from "./asyncplay.js";
+import { fill, gameItem, isMine, state, titleOf, toast } from "./gameitem.js";
+import { toggleNew } from "./newgame.js";
+import { renderFriends, renderInvites } from "./friends.js";
 
 injectSprite();
 setupPage();
-
-const state = { catalog: [], bots: [], busy: false };
-
-function seatBadge(seat) {
-  const c = seatColour(seat);
-  return h("span", { class: "seat-chip small", style: { background: c.fill, color: c.ink } }, String(seat + 1));
-}
-
-function toast(text) {
-  const t = h("div", { class: "toast", role: "alert" }, text);
-  $("#toasts").appendChild(t);
-  setTimeout(() => t.remove(), 5000);
-}
 
 // ------------------------------------------------------------------ auth
 function renderAuth() {
@@ -31,7 +21,7 @@ function renderAuth() {
   const user = auth.user;
   if (user) {
     clear(host).append(
-      h("span", { class: "who" }, t("auth.signed_in_as", { name: user.username })),
+      h("a", { class: "who", id: "my-profile", href: `player.html?name=${encodeURIComponent(user.username)}` }, t("auth.signed_in_as", { name: user.username })),
       h("button", { class: "btn small", type: "button", id: "logout", onclick: logout }, t("auth.log_out")),
       h("button", { class: "btn small", type: "button", id: "logout-everywhere", title: t("auth.log_out_everywhere_hint"), onclick: logoutEverywhere }, t("auth.log_out_everywhere")),
       h("button", { class: "btn small", type: "button", id: "change-password", "aria-expanded": "false", onclick: (e) => togglePasswordForm(host, e.currentTarget) }, t("auth.change_password")));
@@ -99,144 +89,6 @@ function togglePasswordForm(host, button) {
   current.focus();
 }
 
-// ------------------------------------------------------------------ game summaries
-function seatEntries(g) {
-  const seats = Array.isArray(g.seats) ? g.seats : [];
-  const total = g.seat_count || g.seats_total || (typeof g.seats === "number" ? g.seats : seats.length);
-  const out = [];
-  for (let i = 0; i < Math.max(total, seats.length); i++) {
-    const e = seats.find((x) => x && x.seat === i) || seats[i] || null;
-    let name = null; let bot = false;
-    if (e) {
-      const u = e.user;
-      name = e.username || e.name || (u && typeof u === "object" ? u.username : (typeof u === "string" ? u : null));
-      if (e.bot) { bot = true; name = name || botLabel(e.bot); }
-    }
-    out.push({ seat: i, name, bot });
-  }
-  return out;
-}
-
-function isMine(g) {
-  const u = auth.user;
-  if (g.mine || g.your_seat !== undefined && g.your_seat !== null) return true;
-  if (!u) return false;
-  return seatEntries(g).some((e) => e.name === u.username && !e.bot);
-}
-
-function titleOf(name) {
-  const d = state.catalog.find((x) => x.name === name);
-  return tOr(`game.${name}.title`, d ? d.title : cap(name || "game"));
-}
-
-function gameItem(g, kind) {
-  const seats = seatEntries(g);
-  const filled = seats.filter((x) => x.name).length;
-  const waiting = Array.isArray(g.waiting_for) ? g.waiting_for : [];
-  const href = `game.html?id=${encodeURIComponent(g.id)}`;
-  const actions = [];
-  if (kind === "open") {
-    actions.push(h("button", { class: "btn primary small", type: "button", dataset: { join: g.id }, disabled: !auth.signedIn, title: auth.signedIn ? "" : t("lobby.sign_in_to_join"), onclick: () => join(g) }, t("lobby.join")));
-    actions.push(h("a", { class: "btn small", href }, t("lobby.view")));
-  } else if (kind === "turn") {
-    actions.push(h("a", { class: "btn primary small", href }, t("lobby.play")));
-  } else if (kind === "mine") {
-    const creator = g.created_by && auth.user && (g.created_by.username === auth.user.username || g.created_by.id === auth.user.id);
-    if (g.status === "open" && creator) {
-      actions.push(h("button", { class: "btn primary small", type: "button", dataset: { start: g.id }, disabled: filled < seats.length, onclick: () => start(g) }, filled < seats.length ? t("lobby.start_count", { filled, total: seats.length }) : t("lobby.start")));
-    }
-    actions.push(h("a", { class: "btn small", href }, g.status === "finished" ? t("lobby.results") : t("lobby.open")));
-  } else if (kind === "watch") {
-    actions.push(h("a", { class: "btn small", href }, t("lobby.watch_game")));
-  } else {
-    actions.push(h("a", { class: "btn small", href }, t("lobby.results")));
-  }
-  if (g.status === "finished") {
-    actions.push(h("a", { class: "btn small", href: `replay.html?id=${encodeURIComponent(g.id)}`, dataset: { replay: g.id } }, t("lobby.replay")));
-  }
-  let extra = null;
-  if (g.status === "finished" && g.result && g.result.scores && Object.keys(g.result.scores).length) {
-    const scores = g.result.scores;
-    const best = (g.result.ranking || [])[0];
-    extra = h("span", { class: "small" }, t("lobby.scores"), " ", seats.map((e) => `${e.name || t("seat.name", { n: e.seat + 1 })} ${scores[e.seat] ?? scores[String(e.seat)] ?? "?"}`).join(" · "),
-      best !== undefined ? ` — ${t("lobby.won_by", { name: (seats[best] && seats[best].name) || t("seat.name", { n: Number(best) + 1 }) })}` : "");
-  } else if (g.status === "open") {
-    // a joiner reads it before joining: the join is the agreement
-    extra = h("span", { class: "small muted" }, t("lobby.seated", { filled, total: seats.length }),
-      g.hints ? h("span", { class: "hints-note" }, ` · ${t("hints.join_agrees")}`) : null);
-  } else if (waiting.length) {
-    extra = h("span", { class: "small muted" }, t("lobby.to_play"), " ", waiting.map((q) => (seats[q] && seats[q].name) || t("seat.name", { n: q + 1 })).join(", "));
-  }
-  return h("li", { class: ["game-item", kind === "turn" && "your-turn"], dataset: { game: g.id } },
-    h("a", { class: "gi-title", href }, `${titleOf(g.game)} #${g.id}`),
-    kind === "turn" ? h("span", { class: "badge turn" }, t("lobby.your_turn")) : null,
-    g.source === "daily" ? h("span", { class: "badge daily" }, t("daily.badge")) : null,
-    g.hints ? h("span", { class: "badge hints", title: t("hints.badge_help") }, t("hints.badge")) : null,
-    h("span", { class: "gi-seats" }, seats.map((e) => h("span", { class: "seat-tag" },
-      seatBadge(e.seat),
-      h("span", { class: e.name ? "" : "muted" }, e.name || t("lobby.free"))))),
-    extra,
-    g.time_control ? h("span", { class: "small muted gi-time" }, glyph("clock"), " ", describeControl(g.time_control)) : null,
-    g.updated_at || g.created_at ? h("span", { class: "small muted" }, timeAgo(g.updated_at || g.created_at)) : null,
-    h("span", { class: "gi-actions" }, actions));
-}
-
-function fill(id, items, empty) {
-  const host = $(id);
-  clear(host).append(...(items.length ? items : [h("li", { class: "empty-note" }, empty)]));
-}
-
-async function join(g) {
-  try {
-    await api.join(g.id);
-    location.href = `game.html?id=${encodeURIComponent(g.id)}`;
-  } catch (e) {
-    toast(e.message);
-    refresh();
-  }
-}
-
-async function start(g) {
-  try {
-    await api.start(g.id);
-    location.href = `game.html?id=${encodeURIComponent(g.id)}`;
-  } catch (e) {
-    toast(e.message);
-    refresh();
-  }
-}
-
-// ------------------------------------------------------------------ rematch invitations
-async function answerInvite(g, how) {
-  try {
-    const res = await api.post(`/api/games/${encodeURIComponent(g.id)}/rematch/${how}`);
-    if (how === "accept") location.href = `game.html?id=${encodeURIComponent(res.id ?? g.id)}`;
-    else refresh();
-  } catch (e) {
-    toast(e.message);
-    refresh();
-  }
-}
-
-async function renderInvites(signedIn) {
-  const box = $("#invites");
-  if (!box) return;
-  let list = [];
-  if (signedIn) {
-    try { list = asList(await api.get("/api/rematch/invitations")); } catch { list = []; }
-  }
-  box.hidden = !list.length;
-  clear($("#list-invites")).append(...list.map((g) => {
-    const item = gameItem(g, "invite");
-    const host = item.querySelector(".gi-actions");
-    clear(host).append(
-      h("button", { class: "btn primary small", type: "button", dataset: { accept: g.id }, onclick: () => answerInvite(g, "accept") }, t("lobby.accept")),
-      h("button", { class: "btn small", type: "button", dataset: { decline: g.id }, onclick: () => answerInvite(g, "decline") }, t("lobby.decline")),
-      h("a", { class: "btn small", href: `game.html?id=${encodeURIComponent(g.rematch_of ?? g.id)}` }, t("lobby.last_game")));
-    return item;
-  }));
-}
-
 let refreshing = false;
 async function refresh() {
   if (refreshing) return;
@@ -262,6 +114,7 @@ async function refresh() {
     fill("#list-watch", running.filter((g) => !mineIds.has(g.id)).map((g) => gameItem(g, "watch")), t("lobby.empty.watch"));
     fill("#list-done", finished.slice(0, 30).map((g) => gameItem(g, "done")), t("lobby.empty.done"));
     renderInvites(signedIn);
+    renderFriends();
     const badge = $("#turn-count");
     badge.textContent = String(turn.length);
     badge.classList.toggle("zero", turn.length === 0);
@@ -329,137 +182,6 @@ async function renderNotifications(shown) {
   renderPreferences(prefs, toast);
 }
 
-// ------------------------------------------------------------------ new game form
-let timeBox = null;
-let hintsTick = false;
-
-function renderNewGame() {
-  const host = $("#new-game");
-  if (!state.catalog.length) { clear(host).append(h("p", t("newgame.no_games"))); return; }
-  const gameSel = h("select", { id: "ng-game", name: "game", "aria-label": t("newgame.game") },
-    state.catalog.map((d) => h("option", { value: d.name }, titleOf(d.name))));
-  const body = h("div", { class: "ng-body" });
-  const err = h("p", { class: "form-error", role: "alert" });
-  const draw = () => {
-    const d = state.catalog.find((x) => x.name === gameSel.value) || state.catalog[0];
-    const min = (d.seats && d.seats.min) || 2; const max = (d.seats && d.seats.max) || min;
-    const seatsSel = h("select", { id: "ng-seats", name: "seats" });
-    // two players first (a 1-seat solo game is there to choose, not the default)
-    const usual = Math.min(max, Math.max(min, 2));
-    for (let n = min; n <= max; n++) seatsSel.appendChild(h("option", { value: n, selected: n === usual }, t("newgame.n_players", { count: n })));
-    const opts = (d.options || []).map((o) => {
-      let input;
-      if (o.type === "bool" || typeof o.default === "boolean") {
-        input = h("input", { type: "checkbox", name: `opt-${o.name}`, dataset: { option: o.name, kind: "bool" }, checked: !!o.default });
-      } else if (Array.isArray(o.choices) && o.choices.length) {
-        input = h("select", { name: `opt-${o.name}`, dataset: { option: o.name } }, o.choices.map((c) => h("option", { value: JSON.stringify(c), selected: c === o.default }, tOr(`option.${d.name}.${o.name}.${c}`, cap(String(c))))));
-      } else if (typeof o.default === "number") {
-        input = h("input", { type: "number", name: `opt-${o.name}`, dataset: { option: o.name, kind: "number" }, value: o.default });
-      } else {
-        input = h("input", { name: `opt-${o.name}`, dataset: { option: o.name, kind: "text" }, value: o.default ?? "" });
-      }
-      // an option for some seat counts only (the solo mode's starting appeal) shows with those
-      return h("label", { dataset: o.seats ? { seats: o.seats.join(",") } : {} }, tOr(`option.${d.name}.${o.name}`, cap(o.name)), input,
-        o.description ? h("span", { class: "option-help" }, tOr(`option.${d.name}.${o.name}.help`, o.description)) : null);
-    });
-    const showOptions = () => {
-      const n = String(seatsSel.value);
-      for (const label of opts) {
-        if (label.dataset.seats) label.hidden = !label.dataset.seats.split(",").includes(n);
-      }
-    };
-    const bots = h("fieldset", { id: "ng-bots" }, h("legend", t("newgame.bots")));
-    const drawBots = () => {
-      clear(bots).append(h("legend", t("newgame.seats")));
-      const n = Number(seatsSel.value);
-      bots.appendChild(h("span", { class: "seat-you" }, seatBadge(0), " ", t("newgame.seat_you")));
-      for (let s = 1; s < n; s++) {
-        // the ticks stay as the player set them when the player count or the game changes
-        bots.appendChild(h("label", null, h("input", { type: "checkbox", name: "bot", value: s, dataset: { botSeat: s }, checked: botTicks.has(s),
-          onchange: (e) => { if (e.target.checked) botTicks.add(s); else botTicks.delete(s); } }), seatBadge(s), " ", t("seat.bot")));
-      }
-      if (state.bots.length) {
-        // the list comes weakest first (docs/bots.md, the ladder); greedy stays the default
-        const pref = state.bots.includes("greedy") ? "greedy" : state.bots[0];
-        bots.appendChild(h("label", null, t("newgame.bots_play"), h("select", { id: "ng-bot", name: "bot-kind" },
-          state.bots.map((b) => h("option", { value: b, selected: b === pref }, tOr(`bot.${b}`, cap(b)))))));
-      }
-      bots.appendChild(h("p", { class: "option-help" }, t("newgame.open_seats_help")));
-    };
-    seatsSel.addEventListener("change", drawBots);
-    seatsSel.addEventListener("change", showOptions);
-    drawBots();
-    showOptions();
-    timeBox = timeControlFieldset();
-    // a lobby flag, not an engine option: the players agree that the bot may propose answers
-    const hints = h("label", { class: "ng-hints" }, t("newgame.hints"),
-      h("input", { type: "checkbox", id: "ng-hints", name: "hints", checked: hintsTick,
-        onchange: (e) => { hintsTick = e.target.checked; } }),
-      h("span", { class: "option-help" }, t("newgame.hints_help")));
-    clear(body).append(
-      h("fieldset", null, h("legend", t("newgame.table")), h("label", null, t("newgame.players"), seatsSel), ...opts, hints),
-      bots, timeBox.el);
-  };
-  gameSel.addEventListener("change", draw);
-  draw();
-  const form = h("form", {
-    onsubmit: async (e) => {
-      e.preventDefault();
-      err.textContent = "";
-      if (!auth.signedIn) { err.textContent = t("newgame.sign_in_first"); return; }
-      const options = {};
-      for (const el of form.querySelectorAll("[data-option]")) {
-        const name = el.dataset.option;
-        if (el.dataset.kind === "bool") options[name] = el.checked;
-        else if (el.dataset.kind === "number") options[name] = Number(el.value);
-        else if (el.dataset.kind === "text") options[name] = el.value;
-        else options[name] = JSON.parse(el.value);
-      }
-      const bots = [...form.querySelectorAll("input[name=bot]:checked")].map((x) => Number(x.value));
-      try {
-        const body = { game: gameSel.value, seats: Number(form.querySelector("#ng-seats").value), options, bots };
-        const kind = form.querySelector("#ng-bot");
-        if (kind && bots.length) body.bot = kind.value;
-        const tc = timeBox && timeBox.read();
-        if (tc) body.time_control = tc;
-        if (form.querySelector("#ng-hints")?.checked) body.hints = true;
-        const g = await api.createGame(body);
-        const id = g.id ?? (g.game && g.game.id);
-        location.href = `game.html?id=${encodeURIComponent(id)}`;
-      } catch (e2) {
-        err.textContent = e2.message;
-      }
-    },
-  },
-  state.catalog.length > 1 ? h("label", null, t("newgame.game"), gameSel) : h("p", h("strong", titleOf(state.catalog[0].name))),
-  body,
-  h("div", { class: "row" }, h("button", { class: "btn primary", type: "submit", id: "create-game" }, t("newgame.create")),
-    h("button", { class: "btn ghost", type: "button", onclick: () => toggleNew(false) }, t("common.cancel"))),
-  err);
-  if (state.catalog.length <= 1) form.appendChild(h("input", { type: "hidden", value: state.catalog[0].name }));
-  clear(host).append(h("h2", t("lobby.new_game")), form);
-}
-
-/** The seats the player ticked as bots in the new-game form (kept while the form is redrawn). */
-const botTicks = new Set();
-
-function toggleNew(show) {
-  const host = $("#new-game");
-  const btn = $("#new-game-btn");
-  const open = show ?? host.hidden;
-  host.hidden = !open;
-  btn.setAttribute("aria-expanded", String(open));
-  if (!open) return;
-  if (!auth.signedIn) {
-    // signed out: a game needs an account first; the sign-in fields are right above
-    clear(host).append(h("h2", t("lobby.new_game")), h("p", { class: "sign-in-first", role: "alert" }, t("newgame.sign_in_first")));
-    const user = $("#auth-user");
-    if (user) user.focus();
-    return;
-  }
-  renderNewGame();
-}
-
 async function init() {
   renderAuth();
   $("#new-game-btn").addEventListener("click", () => toggleNew());
@@ -474,6 +196,7 @@ async function init() {
     const bots = await api.get("/api/bots");
     state.bots = Array.isArray(bots) ? bots.map((b) => (typeof b === "string" ? b : b.name)).filter(Boolean) : [];
   } catch { state.bots = []; }
+  state.refresh = refresh;
   refresh();
   const daily = () => renderDailyCard($("#daily"), { toast });
   daily();
@@ -490,6 +213,9 @@ async function init() {
   // "your turn" from the per-user socket: the lists move at once, the browser may notify
   const feed = new TurnFeed((msg) => {
     refresh();
+    const title = msg.name ? titleOf(msg.name) : msg.title || "";
+    if (msg.about === "invitation") toast(t("invite.toast", { name: msg.by || "?", title }));
+    else if (msg.about === "declined") toast(t("invite.declined_toast", { name: msg.by || "?", title }));
     if (msg.type === "your_turn") showNotification(msg);
   });
   window.menagerie = { ...(window.menagerie || {}), feed, refresh };

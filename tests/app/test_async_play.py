@@ -315,3 +315,17 @@ async def test_one_scheduler_leads_and_another_takes_over(pg_session_url):
                     break
                 await asyncio.sleep(0.05)
             assert other.leader
+
+
+def test_a_time_control_without_a_bot_hands_timed_out_seats_to_the_fast_level():
+    """The learned fast level beats the hand-weighted greedy (docs/bots.md, the ladder), so it
+    is the default replacement; it is a kind the server offers."""
+    from app.clock import DEFAULT_BOT, TimeControl
+    from app.games.reads import with_away
+    from engine.bots import bot_kinds
+
+    tc = TimeControl(mode="move", seconds=60)
+    assert tc.bot == DEFAULT_BOT == "fast" and "fast" in bot_kinds()
+    assert with_away({1: "random"}, frozenset({0}), {"mode": "move", "seconds": 60}) == {
+        1: "random", 0: "fast"}
+    assert with_away({}, frozenset({1}), dict(TIMED)) == {1: "random"}

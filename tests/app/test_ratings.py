@@ -172,6 +172,7 @@ async def test_games_that_are_not_rated(api):
 def test_why_unrated():
     class G:  # a stand-in row
         status, result, source, hints = "finished", {"ranking": [0, 1]}, "play", False
+        casual = False
 
     class S:
         def __init__(self, seat, user_id=None, bot=None):
@@ -191,6 +192,11 @@ def test_why_unrated():
         hints = True
 
     assert why_unrated(Casual, [S(0, 1), S(1, 2)]) == "hints allowed"
+
+    class QuickCasual(G):  # a quick match of casual seeks (issue #33)
+        casual = True
+
+    assert why_unrated(QuickCasual, [S(0, 1), S(1, 2)]) == "casual"
 
 
 async def test_leaderboard_errors(api):

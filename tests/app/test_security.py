@@ -100,6 +100,16 @@ MATRIX = {
                                                     own_seat=201, spectator=201),
     ("DELETE", "/api/me/vacations/{vacation_id}", None): dict(
         anonymous=401, other_player=404, own_seat=404, spectator=404),
+    # quick match (issue #33): the open seeks are public; each role posts one (the roles'
+    # seeks pair with each other: 201 either way); nobody's seek 999999
+    ("GET", "/api/seeks", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                      spectator=200),
+    ("POST", "/api/seeks", "seek"): dict(anonymous=401, other_player=201, own_seat=201,
+                                         spectator=201),
+    ("POST", "/api/seeks/{seek_id}/accept", None): dict(anonymous=401, other_player=404,
+                                                        own_seat=404, spectator=404),
+    ("DELETE", "/api/seeks/{seek_id}", None): dict(anonymous=401, other_player=404,
+                                                   own_seat=404, spectator=404),
     ("GET", "/api/me/webhooks", None): dict(anonymous=401, other_player=200, own_seat=200,
                                             spectator=200),
     ("POST", "/api/me/webhooks", "webhook"): dict(anonymous=401, other_player=201,
@@ -174,6 +184,36 @@ MATRIX = {
         anonymous=200, other_player=200, own_seat=200, spectator=200),
     ("GET", "/api/daily/history", None): dict(anonymous=200, other_player=200, own_seat=200,
                                               spectator=200),
+    # invitations (issue #33): {inv} is an unlisted three-seat game of "own_seat" where seat 1
+    # is kept for "other_player" and seat 2 is free; "own_seat" invites "other_player" (the
+    # body), who cannot invite themselves; only the creator invites more or withdraws; only
+    # the invited player answers; only an invited player joins an unlisted game
+    ("POST", "/api/invitations", "invite"): dict(anonymous=401, other_player=422,
+                                                 own_seat=201, spectator=201),
+    ("GET", "/api/invitations", None): dict(anonymous=401, other_player=200, own_seat=200,
+                                            spectator=200),
+    ("POST", "/api/games/{inv}/invitations", "more"): dict(anonymous=401, other_player=403,
+                                                           own_seat=200, spectator=403),
+    ("POST", "/api/games/{inv}/invitation/accept", None): dict(
+        anonymous=401, other_player=200, own_seat=403, spectator=403),
+    ("POST", "/api/games/{inv}/invitation/decline", None): dict(
+        anonymous=401, other_player=200, own_seat=403, spectator=403),
+    ("DELETE", "/api/games/{inv}/invitations/{invitee}", None): dict(
+        anonymous=401, other_player=403, own_seat=200, spectator=403),
+    ("POST", "/api/games/{inv}/join", None): dict(anonymous=401, other_player=409,
+                                                  own_seat=409, spectator=403),
+    # friends are the caller's own list; following oneself is refused; profiles are public
+    # (what they list depends on the viewer: test_profile.py)
+    ("GET", "/api/me/following", None): dict(anonymous=401, other_player=200, own_seat=200,
+                                             spectator=200),
+    ("PUT", "/api/me/following/{name}", None): dict(anonymous=401, other_player=200,
+                                                    own_seat=422, spectator=200),
+    ("DELETE", "/api/me/following/{name}", None): dict(anonymous=401, other_player=204,
+                                                       own_seat=204, spectator=204),
+    ("GET", "/api/me/friends/games", None): dict(anonymous=401, other_player=200,
+                                                 own_seat=200, spectator=200),
+    ("GET", "/api/players/{name}", None): dict(anonymous=200, other_player=200, own_seat=200,
+                                               spectator=200),
     ("GET", "/healthz", None): dict(anonymous=200, other_player=200, own_seat=200,
                                     spectator=200),
     ("GET", "/metrics", None): dict(anonymous=200, other_player=200, own_seat=200,
@@ -186,7 +226,8 @@ NOT_IN_SCHEMA = {("GET", "/metrics")}
 def _covered() -> set[tuple[str, str]]:
     out = set()
     for method, path, _ in MATRIX:
-        path = path.split("?")[0].replace("{gid}", "{game_id}").replace("{open}", "{game_id}")
+        path = path.split("?")[0].replace("{gid}", "{game_id}").replace("{open}", "{game_id}") \
+            .replace("{inv}", "{game_id}").replace("{invitee}", "{name}")
         out.add((method, path))
     return out
 
@@ -216,14 +257,19 @@ async def _scene(api: Api) -> dict:
     assert (await other.act(gid, card, version=0)).status_code == 200
     r = await own.post("/api/games", json={"game": "toy", "seats": 3})
     open_gid = r.json()["id"]
+    r = await own.post("/api/invitations", json={"game": "toy", "seats": 3,
+                                                 "invite": [other.name]})
+    assert r.status_code == 201, r.text
     return {"own_seat": own, "other_player": other, "spectator": spect, "gid": gid,
-            "open": open_gid}
+            "open": open_gid, "inv": r.json()["id"]}
 
 
 #: rows whose requests change the scene (each gets a fresh one; the others share one)
 CHANGES = {"/api/auth/logout", "/api/auth/logout-everywhere", "/api/auth/password",
            "/api/games/{open}/join", "/api/games/{gid}/actions", "/api/games/{gid}/resign",
-           "/api/games/{gid}/abort", "/api/games/{open}/cancel"}
+           "/api/games/{gid}/abort", "/api/games/{open}/cancel",
+           "/api/games/{inv}/invitations", "/api/games/{inv}/invitation/accept",
+           "/api/games/{inv}/invitation/decline", "/api/games/{inv}/invitations/{invitee}"}
 
 
 async def test_authorization_matrix(api):
@@ -240,8 +286,10 @@ async def test_authorization_matrix(api):
             player = scene.get(role)
             headers = player.headers if player else {}
             path = template.format(gid=scene["gid"], open=scene["open"], game="toy",
-                                   name=scene["own_seat"].name,
-                                   webhook_id=999999, vacation_id=999999, kind="toy",
+                                   name=scene["own_seat"].name, inv=scene["inv"],
+                                   invitee=scene["other_player"].name,
+                                   webhook_id=999999, vacation_id=999999, seek_id=999999,
+                                   kind="toy",
                                    day=day_of(utcnow()).isoformat())
             body = None
             if body_kind == "new_user":
@@ -263,12 +311,18 @@ async def test_authorization_matrix(api):
                 body = _push_subscription()
             elif body_kind == "push_gone":
                 body = {"endpoint": "https://fcm.googleapis.com/fcm/send/nobody"}
+            elif body_kind == "seek":
+                body = {"game": "toy", "seats": 2, "minutes": 5}
             elif body_kind == "vacation":
                 body = {"days": 1}
             elif body_kind == "undo":
                 body = {"version": 1}
             elif body_kind == "password":
                 body = {"current": PASSWORD, "new": PASSWORD + "-new"}
+            elif body_kind == "invite":
+                body = {"game": "toy", "seats": 2, "invite": [scene["other_player"].name]}
+            elif body_kind == "more":
+                body = {"invite": [scene["spectator"].name]}
             elif body_kind == "create":
                 body = {"game": "toy", "seats": 2}
             elif body_kind == "own_move":
@@ -482,6 +536,9 @@ async def test_hidden_information_in_arknova_responses(db_url):
                 "spectator": await Socket.open(host, gid),
                 "watcher": await Socket.open(host, gid, watcher.token),
             }
+            for who in (p0, p1):
+                r = await client.put(f"/api/me/following/{who.name}", headers=watcher.headers)
+                assert r.status_code == 200, r.text
             players = {0: p0, 1: p1}
             secrets_at: dict[int, dict[int, set[str]]] = {}
             public_ever: set[str] = set()
@@ -502,6 +559,16 @@ async def test_hidden_information_in_arknova_responses(db_url):
                     r = await (who.get(f"/api/games/{gid}") if who else
                                client.get(f"/api/games/{gid}"))
                     responses.append((viewer, v, r.text))
+                # issue #33: the players' profiles and the watcher's friends' games (every
+                # third version, like the hints: the sockets wait meanwhile)
+                if v % 3 == 1:
+                    for viewer, who, name in (("watcher", watcher, p0.name),
+                                              ("watcher", watcher, p1.name), (1, p1, p0.name)):
+                        r = await who.get(f"/api/players/{name}")
+                        responses.append((viewer, v, r.text))
+                    r = await watcher.get("/api/me/friends/games")
+                    assert r.status_code == 200 and [x["id"] for x in r.json()] == [gid]
+                    responses.append(("watcher", v, r.text))
                 for viewer, who in ((0, p0), (1, p1), ("watcher", watcher)):
                     r = await who.get(f"/api/games/{gid}/log?after={max(v - 1, 0)}")
                     responses.append((viewer, v, r.text))
@@ -628,3 +695,50 @@ async def test_hidden_information_around_a_resignation_and_an_abort(db_url):
             checked += 1
     assert not offer1 & _card_ids(aborted[0][1])
     assert checked > 30
+
+
+async def test_hidden_information_around_a_quick_match(db_url):
+    """Issue #33's quick match in the hidden-information sweep: two players' Ark Nova seeks pair
+    into a started game. Every answer (both posts, the seek lists for each player and for
+    nobody, every message of their ``/api/me/ws`` pages) is checked: no card on offer to the
+    other seat, never the game's seed."""
+    from sqlalchemy import select
+
+    from app.models import Game
+
+    settings = make_settings(db_url)
+    async with live_server(settings) as (host, app):
+        async with httpx.AsyncClient(base_url=f"http://{host}") as client:
+            api = Api(client, app)
+            p = [await api.user() for _ in range(2)]
+            pages = [await Socket.open_path(host, "/api/me/ws", q.token) for q in p]
+            for page in pages:
+                assert (await page.recv())["type"] == "hello"
+            body = {"game": "arknova", "seats": 2, "minutes": 10}
+            responses: list[tuple[int | None, str]] = []
+            r = await p[0].post("/api/seeks", json=body)
+            assert r.status_code == 201 and r.json()["game"] is None
+            responses.append((0, r.text))
+            r = await p[1].post("/api/seeks", json=body)
+            assert r.status_code == 201, r.text
+            responses.append((1, r.text))
+            gid = r.json()["game"]["id"]
+            for i, page in enumerate(pages):
+                await page.recv_type("seek")
+                responses += [(i, raw) for raw in page.raw]
+                await page.ws.close()
+            for i in range(2):
+                responses.append((i, (await p[i].get("/api/seeks")).text))
+            responses.append((None, (await client.get("/api/seeks")).text))
+            offers = {i: _secrets((await p[i].game(gid))["view"]["private"]) for i in range(2)}
+            async with app.state.services.db.read() as s:
+                seed = await s.scalar(select(Game.seed).where(Game.id == gid))
+    assert all(offers.values()) and seed
+    checked = 0
+    for viewer, text in responses:
+        assert seed not in text
+        for seat, cards in offers.items():
+            if seat != viewer:
+                assert not cards & _card_ids(text), (seat, viewer, text[:300])
+                checked += 1
+    assert checked >= 8

@@ -45,3 +45,7 @@ def test_bot_ticks_follow_the_players_choice(page, server):
     assert not page.is_checked('input[data-bot-seat="2"]')
     page.select_option("#ng-seats", "4")
     assert page.is_checked('input[data-bot-seat="1"]') and page.is_checked('input[data-bot-seat="3"]')
+    # the bot kind: the learned fast level is preselected (it beats greedy: docs/bots.md)
+    assert page.input_value("#ng-bot") == "fast"
+    page.select_option("#ng-bot", "greedy")  # as tests/e2e/helpers.create_game does
+    assert page.input_value("#ng-bot") == "greedy"

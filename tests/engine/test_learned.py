@@ -26,7 +26,8 @@ def test_shipped_weights_are_valid_and_a_broken_file_is_refused():
                    {**data, "duel": {**data["duel"], "weights": data["duel"]["weights"][:-1]}},
                    {**data, "solo": {**data["solo"], "sigma": 0}},
                    {**data, "duel": {**data["duel"], "features": ["vp"]}},
-                   {**data, "duel": {**data["duel"], "weights": [float("nan")] * len(learned.DUEL)}}):
+                   {**data, "duel": {**data["duel"], "weights": [float("nan")] * len(learned.DUEL)}},
+                   {**data, "progress": 0}, {**data, "progress": "wide"}):
         with pytest.raises(learned.ValueFileError):
             learned.validate(copy.deepcopy(broken))
 
@@ -55,7 +56,7 @@ def test_more_points_is_worth_more_to_the_seat_and_less_to_its_rival():
 
 def test_a_seat_far_ahead_values_coming_closer_to_the_end(monkeypatch):
     """The tempo term: with the rival far behind, the same zoo nearer to 0 points (the end) is
-    worth more to the leader than the margin alone says; to the trailing seat, less."""
+    worth more to the leader than the margin alone says; to the trailing seat, just its margin."""
     state = next(iter(positions(ARK, 2, 14, every=1)))
     ahead = clone(state)
     ahead["players"][0]["appeal"] += 60
@@ -72,8 +73,26 @@ def test_a_seat_far_ahead_values_coming_closer_to_the_end(monkeypatch):
     closer = clone(behind)
     closer["players"][0]["appeal"] += 5
     with_tempo = learned.utility(closer, 0) - learned.utility(behind, 0)
+    assert with_tempo > 0  # a trailing seat still wants its own points (one-sided term)
     monkeypatch.setitem(learned.load(), "tempo", 0.0)
-    assert with_tempo < learned.utility(closer, 0) - learned.utility(behind, 0)
+    assert with_tempo == pytest.approx(learned.utility(closer, 0) - learned.utility(behind, 0))
+
+
+def test_end_features_see_who_is_nearer_to_the_end():
+    """The lead counts more near the end, the seat nearer to 0 points gets +1 (the rival -1),
+    and far from the end (both zoos 40 or more points short) the nearness is 0."""
+    lead_near, first_near, lead_breaks = learned.end_features(-5.0, -25.0, 6)
+    near = 1.0 - 5.0 / learned.NEAR
+    assert lead_near == pytest.approx(20.0 * near)
+    assert first_near == pytest.approx(1.0 * near)  # 20 points nearer: capped at 1
+    assert lead_breaks == pytest.approx(20.0 * 6 / 10)
+    assert learned.end_features(-25.0, -5.0, 6) == pytest.approx([-20.0 * near, -near, -12.0])
+    assert learned.end_features(-60.0, -45.0, 2)[:2] == [0.0, 0.0]
+    # past 0 (the end triggered) the nearness is full and the sign follows who is there
+    assert learned.end_features(3.0, -8.0, 9)[:2] == pytest.approx([11.0, 0.8])
+    widened = copy.deepcopy(learned.load())
+    widened["progress"] = 120.0
+    assert learned.validate(widened)["progress"] == 120.0
 
 
 def test_fast_bot_is_reproducible_per_seed():
@@ -86,7 +105,7 @@ def test_fast_bot_is_reproducible_per_seed():
 
 def test_a_finished_game_keeps_the_tempo_term():
     """Ending a won game must not look worse than the position before it: the finished game's
-    value is its final margin +-20 plus the whole tempo term, won (+) or lost (-)."""
+    value is its final margin +-20 plus the whole tempo term when won (one-sided: none lost)."""
     from engine.bots.evaluation import final_value
     from engine.core import rng as _rng
 
@@ -99,7 +118,8 @@ def test_a_finished_game_keeps_the_tempo_term():
     scores = ARK.result(state)["scores"]
     assert scores[0] != scores[1]
     winner = 0 if scores[0] > scores[1] else 1
-    bonus = learned.load()["tempo"] * learned.PROGRESS
+    data = learned.load()
+    bonus = data["tempo"] * data.get("progress", learned.PROGRESS)
     assert learned.value(state, winner) == final_value(ARK, state, winner) + bonus
-    assert learned.value(state, 1 - winner) == final_value(ARK, state, 1 - winner) - bonus
+    assert learned.value(state, 1 - winner) == final_value(ARK, state, 1 - winner)
     assert learned.value(state, winner) >= learned.WIN_BONUS + bonus
