@@ -36,6 +36,9 @@ REFUSAL_STATUS: dict[str, int] = {
     "unauthorized": 401,
     "conflict": 409,
     "too_many_requests": 429,
+    "turn_unconfirmed": 409,
+    "nothing_to_confirm": 409,
+    "not_your_turn_to_confirm": 403,
 }
 
 

@@ -20,11 +20,13 @@ from engine.core import rng as engine_rng
 from .. import clock as clock_mod, times
 from ..auth import UserInfo
 from ..errors import ApiError, not_found
+from ..refusal import Refusal
 from ..settings import Settings
 from .cache import Cached
 from .context import GameContext
 from .moves import Moves
 from .reads import Reads
+from .turns import Turns
 
 log = logging.getLogger("menagerie.games")
 
@@ -37,10 +39,11 @@ async def bot_choice(c: Cached, seat: int, bot) -> Any:
 
 
 class BotTurns:
-    def __init__(self, ctx: GameContext, reads: Reads, moves: Moves) -> None:
+    def __init__(self, ctx: GameContext, reads: Reads, moves: Moves, ends: Turns) -> None:
         self.ctx = ctx
         self.reads = reads
         self.moves = moves
+        self.ends = ends
         self.driver = BotDriver(self, ctx.settings)
         ctx.signals.on_bot_turn(self.driver.kick)
 
@@ -94,6 +97,17 @@ class BotTurns:
             if not seats:
                 break
             seat = seats[0]
+            if c.held == seat:  # a held turn whose time ran out: the timeout confirms it
+                try:
+                    await self.ends.confirm(game_id, c.version, auto_seat=seat)
+                except Refusal as exc:
+                    if exc.code in ("stale_version", "not_expired"):
+                        continue
+                    log.error("game %s: timeout confirm refused: %s", game_id, exc.code)
+                    break
+                played += 1
+                log.info("game %s: seat %s timed out; its held turn is confirmed", game_id, seat)
+                continue
             try:
                 bot = get_bot(c.time_control.get("bot", "greedy"))
                 action = await bot_choice(c, seat, bot)

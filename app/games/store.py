@@ -31,7 +31,7 @@ from ..bus import SEATS_CHANNEL, USER_CHANNEL
 from ..db import Database
 from ..errors import not_found
 from ..history import undo_snapshots
-from ..models import ActionRecord, Game, OutboxEvent, Seat, Snapshot, User
+from ..models import ActionRecord, Game, NotificationPrefs, OutboxEvent, Seat, Snapshot, User
 from ..times import utcnow
 from .store_exits import ExitRows, ExitTx
 from .store_records import History, RecordRows
@@ -50,6 +50,8 @@ class CurrentRow(NamedTuple):
     time_control: Any = None
     clock: Any = None
     seats_rev: int = 0
+    #: the seat whose turn waits for its confirm (None: none)
+    held: Any = None
 
 
 class LogRow(NamedTuple):
@@ -98,6 +100,8 @@ class Move:
     clock_before: dict | None = None
     #: what the move sets off, stored with it (app/outbox.py): (kind, payload) or None
     outbox: tuple[str, dict] | None = None
+    #: the seat whose turn waits for its confirm after this version (None: none)
+    held: int | None = None
 
 
 class GameStore(Protocol):
@@ -124,6 +128,7 @@ class GameStore(Protocol):
     async def list_rows(self, status: str | None, user_id: int | None, limit: int,
                         offset: int) -> list[Game]: ...
     async def seat_of(self, game_id: int, user_id: int) -> int | None: ...
+    async def confirms_turns(self, user_id: int) -> bool: ...
     async def log_rows(self, game_id: int, after: int,
                        limit: int) -> tuple[int | None, Any, list]: ...
     async def sealed_until(self, game_id: int): ...
@@ -269,10 +274,11 @@ class SqlGameStore(RecordRows, ExitRows):
                 Seat.game_id == game_id, Seat.user_id.is_not(None)))).all())
 
     async def log_entry(self, game_id: int, version: int):
-        """``kind, action, clock_before`` of one log row (None if there is none)."""
+        """``kind, action, clock_before, seat`` of one log row (None if there is none)."""
         async with self.db.read() as s:
             return (await s.execute(
-                select(ActionRecord.kind, ActionRecord.action, ActionRecord.clock_before)
+                select(ActionRecord.kind, ActionRecord.action, ActionRecord.clock_before,
+                       ActionRecord.seat)
                 .where(ActionRecord.game_id == game_id, ActionRecord.version == version))
             ).first()
 
@@ -285,7 +291,7 @@ class SqlGameStore(RecordRows, ExitRows):
                                    Game.seats_rev == seats_rev)
                 .values(version=m.version, state=m.state, waiting_for=m.waiting,
                         status=m.status, result=m.result, updated_at=now, clock=m.clock,
-                        turn_deadline=m.deadline))
+                        turn_deadline=m.deadline, held_seat=m.held))
             if done.rowcount != 1:
                 return False
             await s.execute(insert(ActionRecord).values(
@@ -314,7 +320,7 @@ class SqlGameStore(RecordRows, ExitRows):
                 select(Game.game, Game.seat_count, Game.seed, Game.status, Game.version,
                        Game.waiting_for,
                        case((Game.version == known, None), else_=Game.state).label("state"),
-                       Game.time_control, Game.clock, Game.seats_rev)
+                       Game.time_control, Game.clock, Game.seats_rev, Game.held_seat)
                 .where(Game.id == game_id))).first()
             if row is None:
                 return None, None
@@ -395,6 +401,14 @@ class SqlGameStore(RecordRows, ExitRows):
                 q = q.where(Game.sealed_until.is_(None) | (Game.sealed_until <= times.utcnow()))
             q = q.order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit).offset(offset)
             return list((await s.execute(q)).scalars().all())
+
+    async def confirms_turns(self, user_id: int) -> bool:
+        """The user's "Confirm turn" preference (``confirm_turn`` among the notification
+        preferences, app/notify/prefs.py): on unless the user turned it off."""
+        async with self.db.read() as s:
+            prefs = await s.scalar(select(NotificationPrefs.prefs)
+                                   .where(NotificationPrefs.user_id == user_id))
+        return (prefs or {}).get("confirm_turn", True) is not False
 
     async def seat_of(self, game_id: int, user_id: int) -> int | None:
         async with self.db.read() as s:

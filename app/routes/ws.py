@@ -44,6 +44,7 @@ from ..errors import ApiError, database_unavailable, not_found
 from ..quotas import SocketSlot
 from ..ratelimit import client_address
 from ..realtime import Connection
+from ..refusal import Refusal
 from ..services import Services
 from ..sessions import SIGNED_OUT
 from .deps import SocketGameId, Svc
@@ -242,8 +243,9 @@ async def _handle(services: Services, conn: Connection, user: UserInfo | None, d
             return
         try:
             await services.limits.action(client_address(conn.ws), user.id)
-            done = await services.games.act(conn.game_id, version, action, user=user)
-        except ApiError as exc:
+            done = await services.games.act(conn.game_id, version, action, user=user,
+                                            hold=msg.get("hold") is True)
+        except Refusal as exc:
             await conn.send(error_message(exc.code, exc.message, lang, **exc.extra))
             return
         async with conn.lock:
