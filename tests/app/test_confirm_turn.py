@@ -214,7 +214,12 @@ async def test_confirm_against_restart_one_wins(api):
     assert sorted(r.status_code for r in rs) == [200, 409]
     assert [_code(r) for r in rs if r.status_code == 409] == [(409, "stale_version")]
     g = await a.game(gid)
-    assert g["version"] == v + 1 and g["held_seat"] is None
+    assert g["held_seat"] is None
+    log = (await a.get(f"/api/games/{gid}/log?after={v}")).json()["entries"]
+    won = "confirm" if rs[0].status_code == 200 else "undo"
+    assert [e["kind"] for e in log[0]["events"]] == [won]  # the winner's row, once
+    assert not [e for e in log[1:] if e["events"] and e["events"][0]["kind"] in
+                ("confirm", "undo")]
 
 
 async def test_preference_off_or_no_hold_is_todays_behaviour(api):
