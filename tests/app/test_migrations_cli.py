@@ -40,7 +40,7 @@ def test_migrate_command_on_a_fresh_database(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}"
     result = CliRunner().invoke(cli, ["migrate"], env={"DATABASE_URL": url})
     assert result.exit_code == 0, result.output
-    assert "revision 0013" in result.output
+    assert "revision 0016" in result.output
     assert asyncio.run(current_revision(url)) == "0016"
 
 
