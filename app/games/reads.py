@@ -189,6 +189,9 @@ class Reads:
             raise ApiError(409, "not_started", "The game has not started yet.")
         if c.status != "running":  # (a resignation or an abort ended it)
             return {"version": c.version, "seat": seat, "actions": [], "hints": {}}
+        if c.held is not None:  # a turn waits for its confirm: nobody answers meanwhile
+            return {"version": c.version, "seat": seat, "actions": [], "hints": {},
+                    "held": c.held}
         return {"version": c.version, "seat": seat,
                 "actions": c.game.legal_actions(c.state, seat),
                 "hints": c.game.hints(c.state, seat)}

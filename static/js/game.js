@@ -31,6 +31,8 @@ const st = {
   view: null,
   status: null,
   waitingFor: null,
+  /** the seat whose finished turn waits for its "Confirm turn" (null: none) */
+  held: null,
   result: null,
   seat: null,         // my seat, or null for spectators
   legal: [],
@@ -106,6 +108,12 @@ function ownsDecision() {
   return true; // unknown: ask the server
 }
 
+/** The held seat of a message: "held" of a state message or an answer, "held_seat" of GET. */
+function heldOf(msg) {
+  if (Number.isInteger(msg.held)) return msg.held;
+  return Number.isInteger(msg.held_seat) ? msg.held_seat : null;
+}
+
 function deriveWaiting(view) {
   const d = view && view.public && view.public.decision;
   if (d && Array.isArray(d.waiting)) return d.waiting;
@@ -119,6 +127,7 @@ function applyState(msg, opts = {}) {
   const waitingBefore = JSON.stringify(st.waitingFor);
   const meta = () => {
     if (Array.isArray(msg.waiting_for)) st.waitingFor = msg.waiting_for;
+    st.held = heldOf(msg);
     if (msg.status) st.status = msg.status;
     if (msg.result !== undefined && msg.result !== null) st.result = msg.result;
   };
@@ -217,7 +226,7 @@ async function send(action) {
   st.sentVersion = st.version;
   renderBar();
   try {
-    const res = await api.act(st.id, st.version, action);
+    const res = await api.act(st.id, st.version, action, true);
     if (res && typeof res.version === "number" && res.version > st.version) {
       applyState(res);
     } else if (st.pending) {
@@ -240,6 +249,24 @@ async function send(action) {
       toast(err.message);
       refreshLegal();
     }
+  }
+}
+
+/** "Confirm turn" or "Restart turn" (how: "confirm" | "restart") of the held turn. */
+async function endTurn(how) {
+  if (st.pending) return;
+  st.pending = true;
+  st.sentVersion = st.version;
+  renderBar();
+  try {
+    const res = await api.endTurn(st.id, st.version, how);
+    if (res && typeof res.version === "number" && res.version > st.version) applyState(res);
+    else { st.pending = false; renderBar(); }
+  } catch (err) {
+    st.pending = false;
+    st.sentVersion = null;
+    toast(err instanceof ApiError && err.status === 409 ? t("game.moved_on") : err.message);
+    await resync();
   }
 }
 
@@ -303,6 +330,7 @@ function takeSummary(g) {
   st.summary = rest;
   st.status = g.status || st.status;
   if (Array.isArray(g.waiting_for)) st.waitingFor = g.waiting_for;
+  st.held = heldOf(g);
   if (g.result) st.result = g.result;
   setSeats(Array.isArray(g.seats) ? g.seats : []);
   const me = auth.user;
@@ -333,7 +361,7 @@ async function load() {
   takeSummary(g);
   st.gameName = g.game;
   if (!st.catalog) {
-    ui = await mountTable(st, g.game, { send, toast, decorateBar: (bar) => hints.attach(bar) });
+    ui = await mountTable(st, g.game, { send, toast, endTurn, decorateBar: (bar) => hints.attach(bar) });
     window.menagerie.ui = ui;
   }
   clearTimeout(pollTimer);
@@ -386,6 +414,15 @@ const feed = new TurnFeed((msg) => {
 });
 if (auth.user) { feed.start(); recount(); }
 document.addEventListener("keydown", (e) => {
+  // Enter confirms a held turn (unless the focus is on something Enter already answers)
+  if (e.key === "Enter" && !e.ctrlKey && !e.metaKey && !e.altKey && st.held !== null && st.held === st.seat) {
+    const at = e.target && e.target.tagName;
+    if (!["INPUT", "TEXTAREA", "SELECT", "BUTTON", "A"].includes(at) && !(e.target && e.target.isContentEditable)) {
+      e.preventDefault();
+      endTurn("confirm");
+      return;
+    }
+  }
   if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === "z") {
     const btn = document.getElementById("undo-btn");
     if (btn && !btn.disabled) { e.preventDefault(); btn.click(); }
@@ -393,7 +430,7 @@ document.addEventListener("keydown", (e) => {
 });
 
 // hooks for tests and the curious
-window.menagerie = { state: st, live, send, resync, refreshLegal, ui: null, chat, feed };
+window.menagerie = { state: st, live, send, endTurn, resync, refreshLegal, ui: null, chat, feed };
 
 load();
 export { st, send, toast };
