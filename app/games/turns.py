@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import Any
 
 from .. import clock as clock_mod, times
 from ..auth import UserInfo
@@ -106,7 +107,7 @@ class Turns:
         return Accepted(game_id, new_version, seat, restored, events, frame)
 
     async def undo_target(self, game_id: int, version: int,
-                          seat: int) -> tuple[int, int, dict | None]:
+                          seat: int) -> tuple[int, int, dict[str, Any] | None]:
         """(the version whose state a take-back at ``version`` returns to, the version of the
         decision it takes back, the clock just before that decision).
 
