@@ -31,10 +31,14 @@ from .turns import Turns
 log = logging.getLogger("menagerie.games")
 
 
-async def bot_choice(c: Cached, seat: int, bot) -> Any:
-    """The bot's answer for ``seat`` at the cached version (from the seat's view only)."""
+async def bot_choice(c: Cached, seat: int, bot, confirms: int = 0) -> Any:
+    """The bot's answer for ``seat`` at the cached version (from the seat's view only).
+
+    ``confirms``: the log's confirm rows (app/games/turns.py), which move no piece: the bot
+    draws from the version without them, so a game whose turns were confirmed gets the bot's
+    answers of the same game played without confirms (the fixed-seed browser tests rely on it)."""
     game, state = c.game, c.state
-    holder = {"rng": engine_rng.seed_to_int(f"{c.seed}:{c.version}:{seat}")}
+    holder = {"rng": engine_rng.seed_to_int(f"{c.seed}:{c.version - confirms}:{seat}")}
     return await asyncio.to_thread(decide, bot, game, state, seat, holder)
 
 
@@ -66,7 +70,7 @@ class BotTurns:
             log.error("game %s: seat %s has unknown bot %r", game_id, seat, c.bots[seat])
             return False
         try:
-            action = await bot_choice(c, seat, bot)
+            action = await bot_choice(c, seat, bot, await self.ctx.store.confirm_count(game_id))
         except Exception:
             log.exception("game %s: bot %s in seat %s failed to choose", game_id, c.bots[seat],
                           seat)

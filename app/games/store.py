@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from sqlalchemy import case, insert, select, update
+from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
@@ -129,6 +129,7 @@ class GameStore(Protocol):
                         offset: int) -> list[Game]: ...
     async def seat_of(self, game_id: int, user_id: int) -> int | None: ...
     async def confirms_turns(self, user_id: int) -> bool: ...
+    async def confirm_count(self, game_id: int) -> int: ...
     async def log_rows(self, game_id: int, after: int,
                        limit: int) -> tuple[int | None, Any, list]: ...
     async def sealed_until(self, game_id: int): ...
@@ -401,6 +402,12 @@ class SqlGameStore(RecordRows, ExitRows):
                 q = q.where(Game.sealed_until.is_(None) | (Game.sealed_until <= times.utcnow()))
             q = q.order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit).offset(offset)
             return list((await s.execute(q)).scalars().all())
+
+    async def confirm_count(self, game_id: int) -> int:
+        """How many confirm rows the game's log has (app/games/bots.py ``bot_choice``)."""
+        async with self.db.read() as s:
+            return int(await s.scalar(select(func.count()).select_from(ActionRecord).where(
+                ActionRecord.game_id == game_id, ActionRecord.kind == "confirm")) or 0)
 
     async def confirms_turns(self, user_id: int) -> bool:
         """The user's "Confirm turn" preference (``confirm_turn`` among the notification
