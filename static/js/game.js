@@ -223,14 +223,15 @@ async function send(action) {
   if (st.pending) return;
   if (!st.legal.length || st.legalVersion !== st.version) return;
   st.pending = true;
-  st.sentVersion = st.version;
+  const sent = st.sentVersion = st.version;
   renderBar();
   try {
     const res = await api.act(st.id, st.version, action, true);
     if (res && typeof res.version === "number" && res.version > st.version) {
       applyState(res);
-    } else if (st.pending) {
-      // the version came already over the socket
+    } else if (st.pending && st.sentVersion === sent) {
+      // the version came already over the socket (and nothing newer was sent since: a held
+      // turn's confirm may be on its way)
       st.pending = false;
       renderBar();
     }
@@ -256,12 +257,12 @@ async function send(action) {
 async function endTurn(how) {
   if (st.pending) return;
   st.pending = true;
-  st.sentVersion = st.version;
+  const sent = st.sentVersion = st.version;
   renderBar();
   try {
     const res = await api.endTurn(st.id, st.version, how);
     if (res && typeof res.version === "number" && res.version > st.version) applyState(res);
-    else { st.pending = false; renderBar(); }
+    else if (st.pending && st.sentVersion === sent) { st.pending = false; renderBar(); }
   } catch (err) {
     st.pending = false;
     st.sentVersion = null;

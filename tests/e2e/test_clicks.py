@@ -321,7 +321,7 @@ def test_common_turns_take_few_clicks(game, server):
     tries: dict[str, int] = {}
     wait_mine_or_over(page)
     keep_with_a_sponsor(page, catalog)
-    for _ in range(60):
+    for _ in range(120):  # (a turn not counted takes two rounds: its answers, its confirm)
         wait_mine_or_over(page)
         if page.evaluate("window.menagerie.state.view.public.over"):
             break
