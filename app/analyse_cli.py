@@ -131,8 +131,8 @@ def register(app) -> None:
         from engine.bots.analysis import Settings, analyse
         from engine.core import IllegalAction
 
-        from .errors import ApiError
         from .records import check_record
+        from .refusal import Refusal
 
         if (game_id is None) == (file is None):
             typer.echo("give a game ID or --file RECORD.json (one of them)", err=True)
@@ -142,12 +142,12 @@ def register(app) -> None:
         except (OSError, ValueError) as exc:
             typer.echo(f"cannot read {file}: {exc}", err=True)
             raise typer.Exit(2) from None
-        except ApiError as exc:
+        except Refusal as exc:
             typer.echo(f"{exc.code}: {exc.message}", err=True)
             raise typer.Exit(2) from None
         try:
             name, game, seats, options, seed, log = check_record(record)
-        except ApiError as exc:
+        except Refusal as exc:
             typer.echo(f"{exc.code}: {exc.message}", err=True)
             raise typer.Exit(2) from None
         over = {k: v for k, v in (("playouts", playouts), ("candidates", candidates))

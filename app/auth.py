@@ -37,8 +37,8 @@ from sqlalchemy.exc import IntegrityError
 
 from . import credentials
 from .db import Database
-from .errors import ApiError
 from .models import Token, User
+from .refusal import Refusal
 from .settings import Settings
 from .times import aware, utcnow
 
@@ -101,7 +101,7 @@ class AuthService:
         key, look = username.lower(), credentials.confusable_key(username)
         async with self.db.read() as s:
             if await s.scalar(select(User.id).where(User.username_key == key)) is not None:
-                raise ApiError(409, "username_taken", "That username is taken.")
+                raise Refusal("username_taken", "That username is taken.")
             if await s.scalar(select(User.id).where(
                     User.username_skeleton.in_(credentials.lookalike_keys(username))).limit(1)):
                 raise credentials.username_lookalike()
@@ -114,7 +114,7 @@ class AuthService:
             try:
                 await s.flush()
             except IntegrityError:
-                raise ApiError(409, "username_taken", "That username is taken.") from None
+                raise Refusal("username_taken", "That username is taken.") from None
             s.add(self._token_row(user.id, token))
             await s.commit()
             return UserInfo(user.id, user.username), token
@@ -132,7 +132,7 @@ class AuthService:
         stored = user.password_hash if user is not None else self._dummy_hash
         ok = await self.hashing(self._verify, stored, password)
         if user is None or not ok:
-            raise ApiError(401, "bad_credentials", "Wrong username or password.")
+            raise Refusal("bad_credentials", "Wrong username or password.")
         token = secrets.token_urlsafe(32)
         async with self.db.write() as s:
             # forget this user's expired tokens while we are here
@@ -194,12 +194,12 @@ class AuthService:
         ok = stored is not None and credentials.is_text(current) and \
             len(current) <= PASSWORD_MAX and await self.hashing(self._verify, stored, current)
         if not ok:
-            raise ApiError(403, "wrong_password", "The current password is wrong.")
+            raise Refusal("wrong_password", "The current password is wrong.")
         fresh = await self.hashing(self.hasher.hash, new)
         async with self.db.write() as s:
             db_user = await s.get(User, user.id)
             if db_user is None:  # pragma: no cover - the token's user exists
-                raise ApiError(401, "bad_token", "The token is invalid, expired or revoked.")
+                raise Refusal("bad_token", "The token is invalid, expired or revoked.")
             db_user.password_hash = fresh
             await s.commit()
         return await self.logout_everywhere(user, keep=token)
@@ -276,7 +276,7 @@ def token_from_headers(authorization: str | None, cookie: str | None) -> tuple[s
     if authorization is not None:
         scheme, _, value = authorization.partition(" ")
         if scheme.lower() != "bearer" or not value.strip():
-            raise ApiError(401, "bad_token", 'Use "Authorization: Bearer <token>".')
+            raise Refusal("bad_token", 'Use "Authorization: Bearer <token>".')
         return value.strip(), "bearer"
     if cookie:
         return cookie, "cookie"
@@ -298,7 +298,7 @@ async def viewer(request: Request) -> UserInfo | None:
     user = await request.app.state.services.auth.user_for_token(token)
     if user is None:
         if source == "bearer":
-            raise ApiError(401, "bad_token", "The token is invalid, expired or revoked.")
+            raise Refusal("bad_token", "The token is invalid, expired or revoked.")
         return None
     request.state.token = token
     return user
@@ -311,13 +311,13 @@ def check_csrf(request: Request, token: str) -> None:
     # hold the value derived from this very login token
     if not (sent and hmac.compare_digest(sent.encode("utf-8", "surrogatepass"),
                                          csrf_for(token).encode())):
-        raise ApiError(403, "csrf_failed",
-                       "Cookie-authenticated requests that change something need the "
-                       "X-CSRF-Token header (the value of the menagerie_csrf cookie); "
-                       "or send Authorization: Bearer <token>.")
+        raise Refusal("csrf_failed",
+                      "Cookie-authenticated requests that change something need the "
+                      "X-CSRF-Token header (the value of the menagerie_csrf cookie); "
+                      "or send Authorization: Bearer <token>.")
 
 
 async def require_user(user: UserInfo | None = Depends(viewer)) -> UserInfo:
     if user is None:
-        raise ApiError(401, "unauthorized", "Sign in first (Bearer token or login cookie).")
+        raise Refusal("unauthorized", "Sign in first (Bearer token or login cookie).")
     return user

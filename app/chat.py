@@ -30,9 +30,10 @@ import engine
 
 from . import jsonutil, redaction
 from .auth import UserInfo
-from .errors import ApiError, not_found
-from .models import ChatMessage, Game, OutboxEvent, Seat, User
+from .models import ChatMessage, Game, Seat, User
+from .models_delivery import OutboxEvent
 from .ratelimit import Limiter
+from .refusal import Refusal, not_found
 from .signals import Notify
 from .times import iso, utcnow
 
@@ -63,18 +64,18 @@ _LOOSE_JOINERS = re.compile("(?<![^\\s\x00-\x7f\u200c\u200d])[\u200c\u200d]"
 
 def clean_text(text: Any) -> str:
     """The line to store (bidi and zero-width controls removed, trimmed), or
-    :class:`ApiError` 422 ``bad_chat_text``."""
+    :class:`Refusal` 422 ``bad_chat_text``."""
     if not isinstance(text, str):
-        raise ApiError(422, "bad_chat_text", f"A chat line is 1 to {MAX_TEXT} characters.")
+        raise Refusal("bad_chat_text", f"A chat line is 1 to {MAX_TEXT} characters.")
     text = _LOOSE_JOINERS.sub("", text.translate(_STRIP)).strip()
     if not 1 <= len(text) <= MAX_TEXT:
-        raise ApiError(422, "bad_chat_text", f"A chat line is 1 to {MAX_TEXT} characters.")
+        raise Refusal("bad_chat_text", f"A chat line is 1 to {MAX_TEXT} characters.")
     for ch in text:
         cat = unicodedata.category(ch)
         if cat in ("Cc", "Cs"):
-            raise ApiError(422, "bad_chat_text",
-                           "A chat line cannot hold control characters (line breaks, tabs, "
-                           "direction overrides).")
+            raise Refusal("bad_chat_text",
+                          "A chat line cannot hold control characters (line breaks, tabs, "
+                          "direction overrides).")
     return text
 
 
@@ -125,7 +126,7 @@ class ChatService:
         async with self.db.read() as s:
             status, seated = await self._standing(s, game_id, user)
             if not may_read(channel, seated, status == "finished"):
-                raise ApiError(403, "chat_hidden", "The spectators' channel is hidden from the "
+                raise Refusal("chat_hidden", "The spectators' channel is hidden from the "
                                                    "players until the game is over.")
             q = select(ChatMessage).where(ChatMessage.game_id == game_id,
                                           ChatMessage.channel == channel)
@@ -154,18 +155,18 @@ class ChatService:
     async def post(self, game_id: int, user: UserInfo, channel: str | None, text: Any) -> dict:
         """Store a line and announce it; returns the message."""
         if channel is not None and channel not in CHANNELS:
-            raise ApiError(422, "bad_channel", "The chat channels are players and spectators.")
+            raise Refusal("bad_channel", "The chat channels are players and spectators.")
         text = clean_text(text)
         await self.limits.check(self.limiter, f"user:{user.id}")
         async with self.db.write() as s:
             status, seated = await self._standing(s, game_id, user)
             channel = channel or ("players" if seated else "spectators")
             if channel == "players" and not seated:
-                raise ApiError(403, "chat_forbidden",
-                               "Only the game's players write in the players' channel.")
+                raise Refusal("chat_forbidden",
+                              "Only the game's players write in the players' channel.")
             if channel == "spectators" and seated:
-                raise ApiError(403, "chat_forbidden",
-                               "Players cannot write in the spectators' channel.")
+                raise Refusal("chat_forbidden",
+                              "Players cannot write in the spectators' channel.")
             row = ChatMessage(game_id=game_id, user_id=user.id, username=user.username,
                               channel=channel, text=text, created_at=utcnow())
             s.add(row)

@@ -79,9 +79,9 @@ def replay(game_id: int = typer.Argument(None, help="Game id (stored in DATABASE
         _replay_file(file)
         return
     from .db import Database
-    from .errors import ApiError
     from .games import GameService
     from .realtime import Hub
+    from .refusal import Refusal
 
     settings = Settings()
 
@@ -95,7 +95,7 @@ def replay(game_id: int = typer.Argument(None, help="Game id (stored in DATABASE
 
     try:
         out = asyncio.run(run())
-    except ApiError as exc:
+    except Refusal as exc:
         typer.echo(f"{exc.code}: {exc.message}", err=True)
         raise typer.Exit(2) from None
     typer.echo(f"state hash: {out['state_hash']}")
@@ -109,8 +109,8 @@ def replay(game_id: int = typer.Argument(None, help="Game id (stored in DATABASE
 
 def _replay_file(path: str) -> None:
     """``menagerie replay --file``: replay a record with the engine, without a database."""
-    from .errors import ApiError
     from .records import replay_file
+    from .refusal import Refusal
 
     try:
         text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
@@ -120,7 +120,7 @@ def _replay_file(path: str) -> None:
         raise typer.Exit(2) from None
     try:
         out = replay_file(record)
-    except ApiError as exc:
+    except Refusal as exc:
         where = f" (action {exc.extra['index']})" if "index" in exc.extra else ""
         typer.echo(f"{exc.code}: {exc.message}{where}", err=True)
         raise typer.Exit(1) from None

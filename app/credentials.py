@@ -26,7 +26,7 @@ from importlib import resources
 
 from email_validator import EmailNotValidError, validate_email
 
-from .errors import ApiError
+from .refusal import Refusal
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
@@ -91,14 +91,14 @@ def valid_username(name) -> bool:
 
 
 def check_username(name: str) -> None:
-    """Shape and reserved names (:class:`ApiError` 422); look-alikes need the database."""
+    """Shape and reserved names (:class:`Refusal` 422); look-alikes need the database."""
     if not valid_username(name):
-        raise ApiError(422, "bad_username",
-                       "A username is 3 to 32 characters: letters, digits, '_', '.' or '-'.")
+        raise Refusal("bad_username",
+                      "A username is 3 to 32 characters: letters, digits, '_', '.' or '-'.")
     for key in lookalike_keys(name):
         bare = re.sub(r"[_.-]", "", key)
         if bare in _RESERVED_KEYS or bare.rstrip("0123456789lo") in _RESERVED_KEYS:
-            raise ApiError(422, "username_reserved", "That username is reserved.")
+            raise Refusal("username_reserved", "That username is reserved.")
 
 
 _RESERVED_KEYS = frozenset(confusable_key(name) for name in RESERVED)
@@ -113,18 +113,18 @@ def _common_passwords() -> frozenset[str]:
 
 def check_password(password: str, username: str | None = None) -> None:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise ApiError(422, "bad_password",
-                       f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters long.")
+        raise Refusal("bad_password",
+                      f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters long.")
     if not is_text(password):
-        raise ApiError(422, "bad_password", "A password is text (valid Unicode).")
+        raise Refusal("bad_password", "A password is text (valid Unicode).")
     lowered = password.lower()
     if lowered in _common_passwords() or (username and lowered == username.lower()):
-        raise ApiError(422, "common_password",
-                       "That password is one of the most common ones; choose another.")
+        raise Refusal("common_password",
+                      "That password is one of the most common ones; choose another.")
 
 
 def check_email(address) -> str:
-    """The normalized address (domain lower-cased), or :class:`ApiError` 422 ``bad_email``."""
+    """The normalized address (domain lower-cased), or :class:`Refusal` 422 ``bad_email``."""
     if not isinstance(address, str) or not 0 < len(address.strip()) <= MAX_EMAIL:
         raise bad_email()
     try:
@@ -138,8 +138,8 @@ def check_email(address) -> str:
     return found.normalized
 
 
-def bad_email() -> ApiError:
-    return ApiError(422, "bad_email", "That is not an email address.")
+def bad_email() -> Refusal:
+    return Refusal("bad_email", "That is not an email address.")
 
 
 def check_new_account(username: str, password: str) -> None:
@@ -147,6 +147,6 @@ def check_new_account(username: str, password: str) -> None:
     check_password(password, username)
 
 
-def username_lookalike() -> ApiError:
-    return ApiError(409, "username_lookalike",
-                    "That username looks too much like an existing one; choose another.")
+def username_lookalike() -> Refusal:
+    return Refusal("username_lookalike",
+                   "That username looks too much like an existing one; choose another.")

@@ -46,6 +46,12 @@ from .settings import Settings
 _WRITE = "menagerie_write"
 
 
+class Duplicate(Exception):
+    """A write refused by a unique constraint (another writer stored the same row first): the
+    stores raise it in place of SQLAlchemy's ``IntegrityError``, so the domain that catches it
+    needs no SQLAlchemy."""
+
+
 class Database:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings

@@ -14,8 +14,10 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse as StarletteJSONResponse
 
+from engine.core import NOT_YOUR_DECISION
+
 from . import jsonutil
-from .refusal import Refusal
+from .refusal import BadLink, InvalidInput, Refusal, RulesRefusal
 
 log = logging.getLogger("menagerie.errors")
 
@@ -29,25 +31,66 @@ class ApiError(Refusal):
         self.status = status
 
 
-# The HTTP status of each refusal code raised as a plain Refusal (the edge decides, once).
+# The HTTP status of each refusal code (the edge decides, once; the domain raises Refusal with
+# no status). A code not named here answers 422 (an engine's rule codes, say).
 REFUSAL_STATUS: dict[str, int] = {
-    "not_found": 404,
-    "forbidden": 403,
-    "unauthorized": 401,
-    "conflict": 409,
-    "too_many_requests": 429,
-    "turn_unconfirmed": 409,
-    "nothing_to_confirm": 409,
-    "not_your_turn_to_confirm": 403,
+    # 401: who you are is not known
+    **dict.fromkeys(("unauthorized", "bad_credentials", "bad_token"), 401),
+    # 403: known, but not allowed
+    **dict.fromkeys((
+        "forbidden", "chat_forbidden", "chat_hidden", "csrf_failed", "game_sealed", "hints_off",
+        "no_seat", "not_a_player", "not_creator", "not_invited", "not_your_turn_to_confirm",
+        "wrong_password"), 403),
+    **dict.fromkeys(("not_found", "day_not_started", "unknown_challenge"), 404),
+    # 409: the state of things does not allow it (now)
+    **dict.fromkeys((
+        "conflict", "abort_too_late", "already_resigned", "already_seated",
+        "analysis_not_running", "bot_quota", "cannot_undo", "creator_cannot_leave",
+        "email_unavailable", "game_full", "game_not_finished", "game_over", "game_quota",
+        "no_decision", "nothing_to_confirm", "not_away", "not_cancellable", "not_expired", "not_finished", "not_open",
+        "not_running", "not_started", "push_subscription_busy", "resigned", "seat_away",
+        "seat_taken", "seats_empty", "seats_invited", "stale_version", "turn_unconfirmed",
+        "username_lookalike",
+        "username_taken", "vacation_limit", "vacation_over", "vacation_overlap",
+        "webhook_exists", "webhook_limit"), 409),
+    # 422: what was sent cannot be used
+    **dict.fromkeys((
+        "bad_bots", "bad_channel", "bad_chat_text", "bad_email", "bad_language", "bad_options",
+        "bad_password", "bad_preferences", "bad_push_subscription", "bad_record", "bad_seat",
+        "bad_time_zone", "bad_username", "bad_vacation", "bad_version", "bad_webhook_url",
+        "common_password", "malformed", "push_service_not_allowed", "rejected",
+        "result_mismatch", "unknown_bot", "unknown_game", "username_reserved", "vacation_past",
+        "vacation_too_far", "webhook_private_address"), 422),
+    **dict.fromkeys(("too_many_requests", "analysis_pending", "hint_pending", "rate_limited",
+                     "too_many_sockets"), 429),
+    # 503: the server cannot do it now; try again later
+    **dict.fromkeys(("crowded", "game_unavailable", "hint_timeout", "hint_unavailable",
+                     "server_busy"), 503),
 }
 
+# Kinds of refusal whose status does not depend on the code.
+_KIND_STATUS: tuple[tuple[type[Refusal], int], ...] = ((InvalidInput, 422), (BadLink, 400))
 
 def status_of(exc: Refusal) -> int:
-    """The HTTP status of a refusal: its own for an ``ApiError``, else the table's (422 for a
-    code the table does not name)."""
+    """The HTTP status of a refusal: its own for an ``ApiError``; by kind for the rules' own
+    refusals (the engine's contract: 403 for :data:`engine.core.NOT_YOUR_DECISION`, else
+    422), an invalid input (422) or a bad e-mail link (400); else the table's (422 for a code
+    the table does not name)."""
     if isinstance(exc, ApiError):
         return exc.status
+    if isinstance(exc, RulesRefusal):
+        return 403 if exc.code in NOT_YOUR_DECISION else 422
+    for kind, status in _KIND_STATUS:
+        if isinstance(exc, kind):
+            return status
     return REFUSAL_STATUS.get(exc.code, 422)
+
+
+def headers_of(exc: Refusal) -> dict[str, str] | None:
+    """The HTTP headers of a refusal: ``Retry-After`` for a rate limit."""
+    if exc.code == "rate_limited" and "retry_after" in exc.params:
+        return {"Retry-After": str(exc.params["retry_after"])}
+    return getattr(exc, "headers", None)
 
 
 def scrub(data: Any) -> Any:
@@ -152,7 +195,7 @@ def install(app: FastAPI) -> None:
         from .i18n import localize  # the sentence in the caller's language; the code stays
 
         return JSONResponse(localize(exc.body(), _request), status_code=status_of(exc),
-                            headers=getattr(exc, "headers", None))
+                            headers=headers_of(exc))
 
     async def _database(request: Request, exc: Exception):
         if not database_unavailable(exc):

@@ -20,8 +20,8 @@ from sqlalchemy import select
 
 import engine
 
-from .errors import ApiError
 from .models import Snapshot
+from .refusal import Refusal
 
 #: the log rows that end a game without an engine move (its outcome is in the game row)
 ENDINGS = ("resign", "abort")
@@ -34,8 +34,8 @@ def engine_game(name: str):
     try:
         return engine.get_game(name)
     except KeyError:
-        raise ApiError(503, "game_unavailable",
-                       f"The game {name!r} is not available on this server.") from None
+        raise Refusal("game_unavailable",
+                      f"The game {name!r} is not available on this server.") from None
 
 
 async def undo_snapshots(s, game_id: int, records) -> dict[int, dict]:

@@ -2,7 +2,7 @@
 
 A move (and a game's start) writes an ``outbox`` row in its own transaction — on PostgreSQL in
 the move's single statement — saying whose turn it became or that the game finished
-(:class:`~app.models.OutboxEvent`); a chat line that mentions a player and a rematch offer
+(:class:`~app.models_delivery.OutboxEvent`); a chat line that mentions a player and a rematch offer
 write one too (``notice``). This worker takes the rows in batches and, **in one
 transaction**, hands them to the listeners of :mod:`app.signals` (webhook deliveries, email
 and push jobs, ratings, each written with that transaction) and deletes them. So:
@@ -30,7 +30,7 @@ from datetime import timedelta
 
 from sqlalchemy import delete, select, update
 
-from .models import OutboxEvent
+from .models_delivery import OutboxEvent
 from .signals import Notify, Signals, YourTurn
 from .times import utcnow
 

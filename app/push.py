@@ -53,9 +53,9 @@ from sqlalchemy.exc import IntegrityError
 
 from . import i18n, jsonutil, netcheck, serverkeys
 from .auth import UserInfo
-from .errors import ApiError, not_found
 from .jobqueue import JobWorker, stepped_backoff
-from .models import PushDelivery, PushSubscription
+from .models_delivery import PushDelivery, PushSubscription
+from .refusal import Refusal, not_found
 from .times import utcnow
 
 log = logging.getLogger("menagerie.push")
@@ -97,23 +97,23 @@ def check_subscription(endpoint: str, p256dh: str, auth: str, settings) -> None:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), key)  # on the curve
         secret = _b64(auth)
     except (ValueError, binascii.Error, TypeError):
-        raise ApiError(422, "bad_push_subscription", BAD) from None
+        raise Refusal("bad_push_subscription", BAD) from None
     if (len(endpoint) > MAX_ENDPOINT or any(c.isspace() or ord(c) < 32 for c in endpoint)
             or parts.username or parts.password or len(key) != 65 or len(secret) != 16
             or not host):
-        raise ApiError(422, "bad_push_subscription", BAD)
+        raise Refusal("bad_push_subscription", BAD)
     if settings.push_allow_loopback and parts.scheme == "http" and host == "127.0.0.1":
         return
     if parts.scheme != "https":
-        raise ApiError(422, "bad_push_subscription", BAD)
+        raise Refusal("bad_push_subscription", BAD)
     allowed = [h.strip().lower() for h in settings.push_hosts.split(",") if h.strip()]
     if allowed:
         ok = any(host == a or (a.startswith(".") and host.endswith(a)) for a in allowed)
     else:
         ok = _public_host(host)
     if not ok:
-        raise ApiError(422, "push_service_not_allowed",
-                       "This server does not send to that push service.")
+        raise Refusal("push_service_not_allowed",
+                      "This server does not send to that push service.")
 
 
 def _public_host(host: str) -> bool:
@@ -195,8 +195,8 @@ class PushService:
             try:
                 await s.flush()
             except IntegrityError:  # the same browser subscribing twice at once
-                raise ApiError(409, "push_subscription_busy",
-                               "This subscription is being saved; try again.") from None
+                raise Refusal("push_subscription_busy",
+                              "This subscription is being saved; try again.") from None
             old = (await s.execute(select(PushSubscription.id)
                                    .where(PushSubscription.user_id == user.id)
                                    .order_by(PushSubscription.created_at.desc(),
@@ -220,8 +220,8 @@ class PushService:
             addresses = []
         if not addresses or not all(_allowed_address(ip, self.settings.push_allow_loopback)
                                     for ip in addresses):
-            raise ApiError(422, "push_service_not_allowed",
-                           "This server does not send to that push service.")
+            raise Refusal("push_service_not_allowed",
+                          "This server does not send to that push service.")
 
     async def unsubscribe(self, user: UserInfo, endpoint: str) -> None:
         async with self.db.write() as s:

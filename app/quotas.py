@@ -24,9 +24,9 @@ from collections import Counter
 
 from sqlalchemy import func, select
 
-from .errors import ApiError
 from .models import Game, Seat, User
 from .ratelimit import Limiter
+from .refusal import Refusal
 from .settings import Settings
 
 SEARCH_BOT = "mcts"
@@ -63,21 +63,21 @@ def check_new_game(settings: Settings, active: int, bot_seats: Counter, new_bots
     bot kind -> seats of the new game."""
     limit = settings.max_active_games_per_user
     if active >= limit:
-        raise ApiError(409, "game_quota",
-                       f"You have {limit} unfinished games already; finish one first.",
-                       limit=limit)
+        raise Refusal("game_quota",
+                      f"You have {limit} unfinished games already; finish one first.",
+                      limit=limit)
     seats = Counter(bot_seats)
     seats.update(new_bots)
     if (time_control or {}).get("bot") == SEARCH_BOT:
         seats[SEARCH_BOT] += 1  # it may play the creator's seat after timeouts
     if sum(seats.values()) > settings.max_bot_seats_per_user:
-        raise ApiError(409, "bot_quota",
-                       f"At most {settings.max_bot_seats_per_user} bot seats over your "
-                       "unfinished games.", limit=settings.max_bot_seats_per_user)
+        raise Refusal("bot_quota",
+                      f"At most {settings.max_bot_seats_per_user} bot seats over your "
+                      "unfinished games.", limit=settings.max_bot_seats_per_user)
     if seats[SEARCH_BOT] > settings.max_mcts_seats_per_user:
-        raise ApiError(409, "bot_quota",
-                       f"At most {settings.max_mcts_seats_per_user} seats of the search bot "
-                       "over your unfinished games.", limit=settings.max_mcts_seats_per_user)
+        raise Refusal("bot_quota",
+                      f"At most {settings.max_mcts_seats_per_user} seats of the search bot "
+                      "over your unfinished games.", limit=settings.max_mcts_seats_per_user)
 
 
 class SocketQuota:
@@ -109,14 +109,14 @@ class SocketQuota:
         self.lag = 0.0
         self.lag_limit = settings.ws_shed_lag
 
-    def enter(self, address: str | None) -> ApiError | None:
+    def enter(self, address: str | None) -> Refusal | None:
         """Count a new socket of ``address``, or say why it is refused (nothing counted)."""
         if self.total >= self.max_sockets:
-            return ApiError(503, "server_busy", "This server is full; try again in "
-                            f"{self.crowded_retry} s.", retry_after=self.crowded_retry)
+            return Refusal("server_busy", "This server is full; try again in "
+                           f"{self.crowded_retry} s.", retry_after=self.crowded_retry)
         if address and self.addresses[address] >= self.per_address:
-            return ApiError(429, "too_many_sockets",
-                            f"At most {self.per_address} game connections per address.")
+            return Refusal("too_many_sockets",
+                           f"At most {self.per_address} game connections per address.")
         self.total += 1
         if address:
             self.addresses[address] += 1
@@ -126,19 +126,19 @@ class SocketQuota:
         self.total -= 1
         self._drop(self.addresses, address)
 
-    def claim(self, kind: str, user_id: int) -> ApiError | None:
+    def claim(self, kind: str, user_id: int) -> Refusal | None:
         """Count the socket's user (``kind`` "game" or "me": each has its own cap)."""
         limit = self.per_user if kind == "game" else self.me_per_user
         if self.users[(kind, user_id)] >= limit:
             what = "game connections" if kind == "game" else "notice connections"
-            return ApiError(429, "too_many_sockets", f"At most {limit} {what} per user.")
+            return Refusal("too_many_sockets", f"At most {limit} {what} per user.")
         self.users[(kind, user_id)] += 1
         return None
 
     def unclaim(self, kind: str, user_id: int) -> None:
         self._drop(self.users, (kind, user_id))
 
-    def crowded(self) -> ApiError | None:
+    def crowded(self) -> Refusal | None:
         """Whether a new spectator is shed: this process holds more than
         ``ws_spectator_limit`` sockets (the new one included), or its event loop runs more
         than ``ws_shed_lag`` seconds late (short of CPU)."""
@@ -147,8 +147,8 @@ class SocketQuota:
             return None
         self.shed += 1
         wait = self.crowded_retry + random.randint(0, self.crowded_retry)
-        return ApiError(503, "crowded", "Many people are watching; try again in "
-                        f"{wait} s.", retry_after=wait)
+        return Refusal("crowded", "Many people are watching; try again in "
+                       f"{wait} s.", retry_after=wait)
 
     async def watch_lag(self, every: float = 0.1) -> None:
         """Measure how late the event loop wakes up, for as long as the process runs (a
@@ -183,14 +183,14 @@ class SocketSlot:
         self.user_id: int | None = None
         self.syncs = quota.sync_limiter()
 
-    def enter(self, address: str | None) -> ApiError | None:
+    def enter(self, address: str | None) -> Refusal | None:
         """Count the socket from its first byte (before it is accepted)."""
         refused = self.quota.enter(address)
         if refused is None:
             self.entered, self.address = True, address
         return refused
 
-    def claim(self, user_id: int | None) -> ApiError | None:
+    def claim(self, user_id: int | None) -> Refusal | None:
         """Count the socket's user, once known (None: a spectator, nothing to count)."""
         if user_id is None or self.user_id is not None:
             return None

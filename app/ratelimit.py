@@ -25,7 +25,7 @@ from cachetools import LRUCache
 from sqlalchemy import text
 
 from . import metrics
-from .errors import ApiError
+from .refusal import Refusal
 from .settings import Settings
 
 log = logging.getLogger("menagerie.ratelimit")
@@ -125,13 +125,12 @@ class SharedLimiter:
                 0.0 if row["ok2"] else (1.0 - row["level2"]) / other.rate)
 
 
-class RateLimited(ApiError):
+class RateLimited(Refusal):
     def __init__(self, limit: str, wait: float) -> None:
         seconds = max(1, math.ceil(wait))
-        super().__init__(429, "rate_limited",
-                         f"Too many requests; try again in {seconds} s.", retry_after=seconds)
+        super().__init__("rate_limited", f"Too many requests; try again in {seconds} s.",
+                         retry_after=seconds)
         self.limit = limit
-        self.headers = {"Retry-After": str(seconds)}
 
 
 class LoginBackoff:

@@ -46,9 +46,9 @@ from sqlalchemy import func, select
 import engine
 
 from .db import Database
-from .errors import not_found
 from .models import Game, Rating, Seat, User
 from .outcome import places_of
+from .refusal import not_found
 from .times import utcnow
 
 log = logging.getLogger("menagerie.ratings")

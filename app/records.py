@@ -48,8 +48,8 @@ from engine.core import IllegalAction
 from . import jsonutil, outcome, redaction
 from .auth import UserInfo
 from .credentials import valid_username
-from .errors import ApiError, not_found
 from .history import effective_actions
+from .refusal import InvalidInput, Refusal, not_found
 from .settings import Settings
 from .times import iso, utcnow
 
@@ -72,8 +72,8 @@ def _json_equal(a: Any, b: Any) -> bool:
 
 # --------------------------------------------------------------------------- records
 
-def _bad(message: str) -> ApiError:
-    return ApiError(422, "bad_record", message)
+def _bad(message: str) -> Refusal:
+    return Refusal("bad_record", message)
 
 
 @dataclass
@@ -103,7 +103,7 @@ def check_record(record: Any) -> tuple[str, Any, list[dict], dict, str, list[tup
     try:
         game = engine.get_game(name)
     except KeyError:
-        raise ApiError(422, "unknown_game", f"There is no game named {name!r}.") from None
+        raise Refusal("unknown_game", f"There is no game named {name!r}.") from None
     options = record.get("options", {})
     if not isinstance(options, dict) or jsonutil.depth(options, MAX_DEPTH) > MAX_DEPTH:
         raise _bad("The options must be a JSON object.")
@@ -138,7 +138,7 @@ def check_record(record: Any) -> tuple[str, Any, list[dict], dict, str, list[tup
         if (not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int
                 or not 0 <= item[0] < len(cleaned) or not isinstance(item[1], dict)
                 or jsonutil.depth(item[1], MAX_DEPTH) > MAX_DEPTH):
-            raise ApiError(422, "bad_record", f"Action {i} is not [seat, action].", index=i)
+            raise Refusal("bad_record", f"Action {i} is not [seat, action].", index=i)
         log_.append((item[0], item[1]))
     return name, game, cleaned, options, seed, log_
 
@@ -151,24 +151,24 @@ def rebuild(record: Any, snapshot_every: int = 50) -> Rebuilt:
         state = game.setup(len(seats), options, seed)
         options = game.normalize_options(options)
     except IllegalAction as exc:
-        raise ApiError(422, exc.code, exc.message) from None
+        raise InvalidInput(exc.code, exc.message) from None
     except Exception:
-        raise ApiError(422, "bad_options", "The game cannot be set up with these options.") \
+        raise Refusal("bad_options", "The game cannot be set up with these options.") \
             from None
     out = Rebuilt(name, game, seats, options, seed)
     out.snapshots[0] = game.dump(state)
     for i, (seat, action) in enumerate(actions):
         if game.result(state) is not None:
-            raise ApiError(422, "game_over", f"Action {i} comes after the end of the game.",
-                           index=i)
+            raise InvalidInput("game_over", f"Action {i} comes after the end of the game.",
+                               index=i)
         try:
             state, events = game.apply(state, seat, action)
         except IllegalAction as exc:
-            raise ApiError(422, exc.code, exc.message, index=i) from None
+            raise InvalidInput(exc.code, exc.message, index=i) from None
         except Exception:
             log.warning("record of %s: the engine failed on action %s", name, i, exc_info=True)
-            raise ApiError(422, "rejected", "The game could not apply this action.",
-                           index=i) from None
+            raise Refusal("rejected", "The game could not apply this action.",
+                          index=i) from None
         out.steps.append((seat, action, events))
         if (i + 1) % snapshot_every == 0:
             out.snapshots[i + 1] = game.dump(state)
@@ -179,15 +179,15 @@ def rebuild(record: Any, snapshot_every: int = 50) -> Rebuilt:
         raise _bad("The result is a JSON object.")
     out.result = _outcome(game.result(state), stated or {}, len(seats))
     if out.result is None:
-        raise ApiError(422, "not_finished", "The record's game is not over: only finished games "
-                                            "can be imported.")
+        raise InvalidInput("not_finished", "The record's game is not over: only finished "
+                                           "games can be imported.")
     if stated is not None:
         keys = [k for k in ("scores", "ranking", "details", "resigned", "aborted")
                 if k in stated]
         if not _json_equal({k: out.result.get(k) for k in keys},
                            {k: stated[k] for k in keys}):
-            raise ApiError(422, "result_mismatch",
-                           "Replayed, the record gives another result than it states.")
+            raise Refusal("result_mismatch",
+                          "Replayed, the record gives another result than it states.")
     return out
 
 
@@ -229,8 +229,8 @@ class RecordService:
             raise not_found("game")
         redaction.check_sealed(row.sealed_until, False)  # the seed: nobody's yet
         if row.status != "finished":
-            raise ApiError(409, "not_finished",
-                           "A game's record is available once the game is over.")
+            raise Refusal("not_finished",
+                          "A game's record is available once the game is over.")
         seats = await self.store.seat_names(game_id)
         rows = await self.store.all_actions(game_id)
         out_seats = []
@@ -281,12 +281,12 @@ class RecordService:
             seat = await self.store.seat_of(game_id, user.id) if user is not None else None
             redaction.check_sealed(row.sealed_until, seat is not None)
         if row.status == "open":
-            raise ApiError(409, "not_started", "The game has not started yet.")
+            raise Refusal("not_started", "The game has not started yet.")
         last = row.version
         v = last if version is None else version
         if not 0 <= v <= last:
-            raise ApiError(422, "bad_version",
-                           f"Versions of this game run from 0 to {last}.", last=last)
+            raise Refusal("bad_version",
+                          f"Versions of this game run from 0 to {last}.", last=last)
         game, state = await self.games.state_at(game_id, v)
         made = await self.store.made(game_id, v) if v > 0 else None
         marks = await self._marks_of(game_id, last)

@@ -2,7 +2,7 @@
 viewer receives.
 
 Every way a game leaves the server goes through here: the live ``state`` messages and the
-answer to a move (:class:`app.realtime.Frame`), the game's detail (``GET /api/games/{id}``),
+answer to a move (:class:`app.frame.Frame`), the game's detail (``GET /api/games/{id}``),
 the log (``/log``), the replay viewer's history (``/history``) and the record export. No other
 app module calls the engine's ``private_view``/``events_for`` (``tests/test_architecture.py``
 checks it).
@@ -35,7 +35,7 @@ from typing import Any
 from engine.core import Game, events_for
 
 from . import times
-from .errors import ApiError
+from .refusal import Refusal
 from .times import aware, iso
 
 Viewer = int | None  # a seat, or None for a spectator
@@ -114,6 +114,6 @@ def check_sealed(until: datetime | None, seated: bool) -> None:
     """Refuse a viewer without a seat in a sealed game (403 ``game_sealed``); ``seated``
     False also for what nobody may have yet (the record with its seed)."""
     if not seated and sealed(until):
-        raise ApiError(403, "game_sealed",
-                       "This game stays private to its player until its day is over.",
-                       until=iso(until))
+        raise Refusal("game_sealed",
+                      "This game stays private to its player until its day is over.",
+                      until=iso(until))

@@ -27,3 +27,24 @@ class Refusal(Exception):
 
     def body(self) -> dict:
         return {"error": {"code": self.code, "message": self.message, **self.params}}
+
+
+class RulesRefusal(Refusal):
+    """The game's rules refused an action (the engine's ``IllegalAction`` of a move): the edge
+    answers as the engine's contract says (403 for ``engine.core.NOT_YOUR_DECISION``, else 422),
+    whatever the code."""
+
+
+class InvalidInput(Refusal):
+    """What the caller sent cannot be used (a game record that cannot be replayed, options a
+    game cannot be set up with): the edge answers 422 whatever the code (the engine's codes
+    included)."""
+
+
+class BadLink(Refusal):
+    """A link from an e-mail (verification, unsubscribe) that is forged, altered or expired:
+    the edge answers 400 (a bad request, not a missing sign-in)."""
+
+
+def not_found(what: str = "resource") -> Refusal:
+    return Refusal("not_found", f"No such {what}.")

@@ -29,8 +29,9 @@ import engine
 from . import quotas
 from .auth import UserInfo
 from .db import Database
-from .errors import ApiError, not_found
-from .models import Game, OutboxEvent, Seat, User
+from .models import Game, Seat, User
+from .models_delivery import OutboxEvent
+from .refusal import Refusal, not_found
 from .signals import Notify
 from .times import utcnow
 
@@ -58,9 +59,9 @@ class RematchService:
             seats = (await s.execute(select(Seat).where(Seat.game_id == game_id)
                                      .order_by(Seat.seat))).scalars().all()
             if not any(x.user_id == user.id for x in seats):
-                raise ApiError(403, "no_seat", "You have no seat in this game.")
+                raise Refusal("no_seat", "You have no seat in this game.")
             if old.status != "finished":
-                raise ApiError(409, "not_finished", "A rematch can follow only a finished game.")
+                raise Refusal("not_finished", "A rematch can follow only a finished game.")
             existing = await s.scalar(select(Game.id).where(Game.rematch_of == game_id))
             if existing is None:
                 if self.settings is not None:  # the same quotas as creating a game
@@ -114,9 +115,9 @@ class RematchService:
         seat = (await s.execute(select(Seat).where(Seat.game_id == game_id,
                                                    Seat.user_id == user.id))).scalar_one_or_none()
         if seat is None or not seat.invited:
-            raise ApiError(403, "not_invited", "You have no invitation to this game.")
+            raise Refusal("not_invited", "You have no invitation to this game.")
         if row.status != "open":  # pragma: no cover - invitations end when the game starts
-            raise ApiError(409, "not_open", "This game has already started.")
+            raise Refusal("not_open", "This game has already started.")
         return row, seat
 
     async def accept(self, user: UserInfo, game_id: int) -> dict:
@@ -156,7 +157,7 @@ class RematchService:
             return
         try:
             await self.games.start(UserInfo(row.created_by, row.username or ""), game_id)
-        except ApiError as exc:
+        except Refusal as exc:
             if exc.code != "not_open":  # another accept started it a moment earlier
                 raise
 

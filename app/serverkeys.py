@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from .db import Database
-from .models import ServerKey
+from .models_delivery import ServerKey
 from .times import utcnow
 
 log = logging.getLogger("menagerie.keys")

@@ -19,8 +19,9 @@ from sqlalchemy import delete, select
 
 from .auth import UserInfo
 from .db import Database
-from .errors import ApiError, not_found
-from .models import NotificationPrefs, User, Vacation
+from .models import User, Vacation
+from .models_delivery import NotificationPrefs
+from .refusal import Refusal, not_found
 from .times import aware, iso, utcnow
 
 log = logging.getLogger("menagerie.vacations")
@@ -90,7 +91,7 @@ class VacationService:
         """A vacation of ``days`` whole days from ``start`` (None or today: from now)."""
         now = now or utcnow()
         if not 1 <= days <= DAYS_PER_YEAR:
-            raise ApiError(422, "bad_vacation", "A vacation is 1 to 30 whole days.")
+            raise Refusal("bad_vacation", "A vacation is 1 to 30 whole days.")
         async with self.db.write() as s:
             # one declaration of a user at a time (the yearly count below)
             await s.execute(select(User.id).where(User.id == user.id).with_for_update())
@@ -98,10 +99,10 @@ class VacationService:
             today = now.astimezone(zone).date()
             first = start or today
             if first < today:
-                raise ApiError(422, "vacation_past", "A vacation cannot begin in the past.")
+                raise Refusal("vacation_past", "A vacation cannot begin in the past.")
             if midnight(first, zone) > now + AHEAD:
-                raise ApiError(422, "vacation_too_far",
-                               "A vacation can be declared at most a year ahead.")
+                raise Refusal("vacation_too_far",
+                              "A vacation can be declared at most a year ahead.")
             last = first + timedelta(days=days - 1)
             starts = now if first == today else midnight(first, zone)
             ends = midnight(last + timedelta(days=1), zone)
@@ -109,15 +110,15 @@ class VacationService:
                 Vacation.user_id == user.id, Vacation.ends_at > starts,
                 Vacation.starts_at < ends))
             if clash is not None:
-                raise ApiError(409, "vacation_overlap",
-                               "This vacation overlaps another one of yours.")
+                raise Refusal("vacation_overlap",
+                              "This vacation overlaps another one of yours.")
             years = sorted({first.year, last.year})
             left = await self._left(s, user.id, years)
             for y in years:
                 if days_in_year(first, last, y) > left[y]:
-                    raise ApiError(409, "vacation_limit",
-                                   f"At most 30 days of vacation a year: {max(left[y], 0)} "
-                                   f"left in {y}.", left=max(left[y], 0), year=y)
+                    raise Refusal("vacation_limit",
+                                  f"At most 30 days of vacation a year: {max(left[y], 0)} "
+                                  f"left in {y}.", left=max(left[y], 0), year=y)
             row = Vacation(user_id=user.id, starts_at=starts, ends_at=ends, first_day=first,
                            last_day=last, created_at=now)
             s.add(row)
@@ -137,7 +138,7 @@ class VacationService:
             if row is None:
                 raise not_found("vacation")
             if aware(row.ends_at) <= now:
-                raise ApiError(409, "vacation_over", "This vacation is already over.")
+                raise Refusal("vacation_over", "This vacation is already over.")
             if aware(row.starts_at) > now:
                 await s.execute(delete(Vacation).where(Vacation.id == row.id))
             else:

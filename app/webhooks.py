@@ -41,9 +41,10 @@ from sqlalchemy.exc import IntegrityError
 
 from . import jsonutil, netcheck
 from .auth import UserInfo
-from .errors import ApiError, not_found
 from .jobqueue import LEASE, JobWorker, stepped_backoff
-from .models import NotificationPrefs, User, Webhook, WebhookDelivery
+from .models import User
+from .models_delivery import NotificationPrefs, Webhook, WebhookDelivery
+from .refusal import Refusal, not_found
 from .signals import Notify, YourTurn
 from .times import iso, utcnow
 
@@ -76,9 +77,9 @@ class RefusedTarget(Exception):
 
 
 def check_url(url, allow_private: bool) -> str:
-    """The URL to store, or :class:`ApiError` 422."""
+    """The URL to store, or :class:`Refusal` 422."""
     if not isinstance(url, str):
-        raise ApiError(422, "bad_webhook_url", "A webhook URL is an http:// or https:// address.")
+        raise Refusal("bad_webhook_url", "A webhook URL is an http:// or https:// address.")
     url = url.strip()
     try:
         url.encode("utf-8")  # no lone surrogates
@@ -91,7 +92,7 @@ def check_url(url, allow_private: bool) -> str:
     if (parts is None or parts.scheme not in ("http", "https") or not host
             or len(url) > MAX_URL or any(c.isspace() or ord(c) < 32 or ord(c) == 127
                                           for c in url)):
-        raise ApiError(422, "bad_webhook_url", "A webhook URL is an http:// or https:// address.")
+        raise Refusal("bad_webhook_url", "A webhook URL is an http:// or https:// address.")
     del port
     if not allow_private:
         try:
@@ -100,8 +101,8 @@ def check_url(url, allow_private: bool) -> str:
             ip = None
         if (ip is not None and _private(ip)) or host == "localhost" or \
                 host.endswith(".localhost"):
-            raise ApiError(422, "webhook_private_address",
-                           "Webhooks cannot point at local or private network addresses.")
+            raise Refusal("webhook_private_address",
+                          "Webhooks cannot point at local or private network addresses.")
     return url
 
 
@@ -151,18 +152,18 @@ class WebhookService:
                                    .where(Webhook.user_id == user.id))
             if await s.scalar(select(Webhook.id).where(Webhook.user_id == user.id,
                                                        Webhook.url == url)) is not None:
-                raise ApiError(409, "webhook_exists", "You already have a webhook for that URL.")
+                raise Refusal("webhook_exists", "You already have a webhook for that URL.")
             limit = self.settings.webhooks_per_user
             if count >= limit:
-                raise ApiError(409, "webhook_limit", f"At most {limit} webhooks per user.")
+                raise Refusal("webhook_limit", f"At most {limit} webhooks per user.")
             row = Webhook(user_id=user.id, url=url, secret=secret, active=True,
                           created_at=utcnow())
             s.add(row)
             try:
                 await s.flush()
             except IntegrityError:
-                raise ApiError(409, "webhook_exists",
-                               "You already have a webhook for that URL.") from None
+                raise Refusal("webhook_exists",
+                              "You already have a webhook for that URL.") from None
             await s.commit()
         return {**self._public(row), "secret": secret}
 

@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from engine.bots import decide, get_bot  # noqa: E402
-from engine.bots.analysis import Settings, analyse, hint  # noqa: E402
+from engine.bots.analysis import Settings, analyse  # noqa: E402
+from engine.bots.hints import hint  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
 
 

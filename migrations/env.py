@@ -10,6 +10,7 @@ import asyncio
 
 from alembic import context
 
+from app import models_delivery  # noqa: F401 - its tables join Base.metadata
 from app.db import migration_engine
 from app.models import Base
 

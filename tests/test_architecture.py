@@ -1,6 +1,7 @@
 """The structure of the code: no import circles, no private names imported across modules.
 
-(The layer rules are import-linter contracts in pyproject.toml, checked by ``lint-imports``.)
+(The layer rules are import-linter contracts in pyproject.toml, checked by ``lint-imports``;
+module sizes, HTTP statuses only at the edge, SQLAlchemy only in storage: tests/test_layers.py.)
 """
 
 from __future__ import annotations
@@ -125,13 +126,3 @@ def test_a_stray_redacting_call_is_found(tmp_path):
     (tmp_path / "stray.py").write_text(
         "from engine.core import events_for\n\ndef f(g, s):\n    return g.public_view(s)\n")
     assert _redacting_calls(tmp_path) == ["stray.py:1 events_for", "stray.py:4 public_view"]
-
-
-MAX_LINES = 600
-
-
-@pytest.mark.parametrize("package", ["app", "engine"])
-def test_no_module_over_600_lines(package):
-    long = {str(p.relative_to(ROOT)): n for p in sorted((ROOT / package).rglob("*.py"))
-            if (n := len(p.read_text().splitlines())) > MAX_LINES}
-    assert long == {}

@@ -357,9 +357,11 @@ def test_locales_have_the_same_keys_and_placeholders():
 def raised_codes() -> set[str]:
     """Every error code the app and the engines raise or send (found in their source)."""
     patterns = [
-        r'ApiError\(\s*\d+,\s*"(\w+)"', r'IllegalAction\(\s*"(\w+)"', r'BadSetup\(\s*"(\w+)"',
+        r'ApiError\(\s*\d+,\s*"(\w+)"', r'(?:Refusal|InvalidInput|BadLink)\(\s*"(\w+)"',
+        r'IllegalAction\(\s*"(\w+)"', r'BadSetup\(\s*"(\w+)"',
         r'\b_error\(\s*"(\w+)"', r'_reply\(\s*send,\s*\d+,\s*"(\w+)"', r'error_response\(\s*\w+,\s*"(\w+)"',
         r'super\(\)\.__init__\(\s*\d+,\s*"(\w+)"',
+        r'super\(\)\.__init__\(\s*"(\w+)"',
     ]
     codes: set[str] = set()
     for folder in ("app", "engine"):

@@ -111,11 +111,11 @@ def run_job(job: dict, out: Any, stop: Any, modules: list[str] = (), nice: int =
 
 def run_hint(name: str, dumped: dict, seat: int, settings: dict | None) -> dict:
     """The engine's hint for ``seat`` at a state (a process of the hint pool)."""
-    from engine.bots import analysis as an
+    from engine.bots import analysis as an, hints
 
     game = engine.get_game(name)
     state = game.load(dumped)
-    return an.hint(game, state, seat, an.Settings.from_dict(settings or {}))
+    return hints.hint(game, state, seat, an.Settings.from_dict(settings or {}))
 
 
 def hint_loop(conn: Any, modules: list[str] = (), nice: int = 0) -> None:

@@ -24,7 +24,7 @@ import threading
 
 from cachetools import LRUCache
 
-from ..errors import ApiError
+from ..refusal import Refusal
 from . import compute
 
 log = logging.getLogger("menagerie.analysis")
@@ -110,9 +110,9 @@ class HintPool:
             return await self._compute(key, name, dumped, seat)
         mine = self.pending.get(user_id)
         if mine is not None and mine != key:
-            raise ApiError(429, "hint_pending",
-                           "Your previous hint is still being computed; wait for it first.",
-                           retry_after=1)
+            raise Refusal("hint_pending",
+                          "Your previous hint is still being computed; wait for it first.",
+                          retry_after=1)
         if mine is None:
             self.pending[user_id] = key
         try:
@@ -138,13 +138,13 @@ class HintPool:
                 await asyncio.shield(asking)
                 if isinstance(exc, asyncio.CancelledError):
                     raise
-                raise ApiError(503, *TIMEOUT) from None
+                raise Refusal(*TIMEOUT) from None
             if status == "died":
-                raise ApiError(503, *TIMEOUT)
+                raise Refusal(*TIMEOUT)
             if status != "ok":  # the engine could not search this decision
                 log.error("hint for %s failed: %s", key, value)
-                raise ApiError(503, "hint_unavailable",
-                               "No hint can be given for this decision.")
+                raise Refusal("hint_unavailable",
+                              "No hint can be given for this decision.")
             self._cache[key] = value
             return value
 

@@ -26,9 +26,9 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import redaction
 from ..auth import UserInfo
-from ..errors import ApiError, not_found
 from ..history import effective_log
 from ..models import ActionRecord, Analysis, Game, User
+from ..refusal import Refusal, not_found
 from ..times import iso, utcnow
 from .hints import HintPool
 from .worker import AnalysisWorker
@@ -109,11 +109,11 @@ class AnalysisService:
         """Queue the analysis (or reuse the game's row): (HTTP status, view)."""
         game = await self._game(game_id)
         if game.status != "finished":
-            raise ApiError(409, "game_not_finished",
-                           "A game can be analysed once it is over.")
+            raise Refusal("game_not_finished",
+                          "A game can be analysed once it is over.")
         if not await self._player(game, user):
-            raise ApiError(403, "not_a_player",
-                           "Only the game's players can ask for its analysis.")
+            raise Refusal("not_a_player",
+                          "Only the game's players can ask for its analysis.")
         config = engine_settings(self.settings)
         now = utcnow()
         async with self.db.write() as s:
@@ -149,22 +149,22 @@ class AnalysisService:
             Analysis.requested_by == user.id, Analysis.status.in_(ACTIVE),
             Analysis.game_id != game_id).limit(1))
         if other is not None:
-            raise ApiError(429, "analysis_pending",
-                           "Your previous analysis is still queued or running; one at a time.",
-                           game_id=other, retry_after=30)
+            raise Refusal("analysis_pending",
+                          "Your previous analysis is still queued or running; one at a time.",
+                          game_id=other, retry_after=30)
 
     async def cancel(self, game_id: int, user: UserInfo) -> dict:
         game = await self._game(game_id)
         if not await self._player(game, user):
-            raise ApiError(403, "not_a_player",
-                           "Only the game's players can cancel its analysis.")
+            raise Refusal("not_a_player",
+                          "Only the game's players can cancel its analysis.")
         async with self.db.write() as s:
             row = await self._row(s, game_id, lock=True)
             if row is None:
                 raise not_found("analysis")
             if row.status not in ACTIVE:
-                raise ApiError(409, "analysis_not_running",
-                               "This analysis is not running.", state=row.status)
+                raise Refusal("analysis_not_running",
+                              "This analysis is not running.", state=row.status)
             row.status, row.updated_at = "cancelled", utcnow()
             await s.commit()
             self.worker.cancel(row.id)
@@ -216,13 +216,13 @@ class AnalysisService:
         if row is None:
             raise not_found("game")
         if not row.hints:
-            raise ApiError(403, "hints_off", "Hints are not allowed in this game.")
+            raise Refusal("hints_off", "Hints are not allowed in this game.")
         c = await self.games.current(game_id)
         seat = c.seat_of(user.id)
         if seat is None:
-            raise ApiError(403, "not_a_player", "Only the game's players can ask for a hint.")
+            raise Refusal("not_a_player", "Only the game's players can ask for a hint.")
         if c.status != "running" or c.state is None or seat not in c.waiting:
-            raise ApiError(409, "no_decision", "Your seat has no decision to make now.")
+            raise Refusal("no_decision", "Your seat has no decision to make now.")
         answer = await self.hints.hint((game_id, c.version, seat), c.name,
                                        c.game.dump(c.state), seat, user.id)
         return {"version": c.version, "seat": seat, **answer}

@@ -29,13 +29,12 @@ import logging
 import secrets
 from datetime import date
 
-from sqlalchemy.exc import IntegrityError
-
 import engine
 
 from .. import serverkeys, times
 from ..auth import UserInfo
-from ..errors import ApiError
+from ..db import Duplicate
+from ..refusal import Refusal
 from ..times import iso
 from .calendar import day_end, day_of, seed_of, streaks
 from .kinds import KINDS, PLAYER_SEAT, DailyKind, unusable
@@ -89,7 +88,7 @@ class DailyService:
         for kind in (self.offered() if offered else self.kinds):
             if kind.name == name:
                 return kind
-        raise ApiError(404, "unknown_challenge", "There is no such daily challenge.")
+        raise Refusal("unknown_challenge", "There is no such daily challenge.")
 
     async def secret(self) -> str:
         if self.settings.daily_secret:
@@ -156,7 +155,7 @@ class DailyService:
                     also=self.store.new_attempt(user.id, kind.name, day, now, ranked))
                 game_id, created = made["id"], True
                 log.info("daily %s %s: game %s for %s", kind.name, day, game_id, user.username)
-            except IntegrityError:  # the same attempt started a moment earlier
+            except Duplicate:  # the same attempt started a moment earlier
                 found = await self.store.attempt(user.id, kind.name, day)
                 if found is None:  # pragma: no cover - the constraint says otherwise
                     raise
@@ -167,7 +166,7 @@ class DailyService:
             # dealt now (or at last, after a crash between storing and dealing)
             try:
                 summary = await self.games.start(user, game_id)
-            except ApiError as exc:
+            except Refusal as exc:
                 if exc.code != "not_open":  # a concurrent start dealt it
                     raise
                 summary = await self.games.summary(game_id, user)
@@ -182,7 +181,7 @@ class DailyService:
         kind = self.kind(name, offered=False)
         now = times.utcnow()
         if day > day_of(now):
-            raise ApiError(404, "day_not_started", "That day's challenge has not begun yet.")
+            raise Refusal("day_not_started", "That day's challenge has not begun yet.")
         over = now >= day_end(day)
         await self.store.settle(days=[day], kind=kind.name)
         players, total, rows = await self.store.leaderboard(day, kind.name, limit, offset)

@@ -3,7 +3,7 @@
 An attempt row is stored in the same transaction as its game (``GameService.create_dealt``
 with :meth:`DailyStore.new_attempt` as the ``also`` rows), and the unique constraint
 ``(user_id, kind, day)`` makes a second start of the same attempt, in any process, fail with
-``IntegrityError`` before anything is stored. Nothing here depends on the database: the same
+``IntegrityError`` (:class:`~app.db.Duplicate` from the game store) before anything is stored. Nothing here depends on the database: the same
 statements run on SQLite and PostgreSQL.
 
 The result columns (``finished_at``, ``score``, ``time_used``, ``in_time``) are copied from the
@@ -20,7 +20,8 @@ from typing import Any
 from sqlalchemy import and_, case, func, or_, select, update
 
 from ..db import Database
-from ..models import DailyAttempt, Game, NotificationPrefs, Seat, User
+from ..models import DailyAttempt, Game, Seat, User
+from ..models_delivery import NotificationPrefs
 from ..times import aware
 from .calendar import day_end
 from .kinds import outcome

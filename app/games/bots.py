@@ -19,8 +19,7 @@ from engine.core import rng as engine_rng
 
 from .. import clock as clock_mod, times
 from ..auth import UserInfo
-from ..errors import ApiError, not_found
-from ..refusal import Refusal
+from ..refusal import Refusal, not_found
 from ..settings import Settings
 from .cache import Cached
 from .context import GameContext
@@ -55,7 +54,7 @@ class BotTurns:
         """Play one bot move if a bot seat owes a decision. True if it should be called again."""
         try:
             c = await self.reads.current(game_id)
-        except ApiError:
+        except Refusal:
             return False
         if c.status != "running" or c.state is None:
             return False
@@ -77,7 +76,7 @@ class BotTurns:
             return False
         try:
             await self.moves.act(game_id, version, action, bot_seat=seat)
-        except ApiError as exc:
+        except Refusal as exc:
             if exc.code == "stale_version":
                 return True  # someone else moved first: look again
             log.error("game %s: bot move refused: %s %s", game_id, exc.code, exc.message)
@@ -93,7 +92,7 @@ class BotTurns:
         for _ in range(most):
             try:
                 c = await self.reads.current(game_id)
-            except ApiError:
+            except Refusal:
                 break
             if c.status != "running" or not c.time_control or c.state is None:
                 break
@@ -116,7 +115,7 @@ class BotTurns:
                 bot = get_bot(c.time_control.get("bot", "greedy"))
                 action = await bot_choice(c, seat, bot)
                 await self.moves.act(game_id, c.version, action, auto_seat=seat)
-            except ApiError as exc:
+            except Refusal as exc:
                 if exc.code in ("stale_version", "not_expired"):
                     continue
                 log.error("game %s: timeout move refused: %s %s", game_id, exc.code, exc.message)
@@ -159,12 +158,12 @@ class BotTurns:
         if seat is None:
             if await self.ctx.store.version_status(game_id) is None:
                 raise not_found("game")
-            raise ApiError(403, "no_seat", "You have no seat in this game.")
+            raise Refusal("no_seat", "You have no seat in this game.")
         if seat in await self.ctx.store.resignations(game_id):
-            raise ApiError(409, "resigned",
-                           "You resigned this game: a bot plays your seat to the end.")
+            raise Refusal("resigned",
+                          "You resigned this game: a bot plays your seat to the end.")
         if not await self.set_away(game_id, seat, False):
-            raise ApiError(409, "not_away", "Your seat is not played by a bot.")
+            raise Refusal("not_away", "Your seat is not played by a bot.")
         return await self.reads.summary(game_id, user)
 
 

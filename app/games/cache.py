@@ -17,7 +17,7 @@ from typing import Any
 from cachetools import LRUCache
 
 from .. import metrics
-from ..realtime import Frame
+from ..frame import Frame
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import jsonutil
-from ..errors import ApiError
+from ..refusal import Refusal
 
 #: deepest JSON nesting accepted in options and actions
 MAX_JSON_DEPTH = 32
@@ -39,9 +39,9 @@ def refuse_lookalikes(game, state: dict, seat: int, action: Any) -> None:
     if action in legal:
         exact = {jsonutil.canonical(a) for a in legal}
         if jsonutil.canonical(action) not in exact:
-            raise ApiError(422, "malformed",
-                           "The action's numbers or booleans do not match any legal action "
-                           "exactly.")
+            raise Refusal("malformed",
+                          "The action's numbers or booleans do not match any legal action "
+                          "exactly.")
 
 
 def dumped(game, state: dict) -> dict:

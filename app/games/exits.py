@@ -25,10 +25,10 @@ from typing import Any
 
 from .. import clock as clock_mod, jsonutil, outcome, times
 from ..auth import UserInfo
-from ..errors import ApiError
+from ..frame import Frame
 from ..history import effective_log, engine_game
 from ..models import Game
-from ..realtime import Frame
+from ..refusal import Refusal
 from ..signals import Notify
 from .context import GameContext
 from .reads import Reads
@@ -56,14 +56,14 @@ class Exits:
                 seats = await tx.seats()
                 mine = next((x for x in seats if x.user_id == user.id), None)
                 if mine is None:
-                    raise ApiError(403, "no_seat", "You have no seat in this game.")
+                    raise Refusal("no_seat", "You have no seat in this game.")
                 if row.status == "open" or row.state is None:
-                    raise ApiError(409, "not_started", "The game has not started yet.")
+                    raise Refusal("not_started", "The game has not started yet.")
                 if row.status != "running":
-                    raise ApiError(409, "game_over", "The game is over.")
+                    raise Refusal("game_over", "The game is over.")
                 if mine.resigned is not None:
-                    raise ApiError(409, "already_resigned",
-                                   "You have already resigned this game.")
+                    raise Refusal("already_resigned",
+                                  "You have already resigned this game.")
                 game = engine_game(row.game)
                 state = game.load(row.state)
                 version = row.version + 1
@@ -131,27 +131,27 @@ class Exits:
 
     async def _check_abort(self, game_id: int, row: Game, game: Any) -> None:
         if row.source != "play":
-            raise ApiError(409, "not_cancellable",
-                           "The server dealt this game: it cannot be cancelled, left or "
-                           "aborted.")
+            raise Refusal("not_cancellable",
+                          "The server dealt this game: it cannot be cancelled, left or "
+                          "aborted.")
         rows = await self.ctx.store.all_actions(game_id)
         if any(r.kind == "resign" for r in rows):
-            raise ApiError(409, "abort_too_late",
-                           "Too late to abort: a seat has made its first decision of play. "
-                           "Resign instead.")
+            raise Refusal("abort_too_late",
+                          "Too late to abort: a seat has made its first decision of play. "
+                          "Resign instead.")
         initial = game.waiting_for(game.setup(row.seat_count, row.options, row.seed))
         if outcome.play_began(initial, [seat for _, seat, _ in effective_log(rows)]):
-            raise ApiError(409, "abort_too_late",
-                           "Too late to abort: a seat has made its first decision of play. "
-                           "Resign instead.")
+            raise Refusal("abort_too_late",
+                          "Too late to abort: a seat has made its first decision of play. "
+                          "Resign instead.")
 
     async def cancel(self, game_id: int, user: UserInfo) -> None:
         """The creator deletes a game that has not started."""
         async with self.ctx.store.lobby(game_id) as tx:
             row = tx.row
             if row.created_by != user.id:
-                raise ApiError(403, "not_creator",
-                               "Only the player who created the game can cancel it.")
+                raise Refusal("not_creator",
+                              "Only the player who created the game can cancel it.")
             self._check_open(row)
             await tx.delete_game()
             await tx.seats_changed()
@@ -165,10 +165,10 @@ class Exits:
             row = tx.row
             seat = next((x.seat for x in await tx.seats() if x.user_id == user.id), None)
             if seat is None:
-                raise ApiError(403, "no_seat", "You have no seat in this game.")
+                raise Refusal("no_seat", "You have no seat in this game.")
             if row.created_by == user.id:
-                raise ApiError(409, "creator_cannot_leave",
-                               "You created this game: cancel it instead of leaving.")
+                raise Refusal("creator_cannot_leave",
+                              "You created this game: cancel it instead of leaving.")
             self._check_open(row)
             await tx.leave_seat(seat, user.id)
             row.updated_at = times.utcnow()
@@ -181,8 +181,8 @@ class Exits:
     @staticmethod
     def _check_open(row: Game) -> None:
         if row.status != "open":
-            raise ApiError(409, "not_open", "This game has already started.")
+            raise Refusal("not_open", "This game has already started.")
         if row.source != "play":
-            raise ApiError(409, "not_cancellable",
-                           "The server dealt this game: it cannot be cancelled, left or "
-                           "aborted.")
+            raise Refusal("not_cancellable",
+                          "The server dealt this game: it cannot be cancelled, left or "
+                          "aborted.")

@@ -1,6 +1,6 @@
 """Frames of past versions and rebuilt states: socket catch-up, take-backs, ``menagerie replay``.
 
-A :class:`~app.realtime.Frame` is one version as every kind of viewer receives it (the
+A :class:`~app.frame.Frame` is one version as every kind of viewer receives it (the
 realtime module encodes it once per viewer kind). Frames are rebuilt from this process's cached
 state when it is at or just before the wanted versions (the usual case: a version announced by
 another process), else from the nearest snapshot and the log.
@@ -17,9 +17,9 @@ from cachetools import LRUCache
 import engine
 
 from .. import clock as clock_mod, jsonutil, outcome as outcome_mod
-from ..errors import ApiError, not_found
+from ..frame import Frame
 from ..history import NO_MOVE, effective_actions, engine_game, step
-from ..realtime import Frame
+from ..refusal import Refusal, not_found
 from .cache import Cached
 from .context import GameContext
 
@@ -44,7 +44,7 @@ class Frames:
         if h is None:
             raise not_found("game")
         if h.snapshot_version < 0:
-            raise ApiError(409, "not_started", "The game has not started yet.")
+            raise Refusal("not_started", "The game has not started yet.")
         game = engine_game(h.game)
         start, state = h.snapshot_version, None
         past = self._past.get(game_id)
@@ -148,7 +148,7 @@ class Frames:
             raise not_found("game")
         records = await self.ctx.store.all_actions(game_id)
         if row.state is None:
-            raise ApiError(409, "not_started", "The game has not started yet.")
+            raise Refusal("not_started", "The game has not started yet.")
         game = engine_game(row.game)
         final = engine.replay(row.game, row.seat_count, row.options, row.seed,
                               effective_actions(records))

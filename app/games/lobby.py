@@ -15,17 +15,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
-
 import engine
 from engine.bots import bot_kinds
 from engine.core import IllegalAction
 
 from .. import clock as clock_mod, jsonutil, quotas, times
 from ..auth import UserInfo
-from ..errors import ApiError
+from ..db import Duplicate
+from ..frame import Frame
 from ..history import engine_game
-from ..realtime import Frame
+from ..refusal import InvalidInput, Refusal
 from ..signals import YourTurn
 from .checks import MAX_JSON_DEPTH, depth
 from .context import GameContext
@@ -40,7 +39,7 @@ class Deal:
     server's, not a random one; it stays private to its seated players until ``sealed_until``
     (``app/redaction.py``); ``source`` says what made it (never rated: ``app/ratings.py``);
     ``also(game_id)`` gives rows stored in the game's own transaction (a constraint on them
-    refuses the game too: ``IntegrityError``). No quota applies: the caller bounds these."""
+    refuses the game too: :class:`~app.db.Duplicate`). No quota applies: the caller bounds these."""
 
     seed: str
     source: str
@@ -59,30 +58,30 @@ class Lobby:
         try:
             game = engine.get_game(name)
         except KeyError:
-            raise ApiError(422, "unknown_game", f"There is no game named {name!r}.") from None
+            raise Refusal("unknown_game", f"There is no game named {name!r}.") from None
         if depth(options) > MAX_JSON_DEPTH:
-            raise ApiError(422, "bad_options", "The options are nested too deeply.")
+            raise Refusal("bad_options", "The options are nested too deeply.")
         if bot_kind not in bot_kinds():
-            raise ApiError(422, "unknown_bot",
-                           f"There is no bot {bot_kind!r}; choose one of {bot_kinds()}.")
+            raise Refusal("unknown_bot",
+                          f"There is no bot {bot_kind!r}; choose one of {bot_kinds()}.")
         seed = deal.seed if deal is not None else secrets.token_hex(16)
         try:
             game.setup(seats, options, seed)  # validates seats and options (BadSetup)
             normalized = game.normalize_options(options)
         except IllegalAction as exc:
-            raise ApiError(422, exc.code, exc.message) from None
+            raise InvalidInput(exc.code, exc.message) from None
         except Exception:
             log.warning("setup of %s refused options %r", name, options, exc_info=True)
-            raise ApiError(422, "bad_options",
-                           "The game cannot be set up with these options.") from None
+            raise Refusal("bad_options",
+                          "The game cannot be set up with these options.") from None
         if time_control is not None and time_control.get("bot", "greedy") not in bot_kinds():
-            raise ApiError(422, "unknown_bot",
-                           f"There is no bot {time_control.get('bot')!r}; choose one of "
-                           f"{bot_kinds()}.")
+            raise Refusal("unknown_bot",
+                          f"There is no bot {time_control.get('bot')!r}; choose one of "
+                          f"{bot_kinds()}.")
         if len(set(bots)) != len(bots) or any(not 1 <= b < seats for b in bots):
-            raise ApiError(422, "bad_bots",
-                           f"Bots take distinct seats from 1 to {seats - 1} "
-                           "(the creator sits in 0).")
+            raise Refusal("bad_bots",
+                          f"Bots take distinct seats from 1 to {seats - 1} "
+                          "(the creator sits in 0).")
         now = times.utcnow()
         fields = dict(game=name, options=normalized, seed=seed, seat_count=seats, status="open",
                       version=0, state=None, waiting_for=[], created_by=user.id,
@@ -106,50 +105,50 @@ class Lobby:
         async with self.ctx.store.lobby(game_id) as tx:
             row = tx.row
             if row.status != "open":
-                raise ApiError(409, "not_open", "This game has already started.")
+                raise Refusal("not_open", "This game has already started.")
             seats = await tx.seats()
             mine = [x.seat for x in seats if x.user_id == user.id]
             if mine:
-                raise ApiError(409, "already_seated", f"You already sit in seat {mine[0]}.",
-                               seat=mine[0])
+                raise Refusal("already_seated", f"You already sit in seat {mine[0]}.",
+                              seat=mine[0])
             free = [x.seat for x in seats if x.user_id is None and x.bot is None]
             if seat is not None:
                 if not 0 <= seat < row.seat_count:
-                    raise ApiError(422, "bad_seat",
-                                   f"Seats are numbered 0 to {row.seat_count - 1}.")
+                    raise Refusal("bad_seat",
+                                  f"Seats are numbered 0 to {row.seat_count - 1}.")
                 if seat not in free:
-                    raise ApiError(409, "seat_taken", f"Seat {seat} is taken.")
+                    raise Refusal("seat_taken", f"Seat {seat} is taken.")
             elif not free:
-                raise ApiError(409, "game_full", "Every seat is taken.")
+                raise Refusal("game_full", "Every seat is taken.")
             else:
                 seat = free[0]
             if not await tx.take_seat(seat, user.id):  # pragma: no cover - the row lock
-                raise ApiError(409, "seat_taken", f"Seat {seat} is taken.")
+                raise Refusal("seat_taken", f"Seat {seat} is taken.")
             row.updated_at = times.utcnow()
             self.ctx.cache.drop(game_id)
             await tx.seats_changed()
             try:
                 await tx.commit()
-            except IntegrityError:  # pragma: no cover - same user joining twice at once
-                raise ApiError(409, "already_seated", "You already sit in this game.") from None
+            except Duplicate:  # pragma: no cover - same user joining twice at once
+                raise Refusal("already_seated", "You already sit in this game.") from None
         return seat, await self.reads.summary(game_id, user)
 
     async def start(self, user: UserInfo, game_id: int) -> dict:
         async with self.ctx.store.lobby(game_id) as tx:
             row = tx.row
             if row.created_by != user.id:
-                raise ApiError(403, "not_creator",
-                               "Only the player who created the game can start it.")
+                raise Refusal("not_creator",
+                              "Only the player who created the game can start it.")
             if row.status != "open":
-                raise ApiError(409, "not_open", "This game has already started.")
+                raise Refusal("not_open", "This game has already started.")
             seats = await tx.seats()
             empty = [x.seat for x in seats if x.user_id is None and x.bot is None]
             if empty:
-                raise ApiError(409, "seats_empty",
-                               f"Seats still empty: {', '.join(map(str, empty))}.")
+                raise Refusal("seats_empty",
+                              f"Seats still empty: {', '.join(map(str, empty))}.")
             if any(x.invited for x in seats):
-                raise ApiError(409, "seats_invited",
-                               "Some invited players have not accepted the rematch yet.")
+                raise Refusal("seats_invited",
+                              "Some invited players have not accepted the rematch yet.")
             game = engine_game(row.game)
             state = game.setup(row.seat_count, row.options, row.seed)
             dumped = game.dump(state)

@@ -18,13 +18,12 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from engine.core import NOT_YOUR_DECISION, IllegalAction
+from engine.core import IllegalAction
 
 from .. import clock as clock_mod, jsonutil, metrics, outcome, tasks, times
 from ..auth import UserInfo
-from ..errors import ApiError
-from ..realtime import Frame
-from ..refusal import Refusal
+from ..frame import Frame
+from ..refusal import Refusal, RulesRefusal
 from ..signals import YourTurn
 from .cache import Accepted, Cached
 from .checks import MAX_JSON_DEPTH, depth, dumped, refuse_lookalikes
@@ -36,16 +35,12 @@ from .store import Move
 log = logging.getLogger("menagerie.games")
 
 
-def status_of(exc: IllegalAction) -> int:
-    return 403 if exc.code in NOT_YOUR_DECISION else 422
-
-
-def stale(version: int, *, first: bool = False) -> ApiError:
+def stale(version: int, *, first: bool = False) -> Refusal:
     """409 ``stale_version``: the game is at ``version`` (``first``: another writer stored the
     version this submission was for)."""
     message = ("Another action was accepted first; reload and try again." if first
                else f"The game is at version {version}; reload and try again.")
-    return ApiError(409, "stale_version", message, version=version)
+    return Refusal("stale_version", message, version=version)
 
 
 class Moves:
@@ -90,13 +85,13 @@ class Moves:
     async def player_seat(self, c: Cached, game_id: int, user: UserInfo) -> tuple[Cached, int]:
         seat = c.seat_of(user.id)
         if seat is None:
-            raise ApiError(403, "no_seat", "You have no seat in this game.")
+            raise Refusal("no_seat", "You have no seat in this game.")
         if seat in c.away:
             c = await self.reads.current(game_id)  # (reclaimed through another process?)
         if seat in c.away:
-            raise ApiError(409, "seat_away",
-                           "A bot plays your seat since your time ran out; "
-                           "reclaim the seat first.")
+            raise Refusal("seat_away",
+                          "A bot plays your seat since your time ran out; "
+                          "reclaim the seat first.")
         return c, seat
 
     async def act(self, game_id: int, version: int, action: Any, *, user: UserInfo | None = None,
@@ -109,7 +104,7 @@ class Moves:
         ``hold``: the player's client offers "Confirm turn": when this decision ends the
         player's turn and the player's preference says so, the turn is held (app/games/turns.py)."""
         if depth(action) > MAX_JSON_DEPTH:
-            raise ApiError(422, "malformed", "The action is nested too deeply.")
+            raise Refusal("malformed", "The action is nested too deeply.")
         started = time.perf_counter()
         async with self.ctx.locks.hold(game_id):
             c = await self.fresh(game_id, version)
@@ -120,17 +115,17 @@ class Moves:
                 seat, kind = auto_seat, "auto"
                 now = times.utcnow()
                 if seat not in clock_mod.expired(c.clock, c.waiting, c.timed(), now):
-                    raise ApiError(409, "not_expired", "That seat's time has not run out.")
+                    raise Refusal("not_expired", "That seat's time has not run out.")
             else:
                 seat = bot_seat
                 if seat not in c.bots:
-                    raise ApiError(403, "no_seat", "That seat is not played by a bot.")
+                    raise Refusal("no_seat", "That seat is not played by a bot.")
                 if seat in c.away:
                     kind = "auto"
             if c.status == "open" or c.state is None:
-                raise ApiError(409, "not_started", "The game has not started yet.")
+                raise Refusal("not_started", "The game has not started yet.")
             if c.status == "finished":  # (ended by a resignation or an abort, say)
-                raise ApiError(403, "game_over", "The game is over.")  # (as the engine says)
+                raise RulesRefusal("game_over", "The game is over.")  # (as the engine says)
             if version != c.version:
                 raise stale(c.version)
             if c.held is not None:
@@ -141,16 +136,16 @@ class Moves:
             try:
                 refuse_lookalikes(game, state, seat, action)
                 new, events = game.apply(state, seat, action)
-            except ApiError:
+            except Refusal:
                 raise
             except IllegalAction as exc:
-                raise ApiError(status_of(exc), exc.code, exc.message) from None
+                raise RulesRefusal(exc.code, exc.message) from None
             except Exception:
                 # an engine bug: refuse the action (nothing is stored) rather than fail
                 log.exception("game %s v%s: the engine failed on seat %s's action %r",
                               game_id, c.version, seat, action)
-                raise ApiError(422, "rejected",
-                               "The game could not apply this action.") from None
+                raise Refusal("rejected",
+                              "The game could not apply this action.") from None
             new_version = c.version + 1
             result = game.result(new)
             waiting = sorted(game.waiting_for(new))

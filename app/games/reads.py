@@ -14,9 +14,9 @@ import engine
 
 from .. import clock as clock_mod, outcome, redaction
 from ..auth import UserInfo
-from ..errors import ApiError, not_found
 from ..history import ENDINGS, effective_log, engine_game
 from ..models import Game
+from ..refusal import Refusal, not_found
 from ..times import iso
 from .cache import Cached
 from .context import GameContext
@@ -184,9 +184,9 @@ class Reads:
         c = await self.current(game_id)
         seat = c.seat_of(user.id)
         if seat is None:
-            raise ApiError(403, "no_seat", "You have no seat in this game.")
+            raise Refusal("no_seat", "You have no seat in this game.")
         if c.state is None:
-            raise ApiError(409, "not_started", "The game has not started yet.")
+            raise Refusal("not_started", "The game has not started yet.")
         if c.status != "running":  # (a resignation or an abort ended it)
             return {"version": c.version, "seat": seat, "actions": [], "hints": {}}
         if c.held is not None:  # a turn waits for its confirm: nobody answers meanwhile

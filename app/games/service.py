@@ -26,7 +26,8 @@ from typing import Any
 from ..auth import UserInfo
 from ..bus import LocalBus
 from ..db import Database
-from ..realtime import Frame, Hub
+from ..frame import Frame
+from ..realtime import Hub
 from ..settings import Settings
 from ..signals import Signals
 from .bots import BotTurns

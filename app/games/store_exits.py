@@ -13,7 +13,8 @@ from typing import Any
 from sqlalchemy import delete, select, update
 
 from .. import times
-from ..models import ActionRecord, Game, OutboxEvent, Seat, Vacation
+from ..models import ActionRecord, Game, Seat, Vacation
+from ..models_delivery import OutboxEvent
 
 
 class ExitTx:

@@ -23,9 +23,8 @@ from typing import Any
 
 from .. import clock as clock_mod, times
 from ..auth import UserInfo
-from ..errors import ApiError
+from ..frame import Frame
 from ..history import NO_MOVE
-from ..realtime import Frame
 from ..refusal import Refusal
 from .cache import Accepted, Cached
 from .checks import dumped
@@ -54,16 +53,16 @@ class Turns:
         async with self.ctx.locks.hold(game_id):
             c = await moves.fresh(game_id, version)
             if c.seat_of(user.id) is None:
-                raise ApiError(403, "no_seat", "You have no seat in this game.")
+                raise Refusal("no_seat", "You have no seat in this game.")
             if c.status != "running" or c.state is None:
-                raise ApiError(409, "not_running", "The game is not running.")
+                raise Refusal("not_running", "The game is not running.")
             c, seat = await moves.player_seat(c, game_id, user)
             if version != c.version:
                 raise stale(c.version)
             game = c.game
             depth = game.undo_depth(c.state, seat)
             if depth == 0:
-                raise ApiError(409, "cannot_undo", NOTHING_TO_UNDO)
+                raise Refusal("cannot_undo", NOTHING_TO_UNDO)
             target, undone, clock_before = await self.undo_target(game_id, c.version, seat)
             for _ in range(depth - 1 if whole_turn else 0):
                 try:  # back to the turn's start: the seat's own decisions only
@@ -126,15 +125,15 @@ class Turns:
                 v = int((row.action or {}).get("undo", v - 1))
                 continue
             if row.kind in NO_MOVE:
-                raise ApiError(409, "cannot_undo", NOTHING_TO_UNDO)
+                raise Refusal("cannot_undo", NOTHING_TO_UNDO)
             if row.kind != "move":
-                raise ApiError(409, "cannot_undo",
+                raise Refusal("cannot_undo",
                                "A decision the platform made for you when your time ran "
                                "out cannot be taken back.")
             if row.seat != seat:
-                raise ApiError(409, "cannot_undo", NOTHING_TO_UNDO)
+                raise Refusal("cannot_undo", NOTHING_TO_UNDO)
             return v - 1, v, row.clock_before
-        raise ApiError(409, "cannot_undo", NOTHING_TO_UNDO)  # pragma: no cover
+        raise Refusal("cannot_undo", NOTHING_TO_UNDO)  # pragma: no cover
 
     # ------------------------------------------------------------------ confirm
 
@@ -153,9 +152,9 @@ class Turns:
                 seat, kind = int(auto_seat or 0), "auto"
                 if seat not in clock_mod.expired(c.clock, c.waiting, c.timed(),
                                                  times.utcnow()):
-                    raise ApiError(409, "not_expired", "That seat's time has not run out.")
+                    raise Refusal("not_expired", "That seat's time has not run out.")
             if c.status != "running" or c.state is None:
-                raise ApiError(409, "not_running", "The game is not running.")
+                raise Refusal("not_running", "The game is not running.")
             if version != c.version:
                 raise stale(c.version)
             self._check_held(c, seat)

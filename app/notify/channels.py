@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from sqlalchemy import select
 
 from ..jobqueue import JobWorker, stepped_backoff
-from ..models import EmailJob
+from ..models_delivery import EmailJob
 from ..times import utcnow
 from . import mail
 

@@ -17,7 +17,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..models import DailyAttempt, NotificationPrefs
+from ..models import DailyAttempt
+from ..models_delivery import NotificationPrefs
 from ..times import utcnow
 from . import prefs as P
 from .channels import Notice, Recipient

@@ -13,7 +13,8 @@ from sqlalchemy import select, update
 
 import engine
 
-from ..models import Game, NotificationPrefs, Seat
+from ..models import Game, Seat
+from ..models_delivery import NotificationPrefs
 from ..times import iso, utcnow
 from . import prefs as P
 

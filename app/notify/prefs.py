@@ -27,7 +27,7 @@ from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..errors import ApiError
+from ..refusal import Refusal
 
 CHANNELS = ("email", "push", "webhook")
 KINDS = ("your_turn", "game_over", "invitation", "daily_challenge", "chat_mention")
@@ -54,16 +54,16 @@ def merged(stored: dict | None) -> dict[str, Any]:
     return out
 
 
-def _bad(message: str) -> ApiError:
-    return ApiError(422, "bad_preferences", message)
+def _bad(message: str) -> Refusal:
+    return Refusal("bad_preferences", message)
 
 
 def zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, TypeError):
-        raise ApiError(422, "bad_time_zone",
-                       "The time zone is not an IANA name such as Europe/Kyiv.") from None
+        raise Refusal("bad_time_zone",
+                      "The time zone is not an IANA name such as Europe/Kyiv.") from None
 
 
 def update(current: dict, change: dict) -> dict[str, Any]:

@@ -28,8 +28,9 @@ import engine
 
 from ..auth import UserInfo
 from ..credentials import check_email
-from ..errors import ApiError
-from ..models import ActionRecord, Game, NoticeLog, NotificationPrefs, Seat, Vacation
+from ..models import ActionRecord, Game, Seat, Vacation
+from ..models_delivery import NoticeLog, NotificationPrefs
+from ..refusal import BadLink, Refusal
 from ..signals import Notify, YourTurn
 from ..times import aware, iso, utcnow
 from . import daily as daily_notice, digest, prefs as P
@@ -45,13 +46,13 @@ MENTION_GAP = timedelta(minutes=10)
 
 
 
-def bad_link() -> ApiError:
+def bad_link() -> BadLink:
     """A verification or unsubscribe link that is forged, altered or expired."""
-    return ApiError(400, "bad_token", "This link is invalid or has expired.")
+    return BadLink("bad_token", "This link is invalid or has expired.")
 
 
-def unavailable() -> ApiError:
-    return ApiError(409, "email_unavailable", "This server does not send email.")
+def unavailable() -> Refusal:
+    return Refusal("email_unavailable", "This server does not send email.")
 
 
 class NotifyService:
@@ -154,7 +155,7 @@ class NotifyService:
 
     async def put(self, user: UserInfo, change: dict, lang: str) -> dict:
         if change.get("lang") is not None and change["lang"] not in P.LANGS:
-            raise ApiError(422, "bad_language", "The language is one of en, uk, de.")
+            raise Refusal("bad_language", "The language is one of en, uk, de.")
         if change.get("time_zone") is not None:
             P.zone(change["time_zone"])
         async with self.db.write() as s:

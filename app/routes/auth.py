@@ -7,8 +7,9 @@ from pydantic import BaseModel, ConfigDict, StrictStr
 
 from ..auth import COOKIE, CSRF_COOKIE, csrf_for
 from ..credentials import valid_username
-from ..errors import ApiError, JSONResponse
+from ..errors import JSONResponse
 from ..ratelimit import client_address
+from ..refusal import Refusal
 from ..settings import Settings
 from .deps import CurrentUser, Svc
 
@@ -82,7 +83,7 @@ async def login(body: Credentials, request: Request, svc: Svc):
         await svc.limits.login_allowed(account)  # before any hashing
     try:
         user, token = await svc.auth.login(body.username, body.password)
-    except ApiError as exc:
+    except Refusal as exc:
         if account and exc.code == "bad_credentials":
             await svc.limits.logins.failed(account)
         raise

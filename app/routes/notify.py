@@ -11,8 +11,9 @@ from starlette.responses import HTMLResponse, RedirectResponse
 
 from .. import i18n
 from ..credentials import check_email
-from ..errors import ApiError, JSONResponse
+from ..errors import JSONResponse
 from ..notify.mail import unsubscribe_page
+from ..refusal import Refusal
 from .deps import CurrentUser, Svc
 
 router = APIRouter(tags=["notifications"])
@@ -124,7 +125,7 @@ async def unsubscribe(request: Request, svc: Svc, token: str = Query(max_length=
         lang = i18n.request_language(request)
         try:
             await svc.notify.unsubscribe(token)
-        except ApiError:
+        except Refusal:
             return HTMLResponse(unsubscribe_page(lang, "bad"), status_code=400)
         return HTMLResponse(unsubscribe_page(lang, "done"))
     return JSONResponse(await svc.notify.unsubscribe(token))

@@ -40,7 +40,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import i18n, jsonutil
 from ..auth import UserInfo
-from ..errors import ApiError, database_unavailable, not_found
+from ..errors import database_unavailable, not_found, status_of
 from ..quotas import SocketSlot
 from ..ratelimit import client_address
 from ..realtime import Connection
@@ -123,12 +123,12 @@ async def _game_socket(ws: WebSocket, services: Services, game_id: int | None,
         return
     except WebSocketDisconnect:
         return
-    except ApiError as exc:
+    except Refusal as exc:
         if exc.code in ("crowded", "server_busy"):
             await refuse_error(ws, exc, lang)
             return
         await refuse(ws, exc.code, exc.message, lang,
-                     {404: 4404, 403: 4403}.get(exc.status, 4400))
+                     {404: 4404, 403: 4403}.get(status_of(exc), 4400))
         return
     except Exception as exc:
         if not database_unavailable(exc):
@@ -264,7 +264,7 @@ async def _handle(services: Services, conn: Connection, user: UserInfo | None, d
             return
         try:
             await services.chat.post(conn.game_id, user, channel, text)
-        except ApiError as exc:
+        except Refusal as exc:
             await conn.send(error_message(exc.code, exc.message, lang, **exc.extra))
     elif kind == "auth":
         await conn.send(error_message("bad_message", '"auth" is only the first message of a socket '

@@ -18,10 +18,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from .. import i18n, jsonutil
 from ..auth import COOKIE, UserInfo, hash_token, token_from_headers
-from ..errors import ApiError
+from ..errors import status_of
 from ..quotas import SocketSlot
 from ..ratelimit import client_address
 from ..realtime import Connection
+from ..refusal import Refusal
 from ..services import Services
 
 
@@ -85,7 +86,7 @@ async def identify(ws: WebSocket, services: Services) -> tuple[UserInfo | None, 
     if header is not None:
         try:
             token, _ = token_from_headers(header, None)
-        except ApiError as exc:
+        except Refusal as exc:
             raise Refused(exc.code, exc.message, 4401) from None
         user = await auth.user_for_token(token) if token else None
         if user is None:
@@ -158,10 +159,10 @@ async def admit(ws: WebSocket, slot: SocketSlot, lang: str) -> bool:
     return True
 
 
-async def refuse_error(ws: WebSocket, exc: ApiError, lang: str) -> None:
-    """Refuse with an :class:`ApiError` of the socket caps: 4429 for a cap of the address or
+async def refuse_error(ws: WebSocket, exc: Refusal, lang: str) -> None:
+    """Refuse with a :class:`~app.refusal.Refusal` of the socket caps: 4429 for a cap of the address or
     the user, 4503 for a full process (with ``retry_after``, also in the error message)."""
     said = error_message(exc.code, exc.message, lang, **exc.extra)
     await ws.send_text(jsonutil.dumps_str(said))
-    await ws.close(code=4503 if exc.status == 503 else 4429,
+    await ws.close(code=4503 if status_of(exc) == 503 else 4429,
                    reason=i18n.close_reason(said["error"]["message"]))

@@ -22,16 +22,11 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from . import keywords as K
-from .cardmodels import (
-    Animal,
-    BonusTile,
-    Card,
-    CardModel,
-    FinalScoring,
-    Project,
-    Sponsor,
-    SponsorBuilding,
-)
+from .cardmodels import Animal, CardModel, Sponsor, SponsorBuilding
+from .goalmodels import BonusTile, FinalScoring, Project
+
+#: a card of the zoo deck
+Card = Animal | Sponsor | Project
 
 DATA_DIR = Path(__file__).resolve().parent / "data" / "cards"
 

@@ -1,4 +1,4 @@
-"""Post-game analysis and hints: the search bot's value of each decision a seat took.
+"""Post-game analysis: the search bot's value of each decision a seat took.
 
 For every analysed decision (:func:`points`: each action of the log whose seat had more than
 one legal answer) :func:`analyse_point` compares the answer the seat chose with the best ones
@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 
 from ..core import rng as _rng
-from ..core.state import canonical_json, digest
+from ..core.state import canonical_json
 from .evaluation import evaluator_for, searching, step
 from .greedy import GreedyBot, candidates as shortlist, own_followup, ranked, score_answers
 from .labels import describe
@@ -59,8 +59,6 @@ VALUE: str | None = None
 ACCURACY_SCALE = 2.0
 #: How many of the biggest losses the report lists.
 TOP_MISTAKES = 10
-#: How many other answers a hint lists.
-MAX_ALTERNATIVES = 4
 
 
 @dataclass(frozen=True)
@@ -128,7 +126,7 @@ def _rng_for(settings: Settings, index) -> dict:
     return {"rng": _rng.seed_to_int(f"{settings.seed}:{index}")}
 
 
-def _line(game, ev, state, seat, action, limit: int = 12) -> list:
+def own_line(game, ev, state, seat, action, limit: int = 12) -> list:
     """The seat's own greedy follow-ups after ``action`` on one world, up to the first one that
     draws or reveals something hidden (what greedy means by the answer: where it builds, ...)."""
     out: list = []
@@ -162,7 +160,7 @@ def _find(legal: list, action) -> int | None:
     return next((i for i, a in enumerate(legal) if canonical_json(a) == key), None)
 
 
-def _values(game, state, seat, chosen, settings: Settings, rng) -> tuple[list, list, list, bool]:
+def answer_values(game, state, seat, chosen, settings: Settings, rng) -> tuple[list, list, list, bool]:
     """``(legal, compared indexes, values, chained)`` for ``seat``'s decision in ``state``
     (``chosen``: an answer that must be among the compared ones, or None)."""
     ev = evaluator_for(game, VALUE)
@@ -240,7 +238,7 @@ def analyse_point(game, state, seat, chosen, settings, index) -> dict:
     ``(settings.seed, index)``."""
     settings = settings or Settings()
     rng = _rng_for(settings, index)
-    legal, idx, vals, chained = _values(game, state, seat, chosen, settings, rng)
+    legal, idx, vals, chained = answer_values(game, state, seat, chosen, settings, rng)
     b = _pick(idx, vals)
     c = idx.index(_find(legal, chosen))
     if vals[c] >= vals[b]:
@@ -249,7 +247,7 @@ def analyse_point(game, state, seat, chosen, settings, index) -> dict:
     line: list = []
     if b != c and not chained:
         ev = evaluator_for(game, VALUE)
-        line = _line(game, ev, game.determinize(state, seat, rng), seat, best)
+        line = own_line(game, ev, game.determinize(state, seat, rng), seat, best)
     vb, vc = round(vals[b], 3), round(vals[c], 3)
     return {"index": index, "version": index, "seat": seat, "chosen": chosen, "best": best,
             "value_chosen": vc, "value_best": vb, "loss": round(max(0.0, vb - vc), 3),
@@ -344,7 +342,7 @@ def summarize(game, seats, entries, total, *, settings=None, actions=None, optio
 
 def _positions(game, seats, options, seed, actions, wanted: set) -> dict:
     """``{index: (state before actions[index], the seat's own follow-ups that came next)}``
-    for the ``wanted`` indexes; follow-ups stop where :func:`_line` stops (a hidden draw)."""
+    for the ``wanted`` indexes; follow-ups stop where :func:`own_line` stops (a hidden draw)."""
     if actions is None or seed is None or not wanted:
         return {}
     ev = evaluator_for(game, VALUE)
@@ -368,44 +366,6 @@ def _positions(game, seats, options, seed, actions, wanted: set) -> dict:
     return out
 
 
-# ---------------------------------------------------------------------------- hints
-def hint(game, state, seat, settings=None) -> dict:
-    """The bot's best answer for ``seat``'s current decision, from ``seat``'s view only (every
-    world from ``game.determinize``): ``{"action", "value", "reason": {"key", "params"},
-    "label", "line", "alternatives": [{"action", "value", "label"}, ...]}`` (``line``: greedy's
-    own follow-ups after the answer, as in an entry's ``best_line``; alternatives: at most
-    :data:`MAX_ALTERNATIVES` other compared answers, best first).
-
-    Reasons: ``analysis.reason.forced`` (one legal answer), ``analysis.reason.clear`` (no
-    other answer worth comparing), ``analysis.reason.better`` with ``gain`` (value over the
-    next best answer, VP-like), ``alternative`` (that answer's label) and ``playouts`` (0:
-    greedy's look inside a chained move). ``ValueError`` if the seat owes no decision."""
-    settings = settings or Settings()
-    # seeded by the seat's view: the same position (as the seat sees it) gets the same hint
-    rng = {"rng": _rng.seed_to_int(f"{settings.seed}:hint:{digest(game.view(state, seat))}")}
-    legal, idx, vals, chained = _values(game, state, seat, None, settings, rng)
-    order = sorted(range(len(idx)), key=lambda k: (-vals[k], k))
-    best = legal[idx[order[0]]]
-    world = seat_world(game, state, seat)
-    line = [] if chained or len(legal) == 1 or world is None else \
-        _line(game, evaluator_for(game, VALUE), world, seat, best)
-    label = describe(game, world, seat, best, line=line)
-    alts = [{"action": legal[idx[k]], "value": round(vals[k], 3),
-             "label": describe(game, world, seat, legal[idx[k]])}
-            for k in order[1:1 + MAX_ALTERNATIVES]]
-    if len(legal) == 1:
-        reason = {"key": "analysis.reason.forced", "params": {}}
-    elif not alts:
-        reason = {"key": "analysis.reason.clear", "params": {}}
-    else:
-        # the gain over the next best answer, in the evaluation's units (VP-like)
-        reason = {"key": "analysis.reason.better", "params": {
-            "gain": round(vals[order[0]] - vals[order[1]], 1), "alternative": alts[0]["label"],
-            "playouts": 0 if chained else settings.playouts}}
-    return {"action": best, "value": round(vals[order[0]], 3), "reason": reason,
-            "label": label, "line": line, "alternatives": alts}
-
-
 def seat_world(game, state, seat):
     """The position the labels read: a determinization (what ``seat`` may know of ``state``),
     so a label never shows a hidden card."""
@@ -415,5 +375,5 @@ def seat_world(game, state, seat):
         return None
 
 
-__all__ = ["ACCURACY_SCALE", "Settings", "accuracy", "analyse", "analyse_point", "hint",
-           "points", "summarize", "unit_of"]
+__all__ = ["ACCURACY_SCALE", "Settings", "accuracy", "analyse", "analyse_point", "answer_values",
+           "own_line", "points", "seat_world", "summarize", "unit_of"]

@@ -78,6 +78,8 @@ export class CardZoom {
     this.timer = null;
     this.pressed = null;
     this.swallowClick = false;
+    this.keyboard = false;
+    this.touchedAt = null;
     this.el = h("div", { id: "card-zoom", class: "card-zoom", role: "dialog", "aria-modal": "false", hidden: true, tabindex: "-1" });
     document.body.appendChild(this.el);
     this.listen();
@@ -85,10 +87,20 @@ export class CardZoom {
 
   card(id) { const m = this.byId(); return m && m.get(id); }
 
+  /** A real mouse's event. Chromium sends a mouse "pointerover" where the layout moves under
+   * the last pointer position (after a scroll, a re-render) also on a touch screen: on a
+   * device whose main pointer cannot hover, or within 2 s of a touch, such events would open
+   * a hover card nobody pointed at (a tap's card replaced by another one moments later). */
+  mouseEvent(e) {
+    if (e.pointerType !== "mouse") return false;
+    if (this.touchedAt !== null && e.timeStamp - this.touchedAt < 2000) return false;
+    return !window.matchMedia || window.matchMedia("(hover: hover)").matches;
+  }
+
   listen() {
     const doc = document;
     doc.addEventListener("pointerover", (e) => {
-      if (e.pointerType !== "mouse") return;
+      if (!this.mouseEvent(e)) return;
       const src = sourceOf(e.target, e);
       if (!src || this.el.contains(src)) return;
       if (src === this.source && !this.el.hidden) return;
@@ -97,7 +109,7 @@ export class CardZoom {
     });
     // over a zoo map the pointer moves on its hit layer: a chip under it is found by position
     doc.addEventListener("pointermove", (e) => {
-      if (e.pointerType !== "mouse" || !e.target.closest || !e.target.closest(".hits")) return;
+      if (!this.mouseEvent(e) || !e.target.closest || !e.target.closest(".hits")) return;
       const chip = chipAt(e.target, e.clientX, e.clientY);
       if (chip === this.source && !this.el.hidden) return;
       clearTimeout(this.timer);
@@ -105,7 +117,7 @@ export class CardZoom {
       else if (this.hover && this.source && this.source.matches(".animal-chip")) this.hide();
     }, { passive: true });
     doc.addEventListener("pointerout", (e) => {
-      if (e.pointerType !== "mouse") return;
+      if (!this.mouseEvent(e)) return;
       const to = e.relatedTarget;
       const chipShown = this.hover && this.source && this.source.matches(".animal-chip");
       if (chipShown && e.target.closest && e.target.closest(".hits") && !(to && to.closest && to.closest(".hits"))) { this.hide(); return; }
@@ -119,6 +131,8 @@ export class CardZoom {
     });
     doc.addEventListener("pointerdown", (e) => {
       if (e.pointerType === "mouse") return;
+      this.touchedAt = e.timeStamp;
+      clearTimeout(this.timer); // a hover that was about to show a card: the finger decides
       const src = sourceOf(e.target, e);
       clearTimeout(this.pressed);
       if (!src || this.el.contains(src)) return;
@@ -147,7 +161,12 @@ export class CardZoom {
       if (src === this.source && !this.el.hidden) { if (!mouse) this.hide(); return; }
       this.show(src, { hover: mouse });
     }, true);
+    // focus shows a card only when the keyboard moved it: Chromium can call the focus a tap
+    // gives a card ":focus-visible" (seen with emulated touch under load), and that focus
+    // opened the card as if hovered, so the tap's click then closed it again
+    doc.addEventListener("pointerdown", () => { this.keyboard = false; }, { capture: true, passive: true });
     doc.addEventListener("keydown", (e) => {
+      if (e.key === "Tab" || e.key.startsWith("Arrow")) this.keyboard = true;
       if (e.key === "Escape" && !this.el.hidden) {
         e.stopPropagation();
         this.hide();
@@ -155,7 +174,7 @@ export class CardZoom {
     }, true);
     doc.addEventListener("focusin", (e) => {
       const src = sourceOf(e.target, e);
-      if (src && e.target === src && src.matches(":focus-visible")) this.show(src, { hover: true });
+      if (src && e.target === src && this.keyboard && src.matches(":focus-visible")) this.show(src, { hover: true });
     });
     // a scroll (a smooth one may still run when the pointer arrives) moves the card with its source
     window.addEventListener("scroll", () => {

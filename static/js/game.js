@@ -14,6 +14,7 @@ import { countMyTurns, setBadge, showNotification, titleWithCount, TurnFeed, tur
 import { Live, setConn } from "./live.js";
 import { loadLog as readLog } from "./gamelog.js";
 import { renderHeader, renderWaitingRoom, toast, watchFinalScreen } from "./gamechrome.js";
+import { heldOf, turnEnder, turnKeys } from "./turnend.js";
 
 injectSprite();
 setupPage();
@@ -31,8 +32,7 @@ const st = {
   view: null,
   status: null,
   waitingFor: null,
-  /** the seat whose finished turn waits for its "Confirm turn" (null: none) */
-  held: null,
+  held: null,         // the seat whose finished turn waits for its confirm (turnend.js)
   result: null,
   seat: null,         // my seat, or null for spectators
   legal: [],
@@ -106,12 +106,6 @@ function ownsDecision() {
   const d = st.view && st.view.public && st.view.public.decision;
   if (d && Array.isArray(d.waiting)) return d.waiting.includes(st.seat);
   return true; // unknown: ask the server
-}
-
-/** The held seat of a message: "held" of a state message or an answer, "held_seat" of GET. */
-function heldOf(msg) {
-  if (Number.isInteger(msg.held)) return msg.held;
-  return Number.isInteger(msg.held_seat) ? msg.held_seat : null;
 }
 
 function deriveWaiting(view) {
@@ -230,8 +224,7 @@ async function send(action) {
     if (res && typeof res.version === "number" && res.version > st.version) {
       applyState(res);
     } else if (st.pending && st.sentVersion === sent) {
-      // the version came already over the socket (and nothing newer was sent since: a held
-      // turn's confirm may be on its way)
+      // the version came already over the socket (and no confirm was sent since)
       st.pending = false;
       renderBar();
     }
@@ -253,23 +246,7 @@ async function send(action) {
   }
 }
 
-/** "Confirm turn" or "Restart turn" (how: "confirm" | "restart") of the held turn. */
-async function endTurn(how) {
-  if (st.pending) return;
-  st.pending = true;
-  const sent = st.sentVersion = st.version;
-  renderBar();
-  try {
-    const res = await api.endTurn(st.id, st.version, how);
-    if (res && typeof res.version === "number" && res.version > st.version) applyState(res);
-    else if (st.pending && st.sentVersion === sent) { st.pending = false; renderBar(); }
-  } catch (err) {
-    st.pending = false;
-    st.sentVersion = null;
-    toast(err instanceof ApiError && err.status === 409 ? t("game.moved_on") : err.message);
-    await resync();
-  }
-}
+const endTurn = turnEnder(st, { applyState, resync, renderBar, toast });
 
 // ------------------------------------------------------------------ log
 function loadLog(after) {
@@ -414,21 +391,7 @@ const feed = new TurnFeed((msg) => {
   if (!here || document.hidden) showNotification(msg);
 });
 if (auth.user) { feed.start(); recount(); }
-document.addEventListener("keydown", (e) => {
-  // Enter confirms a held turn (unless the focus is on something Enter already answers)
-  if (e.key === "Enter" && !e.ctrlKey && !e.metaKey && !e.altKey && st.held !== null && st.held === st.seat) {
-    const at = e.target && e.target.tagName;
-    if (!["INPUT", "TEXTAREA", "SELECT", "BUTTON", "A"].includes(at) && !(e.target && e.target.isContentEditable)) {
-      e.preventDefault();
-      endTurn("confirm");
-      return;
-    }
-  }
-  if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === "z") {
-    const btn = document.getElementById("undo-btn");
-    if (btn && !btn.disabled) { e.preventDefault(); btn.click(); }
-  }
-});
+turnKeys(st, endTurn); // Enter confirms a held turn, Ctrl+Z takes back
 
 // hooks for tests and the curious
 window.menagerie = { state: st, live, send, endTurn, resync, refreshLegal, ui: null, chat, feed };

@@ -22,6 +22,7 @@ import uvicorn
 from sqlalchemy.engine import make_url
 
 import engine
+from app import models_delivery  # noqa: F401 - its tables join Base.metadata
 from app.main import create_app
 from app.migrate import upgrade
 from app.models import Base

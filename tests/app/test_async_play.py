@@ -10,7 +10,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from app import times as times_mod
-from app.errors import ApiError
+from app.refusal import Refusal
 from app.times import utcnow
 
 from .conftest import Player, make_settings, running_app
@@ -182,7 +182,7 @@ async def test_a_reclaim_through_one_process_holds_in_another(settings):
         # a bot move computed from the cached (old) seats is refused, nothing stored
         two.services.games.cache.put(stale)
         action = (await b.legal(gid))["actions"][0]
-        with pytest.raises(ApiError) as refused:
+        with pytest.raises(Refusal) as refused:
             await two.services.games.act(gid, version, action, bot_seat=1)
         assert refused.value.code == "stale_version"
         assert (await a.game(gid))["version"] == version

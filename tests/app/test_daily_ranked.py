@@ -12,7 +12,8 @@ from sqlalchemy import select, update
 
 from app import times
 from app.daily.calendar import day_of, seed_of
-from app.models import DailyAttempt, Game, NotificationPrefs, User
+from app.models import DailyAttempt, Game, User
+from app.models_delivery import NotificationPrefs
 
 from .conftest import make_settings, play_to_end, running_app
 from .test_daily import TOY

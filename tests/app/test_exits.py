@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from app.models import OutboxEvent, Rating, Seat
+from app.models import Rating, Seat
+from app.models_delivery import OutboxEvent
 from app.outcome import ended_by_resignation, play_began, with_resignations
 from app.ratings import Glicko, rate_game
 

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from app.models import ServerKey
+from app.models_delivery import ServerKey
 from app.notify import mail
 
 from .conftest import TABLES, _pg_admin, make_settings, running_app

@@ -19,7 +19,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
-from app.models import EmailJob
+from app.models_delivery import EmailJob
 from app.signals import YourTurn
 
 from .conftest import free_port, make_settings, running_app

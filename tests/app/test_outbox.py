@@ -16,7 +16,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 
-from app.models import OutboxEvent, WebhookDelivery
+from app.models_delivery import OutboxEvent, WebhookDelivery
 from app.times import aware, utcnow
 
 from .conftest import make_settings, running_app

@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid
 from sqlalchemy import delete, select
 
-from app.models import NoticeLog, PushDelivery, PushSubscription, ServerKey
+from app.models_delivery import NoticeLog, PushDelivery, PushSubscription, ServerKey
 from app.signals import YourTurn
 
 from .conftest import free_port, make_settings, running_app

@@ -11,7 +11,7 @@ import contextlib
 import pytest
 from aiohttp import web
 
-from app.models import PushDelivery, PushSubscription
+from app.models_delivery import PushDelivery, PushSubscription
 from app.netcheck import literal_address, numeric_ipv4
 from app.times import utcnow
 

@@ -14,7 +14,7 @@ import time
 import pytest
 from sqlalchemy import select
 
-from app.models import WebhookDelivery
+from app.models_delivery import WebhookDelivery
 from app.signals import YourTurn
 
 from .conftest import free_port, make_settings, running_app

@@ -169,8 +169,13 @@ def test_a_tap_shows_the_whole_card_on_a_phone(game, browser, watch, artifacts):
 
         def tap_shows(panel: str, selector: str, shot=None) -> None:
             show_panel(page, panel)
-            el = page.locator(selector).first
-            cid = el.evaluate("e => e.dataset.id || e.dataset.card || e.dataset.cardRef")
+            # one element, named by its card: a locator of ``selector`` is resolved again at
+            # each use, and the hand's first card that is not legal can change in between (the
+            # legal answers arrive after the view), so the tap could land on another card than
+            # the one the test waits for
+            cid = page.locator(selector).first.evaluate(
+                "e => e.dataset.id || e.dataset.card || e.dataset.cardRef")
+            el = page.locator(f'{selector}:is([data-id="{cid}"], [data-card="{cid}"], [data-card-ref="{cid}"])').first
             # in the middle of the screen, clear of the decision bar fixed at the bottom
             el.evaluate("e => e.scrollIntoView({block: 'center', inline: 'nearest'})")
             page.wait_for_function("(e) => { const r = e.getBoundingClientRect(); const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
@@ -180,13 +185,28 @@ def test_a_tap_shows_the_whole_card_on_a_phone(game, browser, watch, artifacts):
               await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
               const b = e.getBoundingClientRect(); return a.top === b.top && a.left === b.left; }""",
                                    arg=el.element_handle())
+            # what the page receives of the tap, so a tap that shows nothing says why
+            page.evaluate("""() => { const seen = window.__tapSeen = [];
+              for (const k of ['pointerover', 'pointerdown', 'pointerup', 'pointercancel', 'click', 'contextmenu', 'focusin'])
+                document.addEventListener(k, (e) => {
+                  const t = e.target; const card = t && t.closest && t.closest('.card[data-id]');
+                  const ans = card && card.closest('button, a, .legal, [role=button]');
+                  const st = window.menagerie.state;
+                  seen.push(k + ':' + ((t && t.className) || (t && t.nodeName) || '') + (card ? ' card=' + card.dataset.id + ' cls=' + card.className
+                    + ' answers=' + (ans ? ans.tagName + '.' + ans.className : '-') + ' known=' + !!(st.byId && st.byId.get && st.byId.get(card.dataset.id))
+                    + ' connected=' + card.isConnected + ' type=' + e.pointerType : ''));
+                }, true);
+              const z = document.getElementById('card-zoom');
+              if (z) new MutationObserver(() => seen.push('zoom=' + z.dataset.id + (z.hidden ? ' hidden' : ' shown') + ' n=' + document.querySelectorAll('#card-zoom').length))
+                .observe(z, {attributes: true, attributeFilter: ['data-id', 'hidden']}); }""")
             page.touchscreen.tap(*center(el))
             try:
                 page.wait_for_selector(f'#card-zoom[data-id="{cid}"]:not([hidden])', timeout=8_000)
             except PlaywrightTimeout:
-                # under a heavy machine load Chromium now and then drops a synthetic tap (seen
-                # about once in six runs at load 14); a person taps again
-                page.touchscreen.tap(*center(el))
+                zoom = page.evaluate("() => { const z = document.getElementById('card-zoom');"
+                                     " return z && [z.dataset.id, z.hidden]; }")
+                raise AssertionError(f"a tap on {cid} ({selector}) showed no card (zoom: {zoom});"
+                                     f" the page saw {page.evaluate('window.__tapSeen')}") from None
             check_zoom(page, cid, modal=True)
             if shot:
                 page.screenshot(path=str(shot))

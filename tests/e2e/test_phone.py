@@ -5,10 +5,13 @@ the bot did (helpers.wait_to_answer), so every run places the same building on t
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from .conftest import PHONE
 from .helpers import (
+    PASSWORD,
     create_game,
     keep_cards,
     legal,
@@ -42,6 +45,30 @@ def test_no_page_scrolls_sideways(phone, server, path):
     phone.goto(server.url(path))
     phone.wait_for_load_state("networkidle")
     assert phone.evaluate(WIDTH) <= PHONE["width"], f"{path} is {phone.evaluate(WIDTH)} px wide"
+
+
+def test_the_leaderboard_with_the_longest_names_fits(phone, server):
+    """The leaderboard's width does not depend on what earlier tests left: two players with
+    32-character names (the longest allowed) finish a rated game here, by a resignation."""
+    stem = unique("lb")
+    names = [(stem + "_" + side).ljust(32, side[0]) for side in ("winner", "loser")]
+    regs = [server.api("POST", "/api/auth/register", {"username": n, "password": PASSWORD})
+            for n in names]
+    gid = server.api("POST", "/api/games", {"game": "arknova", "seats": 2}, regs[0]["token"])["id"]
+    server.set_seed(gid, "e2e-phone-leaderboard")
+    server.api("POST", f"/api/games/{gid}/join", {}, regs[1]["token"])
+    server.api("POST", f"/api/games/{gid}/start", {}, regs[0]["token"])
+    server.api("POST", f"/api/games/{gid}/resign", {}, regs[1]["token"])
+    for _ in range(240):  # the outbox rates the finished game after the commit
+        if server.api("GET", f"/api/users/{names[0]}/ratings").get("ratings"):
+            break
+        time.sleep(0.25)
+    else:
+        raise AssertionError("the resigned game was never rated")
+    phone.goto(server.url("/leaderboard.html"))
+    phone.wait_for_selector(f"text={names[0]}")
+    assert phone.evaluate(WIDTH) <= PHONE["width"], \
+        f"the leaderboard is {phone.evaluate(WIDTH)} px wide with a 32-character name"
 
 
 def test_a_game_on_a_phone(phone, server):

@@ -15,13 +15,13 @@ from engine.bots.analysis import (
     accuracy,
     analyse,
     analyse_point,
-    hint,
     points,
     summarize,
     unit_of,
 )
 from engine.bots.evaluation import evaluator_for
 from engine.bots.greedy import ranked
+from engine.bots.hints import hint
 from engine.bots.labels import KEYS, QUIET, describe, generic
 from engine.core import rng as _rng
 from tests.toygame import TOY
