@@ -13,7 +13,7 @@ import asyncio
 from sqlalchemy import select
 
 import engine
-from app.models import OutboxEvent
+from app.models_delivery import OutboxEvent
 
 from .test_async_play import Clock
 
