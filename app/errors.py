@@ -104,10 +104,6 @@ def scrub(data: Any) -> Any:
     return data
 
 
-def not_found(what: str = "resource") -> ApiError:
-    return ApiError(404, "not_found", f"No such {what}.")
-
-
 class BodyTooLarge(StarletteHTTPException):
     """Raised by the body-size middleware while a request body is being read."""
 

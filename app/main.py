@@ -18,6 +18,7 @@ from .middleware import (
     StrictJSONMiddleware,
     content_security_policy,
 )
+from .refusal import not_found
 from .routes import (
     analysis,
     auth,
@@ -118,7 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 continue
             if match == Match.PARTIAL:
                 raise errors.ApiError(405, "method_not_allowed", "Method not allowed here.")
-        raise errors.not_found("API route")
+        raise not_found("API route")
 
     rules = settings.static_dir.parent / "docs" / "rules"
     if rules.is_dir():  # the rules pages (Markdown, in every language) the client renders

@@ -44,9 +44,9 @@ from .store_pg import PgGameStore
 from .turns import Turns
 
 
-def make_store(db: Database, bus) -> GameStore:
+def make_store(db: Database, bus, cache: GameCache | None = None) -> GameStore:
     """The store for this database: the only place that asks which one it is."""
-    return PgGameStore(db, bus) if db.is_postgres else SqlGameStore(db, bus)
+    return PgGameStore(db, bus, cache) if db.is_postgres else SqlGameStore(db, bus, cache)
 
 
 class GameService:
@@ -58,8 +58,8 @@ class GameService:
         self.bus = bus or LocalBus()
         self.signals = signals or Signals()
         self.cache = GameCache(settings.game_cache)
-        self.ctx = GameContext(settings, make_store(db, self.bus), hub, self.bus, self.signals,
-                               self.cache, GameLocks())
+        self.ctx = GameContext(settings, make_store(db, self.bus, self.cache), hub, self.bus,
+                               self.signals, self.cache, GameLocks())
         self.reads = Reads(self.ctx)
         self.frames = Frames(self.ctx)
         self.lobby = Lobby(self.ctx, self.reads)

@@ -36,6 +36,7 @@ from ..times import utcnow
 from .store_exits import ExitRows, ExitTx
 from .store_reads import ReadRows
 from .store_records import History, RecordRows
+from .store_rematch import Invitation, Quota, Rematched, RematchRows, StartCheck
 
 
 class CurrentRow(NamedTuple):
@@ -144,6 +145,15 @@ class GameStore(Protocol):
                             snapshots: dict[int, dict]) -> int: ...
     async def games_waiting_for_bots(self) -> list[int]: ...
     async def expired_games(self, now, limit: int) -> list[int]: ...
+    # rematches (store_rematch.py)
+    async def rematch_of_id(self, game_id: int) -> int | None: ...
+    async def create_rematch(self, game_id: int, user_id: int, quota: Quota | None,
+                             invitation: Invitation) -> Rematched: ...
+    async def answer_invitation(self, game_id: int, user_id: int, accept: bool) -> None: ...
+    async def rematch_start_check(self, game_id: int) -> StartCheck | None: ...
+    async def rematch_fields(self, game_id: int) -> tuple[int | None, list[int]]: ...
+    async def game_exists(self, game_id: int) -> bool: ...
+    async def invitations_of(self, user_id: int, limit: int = 100) -> list[int]: ...
 
 
 class LobbyTx(ExitTx):
@@ -222,12 +232,15 @@ class LobbyTx(ExitTx):
             self._seats = False
 
 
-class SqlGameStore(ReadRows, RecordRows, ExitRows):
-    """:class:`GameStore` over SQLAlchemy: SQLite, and the base of the PostgreSQL store."""
+class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows):
+    """:class:`GameStore` over SQLAlchemy: SQLite, and the base of the PostgreSQL store.
+    ``cache`` (the game service's, or None): what the store drops when it changes a game
+    outside the service's own paths (a rematch's seats)."""
 
-    def __init__(self, db: Database, bus) -> None:
+    def __init__(self, db: Database, bus, cache=None) -> None:
         self.db = db
         self.bus = bus
+        self.cache = cache
 
     # ----------------------------------------------------------------- lobby
     async def insert_game(self, fields: dict, seats: list[dict],

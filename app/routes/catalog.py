@@ -8,7 +8,7 @@ import engine
 from engine.bots import bot_kinds
 
 from .. import i18n
-from ..errors import not_found
+from ..refusal import not_found
 
 router = APIRouter(prefix="/api", tags=["catalog"])
 

@@ -26,7 +26,8 @@ from starlette.requests import HTTPConnection
 
 from ..auth import UserInfo, require_user, viewer
 from ..daily.calendar import parse_day
-from ..errors import ApiError, not_found
+from ..errors import ApiError
+from ..refusal import not_found
 from ..services import Services
 
 _ID = re.compile(r"^[1-9][0-9]{0,17}$")

@@ -9,8 +9,9 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from .. import metrics
-from ..errors import ApiError, JSONResponse, not_found
+from ..errors import ApiError, JSONResponse
 from ..ratelimit import client_address
+from ..refusal import not_found
 from .deps import Svc
 
 router = APIRouter(tags=["system"])

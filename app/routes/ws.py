@@ -40,11 +40,11 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import i18n, jsonutil
 from ..auth import UserInfo
-from ..errors import database_unavailable, not_found, status_of
+from ..errors import database_unavailable, status_of
 from ..quotas import SocketSlot
 from ..ratelimit import client_address
 from ..realtime import Connection
-from ..refusal import Refusal
+from ..refusal import Refusal, not_found
 from ..services import Services
 from ..sessions import SIGNED_OUT
 from .deps import SocketGameId, Svc

@@ -79,7 +79,8 @@ function mark(ui, action, placed) {
 }
 
 /** Bring the mark into sight: on a phone the swipeable panel that holds it first (as its tab
- * would), then the mark itself, clear of the fixed bar at the bottom. */
+ * would), then the mark itself, clear of the fixed bar at the bottom, by the least scroll that
+ * takes (nothing when it is in sight already): centring it scrolled the zoo map out of view. */
 function reveal(el) {
   if (!el) return;
   const panels = document.getElementById("panels");
@@ -87,5 +88,24 @@ function reveal(el) {
   if (panels && panel && panels.scrollWidth > panels.clientWidth + 4) {
     panels.scrollTo({ left: panel.offsetLeft - panels.offsetLeft });
   }
-  if (el.scrollIntoView) el.scrollIntoView({ block: "center", inline: "nearest" });
+  const bar = document.getElementById("decision");
+  const inBar = bar && bar.contains(el);
+  const barTop = bar && !bar.hidden && !inBar ? bar.getBoundingClientRect().top : window.innerHeight;
+  const margin = 12;
+  const shift = (r, top, bottom) => {
+    if (r.bottom > bottom) return Math.max(0, Math.min(r.bottom - bottom, r.top - top));
+    if (r.top < top) return r.top - top;
+    return 0;
+  };
+  for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) {
+    if (box === bar) break;
+    const oy = getComputedStyle(box).overflowY;
+    if ((oy !== "auto" && oy !== "scroll") || box.scrollHeight <= box.clientHeight) continue;
+    const b = box.getBoundingClientRect();
+    const dy = shift(el.getBoundingClientRect(), Math.max(b.top, 0) + margin, Math.min(b.bottom, barTop) - margin);
+    if (dy) box.scrollTop += dy;
+  }
+  if (inBar) return;
+  const dy = shift(el.getBoundingClientRect(), margin, barTop - margin);
+  if (dy) window.scrollBy(0, dy);
 }

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from app.auth import COOKIE, CSRF_COOKIE
-from app.errors import ApiError
+from app.errors import status_of
+from app.refusal import Refusal
 from app.routes.deps import parse_id, socket_game_id
 
 from .conftest import PASSWORD
@@ -26,9 +27,9 @@ MALFORMED = [
 async def test_ids_are_positive_integers():
     assert parse_id("42", "game") == 42
     for raw in ("0", "-1", "01", "abc", "1e3", " 1", "1" * 19, ""):
-        with pytest.raises(ApiError) as exc:
+        with pytest.raises(Refusal) as exc:
             parse_id(raw, "game")
-        assert (exc.value.status, exc.value.code) == (404, "not_found")
+        assert (status_of(exc.value), exc.value.code) == (404, "not_found")
         assert await socket_game_id(raw) is None
     assert await socket_game_id("7") == 7
 

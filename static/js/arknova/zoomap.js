@@ -8,96 +8,14 @@ import { useIcon } from "../icons.js";
 import { seatColour } from "../seats.js";
 import { t, tOr } from "../i18n.js";
 import { gainText } from "./cards.js";
+import { R, HX, HY, PAD, key, setKey, centre, corners, pointsAttr, outlinePath, labelCell } from "./hexgrid.js";
+import { textWidth, fitText, abbreviate, layoutLabels } from "./maplabels.js";
+import { placementMode } from "./zooplace.js";
 
-const R = 30;                       // hex radius (centre to corner)
-const HX = 1.5 * R;                 // horizontal step per column
-const HY = (Math.sqrt(3) / 2) * R;  // vertical step per doubled row
-const PAD = 6;
+export { key, centre, rotateAbout, mirrorAbout, normalize, shapeKey, shapeIcon } from "./hexgrid.js";
+export { textWidth, fitText } from "./maplabels.js";
+
 const MIN_PX = 14;                  // the smallest text on screen, in CSS px
-const CHAR_EM = 0.62;               // a generous average width of a bold character, in em
-
-export const key = (c) => `${c[0]},${c[1]}`;
-
-export function centre(x, y) {
-  return [PAD + R + x * HX, PAD + HY + y * HY];
-}
-
-function corners(x, y, r = R) {
-  const [cx, cy] = centre(x, y);
-  const pts = [];
-  for (let k = 0; k < 6; k++) {
-    const a = (Math.PI / 3) * k;
-    pts.push([cx + r * Math.cos(a), cy + r * Math.sin(a)]);
-  }
-  return pts;
-}
-
-const pointsAttr = (pts) => pts.map((p) => `${p[0].toFixed(2)},${p[1].toFixed(2)}`).join(" ");
-
-// ------------------------------------------------------------------ orientations
-// The same geometry as engine/arknova/hexes.py: cube coordinates q = x, r = (y - x - 1) // 2.
-const byXY = (a, b) => (a[0] - b[0]) || (a[1] - b[1]);
-
-/** Rotate cell c by steps × 60° around cell h. */
-export function rotateAbout(c, hc, steps = 1) {
-  // move h to the cube origin (cell 0,1), turn, move back
-  const x = c[0] - hc[0];
-  const y = c[1] - hc[1] + 1;
-  let q = x; let r = Math.floor((y - x - 1) / 2); let sc = -q - r;
-  for (let i = 0; i < ((steps % 6) + 6) % 6; i++) [q, r, sc] = [-r, -sc, -q];
-  return [q + hc[0], 2 * r + q + 1 + hc[1] - 1];
-}
-
-/** Mirror cell c left-right across the column of cell h (what the eye calls a mirror image). */
-export function mirrorAbout(c, hc) {
-  return [2 * hc[0] - c[0], c[1]];
-}
-
-/** Translate a shape to its canonical position (minimum x 0, minimum y 0 or 1) and sort it. */
-export function normalize(cells) {
-  if (!cells.length) return [];
-  const dx = -Math.min(...cells.map((c) => c[0]));
-  let dy = -Math.min(...cells.map((c) => c[1]));
-  if ((dx + dy) % 2) dy += 1;
-  return cells.map((c) => [c[0] + dx, c[1] + dy]).sort(byXY);
-}
-
-const setKey = (cells) => cells.map((c) => [c[0], c[1]]).sort(byXY).map(key).join(";");
-/** The shape of a set of cells, whatever its position: equal keys are the same orientation. */
-export const shapeKey = (cells) => normalize(cells).map(key).join(";");
-
-// neighbour direction -> the corner pair of the shared edge (corner k at angle 60°·k, y down)
-const EDGES = [
-  [[0, -2], 4, 5], [[1, -1], 5, 0], [[1, 1], 0, 1], [[0, 2], 1, 2], [[-1, 1], 2, 3], [[-1, -1], 3, 4],
-];
-
-/** Path of the outline of a set of cells (edges not shared inside the set). */
-function outlinePath(cells) {
-  const set = new Set(cells.map(key));
-  let d = "";
-  for (const [x, y] of cells) {
-    const pts = corners(x, y);
-    for (const [[dx, dy], a, b] of EDGES) {
-      if (set.has(key([x + dx, y + dy]))) continue;
-      d += `M${pts[a][0].toFixed(2)} ${pts[a][1].toFixed(2)}L${pts[b][0].toFixed(2)} ${pts[b][1].toFixed(2)}`;
-    }
-  }
-  return d;
-}
-
-/** The cell of a set nearest to the set's mean centre (where labels go). */
-function labelCell(cells) {
-  let mx = 0; let my = 0;
-  for (const [x, y] of cells) { const [cx, cy] = centre(x, y); mx += cx; my += cy; }
-  mx /= cells.length; my /= cells.length;
-  let best = cells[0]; let bd = Infinity;
-  for (const c of cells) {
-    const [cx, cy] = centre(c[0], c[1]);
-    const d = (cx - mx) ** 2 + (cy - my) ** 2;
-    if (d < bd) { bd = d; best = c; }
-  }
-  return best;
-}
 
 const BONUS_ICON = { money: "money", cards: "card", x: "x", reputation: "reputation", upgrade: "upgrade", worker: "worker", appeal: "appeal" };
 
@@ -107,47 +25,6 @@ const KIND_FILL = {
 
 // the base sizes of the map's texts (user units; menagerie.css uses the same numbers)
 const FONT = { bonus: 11, size: 17, name: 10, chip: 10 };
-
-function shortName(name, max = 11) {
-  if (!name) return "";
-  max = Math.max(2, max);
-  return name.length <= max ? name : `${name.slice(0, max - 1)}…`;
-}
-
-/** How many characters of a bold text of size fs fit into width w (a first guess only). */
-const fits = (w, fs) => Math.max(2, Math.floor(w / (CHAR_EM * fs)));
-
-// ------------------------------------------------------------------ measured text widths
-// CHAR_EM is only a guess: wide fonts (DejaVu Sans Bold, a common fallback) draw bold text
-// wider than 0.62 em per character, and a name placed by that guess at the map's edge stuck
-// out of the map. The map's labels are laid out with the widths the browser measures in the
-// map's own font (a canvas measures the same font, even while the map is hidden).
-let measurer = null;
-let measureFamily = "";
-
-/** The width of `text` in user units at font size fs and weight `weight`, with a small margin. */
-export function textWidth(text, fs, weight = 700) {
-  if (!text) return 0;
-  if (measurer === null) {
-    try { measurer = document.createElement("canvas").getContext("2d") || false; } catch { measurer = false; }
-  }
-  if (!measureFamily && typeof getComputedStyle === "function") {
-    measureFamily = getComputedStyle(document.documentElement).getPropertyValue("--font").trim();
-  }
-  if (!measurer) return text.length * 0.8 * fs;  // no canvas: wider than any bold font's average
-  measurer.font = `${weight} 100px ${measureFamily || "sans-serif"}`;
-  return (measurer.measureText(text).width / 100) * fs * 1.03 + 1;
-}
-
-/** `text`, shortened with an ellipsis until it fits into width `room` (at least one letter). */
-export function fitText(text, room, fs, weight = 700) {
-  if (!text || textWidth(text, fs, weight) <= room) return text || "";
-  for (let n = text.length - 1; n > 1; n--) {
-    const shorter = `${text.slice(0, n).trimEnd()}…`;
-    if (textWidth(shorter, fs, weight) <= room) return shorter;
-  }
-  return `${text.slice(0, 1)}…`;
-}
 
 export class ZooMapView {
   /**
@@ -235,6 +112,9 @@ export class ZooMapView {
     const ghost = s("g", { class: "ghost" });
     const hits = s("g", { class: "hits" });
     this.cellKind = new Map();
+    // the markers labels keep off: water, rock, free bonus spaces, kiosk and pavilion icons
+    const obstacles = [];
+    const covered = new Set((player.buildings || []).flatMap((b) => (b.cells || []).map(key)));
 
     for (const c of cells) {
       const k = key(c);
@@ -246,6 +126,7 @@ export class ZooMapView {
       if (upg.has(k)) {
         g.appendChild(s("polygon", { class: "hatch", points: pointsAttr(corners(c[0], c[1], R - 0.8)), fill: "url(#hatch)" }));
       }
+      if (kind !== "land") obstacles.push({ x: cx, y: cy, hh: 9, hw: 14 });
       if (kind === "water") {
         g.appendChild(s("path", { class: "glyph", d: `M${cx - 12} ${cy - 3}q4 -4 8 0t8 0 8 0M${cx - 12} ${cy + 5}q4 -4 8 0t8 0 8 0` }));
       } else if (kind === "rock") {
@@ -261,7 +142,13 @@ export class ZooMapView {
           // a bigger number sits beside the icon rather than on its corner
           const off = fsBonus > FONT.bonus + 1 ? 12 : 10;
           bonus.appendChild(s("text", { x: cx + (name === "money" ? 0 : off), y: cy + (name === "money" ? 0 : 11), dy: "0.35em", "text-anchor": "middle", class: name === "money" ? "bonus-value coin" : "bonus-value" }, String(gv)));
+          if (!covered.has(k) && name !== "money") {
+            const right = cx + off + textWidth(String(gv), fsBonus, 800) / 2 + 2;
+            const bottom = cy + 11 + 0.7 * fsBonus;
+            obstacles.push({ x: (cx - 10 + right) / 2, y: (cy - 10 + bottom) / 2, hw: (right - cx + 10) / 2, hh: (bottom - cy + 10) / 2 });
+          }
         }
+        if (!covered.has(k)) obstacles.push({ x: cx, y: cy, hh: 10, hw: 10 });
         g.appendChild(bonus);
       }
       terrain.appendChild(g);
@@ -271,6 +158,7 @@ export class ZooMapView {
 
     // buildings
     this.buildingAt = new Map();
+    const want = [];   // the labels to lay out: {x, y, hh, hw, min, id, lg, draw(hw)}
     const bspecs = (ctx.buildings) || {};
     const sponsorBuildings = ctx.sponsorBuildings || {};
     for (const b of player.buildings || []) {
@@ -291,38 +179,58 @@ export class ZooMapView {
       g.appendChild(s("path", { class: "outline", d: outlinePath(bc) }));
       const lc = labelCell(bc);
       const [lx, ly] = centre(lc[0], lc[1]);
-      if (kind === "kiosk") g.appendChild(useIcon("kiosk", lx - 13, ly - 13, 26));
-      else if (kind === "pavilion") g.appendChild(useIcon("pavilion", lx - 13, ly - 13, 26));
-      else if (kind === "enclosure" && !occupied) {
-        lg.appendChild(s("text", { class: "b-size", x: lx, y: ly, dy: "0.35em", "text-anchor": "middle" }, String(bc.length)));
-      } else if (!occupied || kind !== "enclosure") {
-        // the name, in one or two lines as wide as the building allows
-        const xs = bc.map((c) => c[0]);
-        const room = Math.min(130, (Math.max(...xs) - Math.min(...xs)) * HX + 2 * R - 6);
-        const max = fits(room, fsName);
-        const words = String(bname).split(/\s+/);
-        const lines = words.length > 1 && words.join(" ").length > Math.min(9, max) ? [words.slice(0, Math.ceil(words.length / 2)).join(" "), words.slice(Math.ceil(words.length / 2)).join(" ")] : [words.join(" ")];
-        const lh = fsName * 1.1;
-        const shown = lines.map((ln) => fitText(shortName(ln, 11), room, fsName));
-        // keep the whole name on the map (its measured width: at the edge it moves inward)
-        const half = Math.min(w / 2 - PAD, Math.max(...shown.map((ln) => textWidth(ln, fsName))) / 2);
-        const nx = Math.max(PAD + half, Math.min(w - PAD - half, lx));
-        const tx = s("text", { class: "b-name", x: nx, y: ly - (occupied ? 6 + fsName : 0) - ((lines.length - 1) * lh) / 2, "text-anchor": "middle" });
-        shown.forEach((ln, j) => tx.appendChild(s("tspan", { x: nx, dy: j === 0 ? "0.35em" : "1.1em" }, ln)));
-        lg.appendChild(tx);
-      }
-      // animals as card chips
       const animals = b.animals || [];
-      const spots = bc.slice().sort((a, b2) => (a[1] - b2[1]) || (a[0] - b2[0]));
+      const named = kind !== "enclosure" && kind !== "kiosk" && kind !== "pavilion";
+      if (kind === "kiosk" || kind === "pavilion") {
+        g.appendChild(useIcon(kind, lx - 13, ly - 13, 26));
+        obstacles.push({ x: lx, y: ly, hh: 13, hw: 13, id: b.id });
+      } else if (kind === "enclosure" && !occupied) {
+        const fs = this.fs(FONT.size);
+        const hw = textWidth(String(bc.length), fs, 800) / 2;
+        want.push({ x: lx, y: ly, hh: 0.62 * fs, hw, min: hw, id: b.id, lg,
+          draw: () => s("text", { class: "b-size", x: lx, y: ly, dy: "0.35em", "text-anchor": "middle" }, String(bc.length)) });
+      }
+      // the animals as card chips on the spaces nearest the label cell; a named building's name
+      // keeps the label cell while a space is left (a full one says its name on hover and tap)
+      const hgtChip = this._chipHeight();
+      const dist = (p) => (centre(p[0], p[1])[0] - lx) ** 2 + (centre(p[0], p[1])[1] - ly) ** 2;
+      const showName = named && animals.length < bc.length;
+      const spots = bc.slice().sort((p, q) => dist(p) - dist(q)).slice(showName && animals.length ? 1 : 0);
       animals.forEach((cid, i) => {
-        const cell = animals.length === 1 ? lc : spots[i % spots.length];
+        const cell = spots[i % spots.length];
         const [ax, ay] = centre(cell[0], cell[1]);
         const card = ctx.byId && ctx.byId.get(cid);
-        lg.appendChild(this._chip(cid, card, ax, ay + (animals.length === 1 && kind !== "enclosure" ? 8 : 0)));
+        const name = card ? card.name : String(cid);
+        const fs = this.fs(FONT.chip);
+        want.push({ x: ax, y: ay, hh: hgtChip / 2, hw: Math.min(HX - 2, (textWidth(name, fs) + 13) / 2),
+          min: (textWidth(`${name.slice(-1)}…`, fs) + 14) / 2, shift: R / 2, id: b.id, lg, draw: (hw, x) => this._chip(cid, card, x, ay, 2 * hw) });
       });
+      if (showName) {
+        // the name, as wide as its neighbours allow: in two lines where the building is too
+        // narrow and two lines stay clear of the neighbouring columns' labels, else in one
+        const xs = bc.map((c) => c[0]);
+        const room = Math.max(2 * HX - 4, Math.min(130, (Math.max(...xs) - Math.min(...xs)) * HX + 2 * R - 6));
+        const words = String(bname).split(/\s+/);
+        const lh = fsName * 1.1;
+        const two = words.length > 1 && textWidth(bname, fsName) > room && lh / 2 + 0.62 * fsName + hgtChip / 2 + 2 < HY;
+        const lines = two ? [words.slice(0, Math.ceil(words.length / 2)).join(" "), words.slice(Math.ceil(words.length / 2)).join(" ")] : [String(bname)];
+        const hh = ((lines.length - 1) * lh) / 2 + 0.62 * fsName;
+        const ny = ly;
+        const full = Math.max(...lines.map((ln) => textWidth(ln, fsName)));
+        want.push({ x: lx, y: ny, hh, hw: Math.min(room, full) / 2, min: textWidth(`${lines[0][0]}…`, fsName) / 2 + 1, shift: R, id: b.id, lg,
+          draw: (hw, x) => {
+            const tx = s("text", { class: "b-name", x, y: ny - ((lines.length - 1) * lh) / 2, "text-anchor": "middle" });
+            lines.forEach((ln, j) => tx.appendChild(s("tspan", { x, dy: j === 0 ? "0.35em" : "1.1em" }, fitText(ln, 2 * hw, fsName))));
+            return tx;
+          } });
+      }
       built.appendChild(g);
-      if (lg.childNodes.length) labels.appendChild(lg);
+      labels.appendChild(lg);
     }
+    // every label as wide as it may be without touching another label or a marker, then drawn
+    layoutLabels(want, obstacles, w);
+    for (const lb of want) lb.lg.appendChild(lb.draw(lb.hw, lb.x));
+    for (const lg of [...labels.children]) if (!lg.childNodes.length) lg.remove();
 
     svg.append(terrain, built, labels, legalLayer, ghost, hits);
     this.layers = { terrain, built, labels, legalLayer, ghost, hits };
@@ -379,252 +287,24 @@ export class ZooMapView {
     }
   }
 
-  _chip(cid, card, x, y) {
+  // low enough that chips of neighbouring columns (half a hex apart in height) never share a
+  // line, so each may be as wide as its row allows
+  _chipHeight() { return Math.max(20, Math.ceil(this.fs(FONT.chip) * 1.28)); }
+
+  /** An animal's card chip centred at (x, y), at most `room` wide: the name shortened the way
+   * a player reads it; the whole name is the chip's title and in the card zoom. */
+  _chip(cid, card, x, y, room) {
     const fs = this.fs(FONT.chip);
     const name = card ? card.name : cid;
-    const hgt = Math.max(20, Math.round(fs * 1.45));
-    // as wide as the name needs, between a hex's width and a little more
-    const w = Math.round(Math.max(52, Math.min(78, CHAR_EM * fs * name.length + 14)));
-    const text = fitText(shortName(name, fits(w - 12, fs)), w - 12, fs);
-    const left = Math.max(2, Math.min((this.vbWidth || Infinity) - w - 2, x - w / 2));
-    const g = s("g", { class: "animal-chip", dataset: { card: cid }, transform: `translate(${left.toFixed(1)} ${(y - hgt / 2).toFixed(1)})` });
+    const hgt = this._chipHeight();
+    const text = abbreviate(name, room - 13, fs);
+    const w = Math.min(room, Math.max(40, textWidth(text, fs) + 13));
+    const g = s("g", { class: "animal-chip", dataset: { card: cid }, transform: `translate(${(x - w / 2).toFixed(1)} ${(y - hgt / 2).toFixed(1)})` });
     g.appendChild(s("title", card ? t("zoo.animal_chip", { name: card.name, size: card.size }) : cid));
-    g.appendChild(s("rect", { width: w, height: hgt, rx: 3, class: "chip-card" }));
+    g.appendChild(s("rect", { width: w.toFixed(1), height: hgt, rx: 3, class: "chip-card" }));
     g.appendChild(s("rect", { width: 5, height: hgt, rx: 2, class: "chip-band" }));
     g.appendChild(s("text", { x: 8, y: hgt / 2, dy: "0.35em", class: "chip-text" }, text));
     return g;
-  }
-
-  // ------------------------------------------------------------ placement mode
-  setPlacements(list) {
-    this.placements = list && list.length ? list : null;
-    this.byCell = null;
-    this.bySet = null;
-    this.shapes = null;
-    this.current = null;
-    this.touchArmed = null;
-    this.shownOnce = false;
-    this.note = null;
-    if (this.placements) {
-      this.byCell = new Map();
-      this.bySet = new Map();
-      this.shapes = this.placements.map((cells) => shapeKey(cells));
-      this.placements.forEach((cells, i) => {
-        this.bySet.set(setKey(cells), i);
-        for (const c of cells) {
-          const k = key(c);
-          if (!this.byCell.has(k)) this.byCell.set(k, []);
-          this.byCell.get(k).push(i);
-        }
-      });
-      this.detail = null;
-    }
-    this._paintModes();
-    this._showNote();
-    this._showDetail();
-  }
-
-  setTargets(targets) {
-    this.targets = targets && targets.size ? targets : null;
-    if (this.targets) this.detail = null;
-    this._paintModes();
-    this._showDetail();
-  }
-
-  /** Show placement i (browsing with the bar's ◀ ▶). */
-  showPlacement(i) {
-    if (!this.placements) return;
-    const n = this.placements.length;
-    const idx = ((i % n) + n) % n;
-    this._setCurrent(idx, this.hover && this.placements[idx].some((c) => key(c) === key(this.hover)) ? this.hover : labelCell(this.placements[idx]));
-    if (this.shownOnce) this.touchArmed = setKey(this.current);
-    this.shownOnce = true;
-    this.revealGhost();
-    return idx;
-  }
-
-  /** Keep the preview in sight between the top of the screen and the decision bar (fixed at
-   * the bottom; on a phone it takes up to half the screen): scroll the map's scrolling
-   * containers, then the page, by as little as that takes. */
-  revealGhost() {
-    if (!this.placements || !this.current || !this.svg) return;
-    const outline = this.layers && this.layers.ghost && this.layers.ghost.querySelector(".ghost-outline");
-    if (!outline) return;
-    const bar = document.getElementById("decision");
-    const barTop = bar && !bar.hidden ? bar.getBoundingClientRect().top : window.innerHeight;
-    const margin = 12;
-    const shift = (r, top, bottom) => {
-      if (r.bottom > bottom) return Math.max(0, Math.min(r.bottom - bottom, r.top - top));
-      if (r.top < top) return r.top - top;
-      return 0;
-    };
-    for (let el = this.svg.parentElement; el && el !== document.body; el = el.parentElement) {
-      const oy = getComputedStyle(el).overflowY;
-      if ((oy !== "auto" && oy !== "scroll") || el.scrollHeight <= el.clientHeight) continue;
-      const box = el.getBoundingClientRect();
-      const dy = shift(outline.getBoundingClientRect(), Math.max(box.top, 0) + margin,
-        Math.min(box.bottom, barTop) - margin);
-      if (dy) el.scrollTop += dy;
-    }
-    const dy = shift(outline.getBoundingClientRect(), margin, barTop - margin);
-    if (dy) window.scrollBy(0, dy);
-  }
-
-  _setCurrent(idx, hover) {
-    this.current = idx === null || idx === undefined || idx < 0 ? null : this.placements[idx];
-    if (hover) this.hover = hover;
-    this.note = null;
-    this._drawGhost();
-    this._showNote();
-  }
-
-  /** Which legal placement to preview at cell hc: the shown one moved there if it is legal,
-   * else the same orientation covering hc, else the first covering hc. */
-  _pickAt(hc) {
-    const at = this.byCell.get(key(hc));
-    if (!at || !at.length) return -1;
-    if (this.current && this.hover) {
-      const dx = hc[0] - this.hover[0]; const dy = hc[1] - this.hover[1];
-      const moved = this.bySet.get(setKey(this.current.map((c) => [c[0] + dx, c[1] + dy])));
-      if (moved !== undefined) return moved;
-      const shape = shapeKey(this.current);
-      const same = at.find((i) => this.shapes[i] === shape);
-      if (same !== undefined) return same;
-    }
-    return at[0];
-  }
-
-  /** R: turn the preview 60° (clockwise for step 1) around the hovered cell, to the next
-   * orientation that is legal there. Returns true when the preview changed. */
-  rotateAt(step = 1) {
-    if (!this.placements || !this.current || !this.hover) return false;
-    const hc = this.hover;
-    const base = this.current;
-    const baseShape = shapeKey(base);
-    const at = this.byCell.get(key(hc)) || [];
-    let turned = false;
-    for (let k = 1; k < 6; k++) {
-      const cand = base.map((c) => rotateAbout(c, hc, step > 0 ? k : 6 - k));
-      const shape = shapeKey(cand);
-      if (shape === baseShape) continue;
-      turned = true;
-      let idx = this.bySet.get(setKey(cand));
-      if (idx === undefined) idx = at.find((i) => this.shapes[i] === shape);
-      if (idx !== undefined) { this._changed(idx); return true; }
-    }
-    this._say(turned ? "zoo.no_turn_here" : "zoo.turn_same");
-    return false;
-  }
-
-  /** F: mirror the preview left-right across the hovered cell's column, if that orientation is
-   * legal there; otherwise say why not. Returns true when the preview changed. */
-  mirrorAt() {
-    if (!this.placements || !this.current || !this.hover) return false;
-    const hc = this.hover;
-    const base = this.current;
-    const cand = base.map((c) => mirrorAbout(c, hc));
-    const shape = shapeKey(cand);
-    if (setKey(cand) === setKey(base) || shape === shapeKey(base)) { this._say("zoo.mirror_same"); return false; }
-    let idx = this.bySet.get(setKey(cand));
-    if (idx === undefined) idx = (this.byCell.get(key(hc)) || []).find((i) => this.shapes[i] === shape);
-    if (idx !== undefined) { this._changed(idx); return true; }
-    this._say(this.shapes.includes(shape) ? "zoo.no_mirror_here" : "zoo.no_mirror");
-    return false;
-  }
-
-  /** Kept for older callers: R (step 1) and shift-R (step -1) turn the preview. */
-  cycleAt(step = 1) { return this.rotateAt(step); }
-
-  _changed(idx) {
-    this._setCurrent(idx, null);
-    this.touchArmed = setKey(this.current);
-    if (this.hooks.onGhost) this.hooks.onGhost(idx, this.placements.length);
-  }
-
-  _say(msg) {
-    this.note = msg;
-    this._showNote();
-    // it says what just did not happen; after a while it stops covering the map
-    clearTimeout(this.noteTimer);
-    this.noteTimer = setTimeout(() => { if (this.note === msg) { this.note = null; this._showNote(); } }, 6000);
-  }
-
-  _showNote() {
-    if (!this.noteEl) return;
-    const on = !!(this.note && this.placements);
-    this.noteEl.hidden = !on;
-    this.noteEl.dataset.note = on ? this.note : "";
-    this.noteEl.textContent = on ? t(this.note) : "";
-  }
-
-  currentIndex() {
-    if (!this.current || !this.placements) return -1;
-    return this.placements.indexOf(this.current);
-  }
-
-  _paintModes() {
-    if (!this.svg) return;
-    const { legalLayer, built, labels } = this.layers;
-    clear(legalLayer);
-    this.svg.classList.toggle("placing", !!this.placements);
-    this.svg.classList.toggle("choosing", !!this.targets);
-    if (this.placements) {
-      for (const k of this.byCell.keys()) {
-        const [x, y] = k.split(",").map(Number);
-        legalLayer.appendChild(s("polygon", { class: "legal-cell", points: pointsAttr(corners(x, y, R - 3)) }));
-      }
-    }
-    for (const g of [...built.querySelectorAll(".building"), ...labels.querySelectorAll(".building-label")]) {
-      const id = g.dataset.id;
-      const tg = this.targets && [...this.targets.keys()].some((k) => String(k) === id);
-      g.classList.toggle("target", !!tg);
-    }
-    this._drawGhost();
-  }
-
-  _drawGhost() {
-    if (!this.svg) return;
-    const { ghost } = this.layers;
-    clear(ghost);
-    if (this.placements && this.current) {
-      for (const c of this.current) {
-        ghost.appendChild(s("polygon", { class: "ghost-cell", points: pointsAttr(corners(c[0], c[1], R - 1.5)), dataset: { x: c[0], y: c[1] } }));
-      }
-      ghost.appendChild(s("path", { class: "ghost-outline", d: outlinePath(this.current) }));
-      if (this.hover && this.current.some((c) => key(c) === key(this.hover))) {
-        // the pivot of R and F
-        const [hx, hy] = centre(this.hover[0], this.hover[1]);
-        ghost.appendChild(s("circle", { class: "ghost-pivot", cx: hx, cy: hy, r: 4 }));
-      }
-    } else if (this.placements && this.hover) {
-      ghost.appendChild(s("polygon", { class: "ghost-bad", points: pointsAttr(corners(this.hover[0], this.hover[1], R - 2)) }));
-    }
-  }
-
-  _cellOf(e) {
-    const tg = e.target;
-    if (!tg || !tg.dataset || tg.dataset.x === undefined) return null;
-    return [Number(tg.dataset.x), Number(tg.dataset.y)];
-  }
-
-  _over(e) {
-    const c = this._cellOf(e);
-    if (!c) return;
-    if (this.placements) {
-      if (e.pointerType === "touch") return;  // a touch previews on tap (see _click)
-      if (this.hover && key(this.hover) === key(c) && this.current) return;
-      const idx = this._pickAt(c);
-      this.hover = c;
-      this._setCurrent(idx, c);
-      if (this.hooks.onGhost) this.hooks.onGhost(idx, (this.byCell.get(key(c)) || []).length);
-    } else if (this.targets) {
-      const b = this.buildingAt.get(key(c));
-      this.svg.classList.toggle("over-target", !!(b && this._isTarget(b.id)));
-    }
-  }
-
-  _isTarget(id) {
-    return this.targets && [...this.targets.keys()].some((k) => String(k) === String(id));
   }
 
   _click(e) {
@@ -707,17 +387,6 @@ export class ZooMapView {
   }
 }
 
-/** A building shape drawn small (for the building buttons of the decision bar). */
-export function shapeIcon(shape, size = 30, colour = "#d9b77e") {
-  const cells = (shape || []).map((c) => [c[0], c[1]]);
-  if (!cells.length) return s("svg", { width: size, height: size });
-  const pts = cells.flatMap((c) => corners(c[0], c[1]));
-  const xs = pts.map((p) => p[0]); const ys = pts.map((p) => p[1]);
-  const minX = Math.min(...xs); const minY = Math.min(...ys);
-  const w = Math.max(...xs) - minX; const hh = Math.max(...ys) - minY;
-  const svg = s("svg", { class: "shape-icon", width: size, height: size, viewBox: `${(minX - 2).toFixed(1)} ${(minY - 2).toFixed(1)} ${(Math.max(w, hh) + 4).toFixed(1)} ${(Math.max(w, hh) + 4).toFixed(1)}`, "aria-hidden": "true" });
-  for (const c of cells) svg.appendChild(s("polygon", { points: pointsAttr(corners(c[0], c[1], R - 1)), fill: colour, stroke: "#5b4526", "stroke-width": 3 }));
-  return svg;
-}
-
 export function seatStroke(seat) { return seatColour(seat).fill; }
+
+Object.assign(ZooMapView.prototype, placementMode);
