@@ -43,16 +43,18 @@ REFUSAL_STATUS: dict[str, int] = {
     # 403: known, but not allowed
     **dict.fromkeys((
         "forbidden", "chat_forbidden", "chat_hidden", "csrf_failed", "game_sealed", "hints_off",
-        "no_seat", "not_a_player", "not_creator", "not_invited", "wrong_password"), 403),
+        "no_seat", "not_a_player", "not_creator", "not_invited", "not_your_turn_to_confirm",
+        "wrong_password"), 403),
     **dict.fromkeys(("not_found", "day_not_started", "unknown_challenge"), 404),
     # 409: the state of things does not allow it (now)
     **dict.fromkeys((
         "conflict", "abort_too_late", "already_resigned", "already_seated",
         "analysis_not_running", "bot_quota", "cannot_undo", "creator_cannot_leave",
         "email_unavailable", "game_full", "game_not_finished", "game_over", "game_quota",
-        "no_decision", "not_away", "not_cancellable", "not_expired", "not_finished", "not_open",
+        "no_decision", "nothing_to_confirm", "not_away", "not_cancellable", "not_expired", "not_finished", "not_open",
         "not_running", "not_started", "push_subscription_busy", "resigned", "seat_away",
-        "seat_taken", "seats_empty", "seats_invited", "stale_version", "username_lookalike",
+        "seat_taken", "seats_empty", "seats_invited", "stale_version", "turn_unconfirmed",
+        "username_lookalike",
         "username_taken", "vacation_limit", "vacation_over", "vacation_overlap",
         "webhook_exists", "webhook_limit"), 409),
     # 422: what was sent cannot be used

@@ -30,6 +30,9 @@ class Frame:
     #: the result the app recorded when it differs from the engine's (a resignation or an
     #: abort, app/outcome.py): the game is over at this version whatever the engine says
     outcome: dict | None = None
+    #: the seat whose finished turn waits for its confirm at this version (app/games/turns.py):
+    #: it alone is waited for; None: no turn waits (or not known: a frame rebuilt from the log)
+    held: int | None = None
     _public: bytes | None = None
     _meta: bytes | None = None
     _encoded: dict = field(default_factory=dict)
@@ -41,7 +44,9 @@ class Frame:
             self._meta = jsonutil.dumps({
                 "status": "finished" if result is not None else "running",
                 "waiting_for": ([] if self.outcome is not None
+                                else [self.held] if self.held is not None
                                 else sorted(self.game.waiting_for(self.state))),
+                **({"held": self.held} if self.held is not None else {}),
                 "result": result,
                 **({"clock": self.clock} if self.clock is not None else {}),
             })

@@ -23,8 +23,11 @@ import engine
 from .models import Snapshot
 from .refusal import Refusal
 
-#: the kinds of log rows that are no engine move (the state stays as it was)
-NO_MOVE = ("resign", "abort")
+#: the log rows that end a game without an engine move (its outcome is in the game row)
+ENDINGS = ("resign", "abort")
+#: the kinds of log rows that are no engine move (the state stays as it was): the endings and
+#: ``"confirm"`` (``action = {"confirm": seat}``: that seat's held turn passed, app/games/turns.py)
+NO_MOVE = ENDINGS + ("confirm",)
 
 
 def engine_game(name: str):

@@ -86,6 +86,10 @@ class Game(Base):
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     #: seats that owe a decision at this version (denormalized for the lobby lists)
     waiting_for: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    #: the seat whose turn waits for its "Confirm turn" (docs/architecture.md, "Confirm
+    #: turn"): its last decision is stored, the next seat is not yet to move (``waiting_for``
+    #: is that seat alone meanwhile); None: no turn waits
+    held_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_by: Mapped[int | None] = mapped_column(
         Id, ForeignKey("users.id", ondelete="SET NULL"), nullable=True)

@@ -25,22 +25,28 @@ from .cache import Cached
 from .context import GameContext
 from .moves import Moves
 from .reads import Reads
+from .turns import Turns
 
 log = logging.getLogger("menagerie.games")
 
 
-async def bot_choice(c: Cached, seat: int, bot) -> Any:
-    """The bot's answer for ``seat`` at the cached version (from the seat's view only)."""
+async def bot_choice(c: Cached, seat: int, bot, confirms: int = 0) -> Any:
+    """The bot's answer for ``seat`` at the cached version (from the seat's view only).
+
+    ``confirms``: the log's confirm rows (app/games/turns.py), which move no piece: the bot
+    draws from the version without them, so a game whose turns were confirmed gets the bot's
+    answers of the same game played without confirms (the fixed-seed browser tests rely on it)."""
     game, state = c.game, c.state
-    holder = {"rng": engine_rng.seed_to_int(f"{c.seed}:{c.version}:{seat}")}
+    holder = {"rng": engine_rng.seed_to_int(f"{c.seed}:{c.version - confirms}:{seat}")}
     return await asyncio.to_thread(decide, bot, game, state, seat, holder)
 
 
 class BotTurns:
-    def __init__(self, ctx: GameContext, reads: Reads, moves: Moves) -> None:
+    def __init__(self, ctx: GameContext, reads: Reads, moves: Moves, ends: Turns) -> None:
         self.ctx = ctx
         self.reads = reads
         self.moves = moves
+        self.ends = ends
         self.driver = BotDriver(self, ctx.settings)
         ctx.signals.on_bot_turn(self.driver.kick)
 
@@ -63,7 +69,7 @@ class BotTurns:
             log.error("game %s: seat %s has unknown bot %r", game_id, seat, c.bots[seat])
             return False
         try:
-            action = await bot_choice(c, seat, bot)
+            action = await bot_choice(c, seat, bot, await self.ctx.store.confirm_count(game_id))
         except Exception:
             log.exception("game %s: bot %s in seat %s failed to choose", game_id, c.bots[seat],
                           seat)
@@ -94,6 +100,17 @@ class BotTurns:
             if not seats:
                 break
             seat = seats[0]
+            if c.held == seat:  # a held turn whose time ran out: the timeout confirms it
+                try:
+                    await self.ends.confirm(game_id, c.version, auto_seat=seat)
+                except Refusal as exc:
+                    if exc.code in ("stale_version", "not_expired"):
+                        continue
+                    log.error("game %s: timeout confirm refused: %s", game_id, exc.code)
+                    break
+                played += 1
+                log.info("game %s: seat %s timed out; its held turn is confirmed", game_id, seat)
+                continue
             try:
                 bot = get_bot(c.time_control.get("bot", clock_mod.DEFAULT_BOT))
                 action = await bot_choice(c, seat, bot)

@@ -58,6 +58,9 @@ class Cached:
     away: frozenset = frozenset()
     #: the revision of the seats (``games.seats_rev``) that ``users``/``bots``/``away`` show
     seats_rev: int = 0
+    #: the seat whose finished turn waits for its confirm (``waiting`` is that seat alone
+    #: meanwhile, whatever the engine's state says is next); None: no turn waits
+    held: int | None = None
 
     def timed(self) -> set[int]:
         """The seats played by people now (their decisions have deadlines)."""

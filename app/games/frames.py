@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import replace
 from typing import Any
 
 from cachetools import LRUCache
@@ -94,7 +93,7 @@ class Frames:
         if start == upto == row.version:
             events = [] if upto == 0 else await self.ctx.store.events_at(game_id, upto)
             return [Frame(game, upto, game.load(row.state), events, clock_now, users=users,
-                          outcome=outcome)]
+                          outcome=outcome, held=row.held_seat)]
         h = await self.ctx.store.history(game_id, start, upto, events=True)
         if h is None or h.snapshot_version < 0:  # pragma: no cover - every game has snapshot 0
             log.error("game %s has no snapshot at or before %s", game_id, start)
@@ -113,13 +112,15 @@ class Frames:
                 last = r.version == row.version
                 frames.append(Frame(game, r.version, state, r.events,
                                     clock_now if last else None, users=users,
-                                    outcome=outcome if last else None))
+                                    outcome=outcome if last else None,
+                                    held=row.held_seat if last else None))
         return frames
 
     async def from_cache(self, c: Cached, start: int, upto: int) -> list[Frame] | None:
         """Replay the logged actions after the cached version, up to ``upto`` (None when a
         resignation or an abort is among them: its outcome is in the game row only)."""
         records = await self.ctx.store.log_tail(c.id, c.version, upto)
+        # (a confirm too: whether the last version is held is in the game row only)
         if any(r.kind in NO_MOVE for r in records):
             self.ctx.cache.drop(c.id)
             return None
@@ -134,13 +135,10 @@ class Frames:
             frame = Frame(c.game, version, state, r.events, users=c.users)
             if version >= start:
                 frames.append(frame)
-        if version > c.version and not c.time_control:
-            # (a timed game's clock is not in the log: its cache is refreshed from the row)
-            # the cache follows (waiting/status as of that state)
-            result = c.game.result(state)
-            self.ctx.cache.put(replace(c, version=version, state=state, frame=frame,
-                                       status="finished" if result is not None else "running",
-                                       waiting=sorted(c.game.waiting_for(state))))
+        if version > c.version:
+            # the cache does not follow: whether the new version is held (who is waited for)
+            # is in the game row only (app/games/turns.py); the next read takes it from there
+            self.ctx.cache.drop(c.id)
         return frames
 
     async def replay(self, game_id: int) -> dict:

@@ -23,7 +23,6 @@ from engine.core import IllegalAction
 from .. import clock as clock_mod, jsonutil, metrics, outcome, tasks, times
 from ..auth import UserInfo
 from ..frame import Frame
-from ..history import NO_MOVE
 from ..refusal import Refusal, RulesRefusal
 from ..signals import YourTurn
 from .cache import Accepted, Cached
@@ -77,13 +76,13 @@ class Moves:
         hub.publish_local(frame, game_id)
         return True
 
-    async def _fresh(self, game_id: int, version: int) -> Cached:
+    async def fresh(self, game_id: int, version: int) -> Cached:
         c = self.ctx.cache.get(game_id)
         if c is None or c.state is None or c.users is None or c.version < version:
             c = await self.reads.current(game_id)
         return c
 
-    async def _player_seat(self, c: Cached, game_id: int, user: UserInfo) -> tuple[Cached, int]:
+    async def player_seat(self, c: Cached, game_id: int, user: UserInfo) -> tuple[Cached, int]:
         seat = c.seat_of(user.id)
         if seat is None:
             raise Refusal("no_seat", "You have no seat in this game.")
@@ -96,19 +95,22 @@ class Moves:
         return c, seat
 
     async def act(self, game_id: int, version: int, action: Any, *, user: UserInfo | None = None,
-                  bot_seat: int | None = None, auto_seat: int | None = None) -> Accepted:
+                  bot_seat: int | None = None, auto_seat: int | None = None,
+                  hold: bool = False) -> Accepted:
         """Apply one action for the caller's seat (or for a bot seat) at ``version``.
 
         ``auto_seat``: the platform answers for that player's seat (its time ran out; the
-        caller checked the deadline); stored as kind "auto", like a move of an away seat."""
+        caller checked the deadline); stored as kind "auto", like a move of an away seat.
+        ``hold``: the player's client offers "Confirm turn": when this decision ends the
+        player's turn and the player's preference says so, the turn is held (app/games/turns.py)."""
         if depth(action) > MAX_JSON_DEPTH:
             raise Refusal("malformed", "The action is nested too deeply.")
         started = time.perf_counter()
         async with self.ctx.locks.hold(game_id):
-            c = await self._fresh(game_id, version)
+            c = await self.fresh(game_id, version)
             kind = "move"
             if user is not None:
-                c, seat = await self._player_seat(c, game_id, user)
+                c, seat = await self.player_seat(c, game_id, user)
             elif auto_seat is not None:
                 seat, kind = auto_seat, "auto"
                 now = times.utcnow()
@@ -126,6 +128,10 @@ class Moves:
                 raise RulesRefusal("game_over", "The game is over.")  # (as the engine says)
             if version != c.version:
                 raise stale(c.version)
+            if c.held is not None:
+                raise Refusal("turn_unconfirmed",
+                              "The turn waits for its player's confirm.",
+                              seat=c.held)
             game, state = c.game, c.state
             try:
                 refuse_lookalikes(game, state, seat, action)
@@ -146,23 +152,28 @@ class Moves:
             status = "finished" if result is not None else "running"
             snapshot = result is not None or new_version % self.ctx.settings.snapshot_every == 0
             now = times.utcnow()
-            clock, deadline = self._next_clock(c, seat, kind, waiting, status, now)
+            held = None
+            if hold and user is not None and self.ends_turn(c, seat, waiting, status) and \
+                    await self.ctx.store.confirms_turns(user.id):
+                held, waiting = seat, [seat]  # the next seats wait for the confirm
+            clock, deadline = self.next_clock(c, seat, kind, waiting, status, now)
             resigned: list[int] = []
             if result is not None:
                 # (a resigned seat is away: only then can there be resignations to read)
                 resigned = await self.ctx.store.resignations(game_id) if c.away else []
                 result = self._with_bot_played(c, clock, result, resigned)
-            turn_users, notice = self._turn_notice(c, seat, waiting, status, new_version,
+            turn_users, notice = self.turn_notice(c, seat, waiting, status, new_version,
                                                    deadline)
-            outbox = self._sets_off(c, new_version, status, turn_users, deadline)
-            await self._store(c, Move(seat, action, events, new_version, dumped(game, new),
-                                      waiting, status, result, snapshot, clock, deadline, kind,
-                                      notice, now, clock_before=c.clock, outbox=outbox))
+            outbox = self.sets_off(c, new_version, status, turn_users, deadline)
+            await self.store(c, Move(seat, action, events, new_version, dumped(game, new),
+                                     waiting, status, result, snapshot, clock, deadline, kind,
+                                     notice, now, clock_before=c.clock, outbox=outbox,
+                                     held=held))
             frame = Frame(game, new_version, new, events,
                           clock_mod.public(c.time_control, clock), users=c.users,
-                          outcome=result if resigned else None)
+                          outcome=result if resigned else None, held=held)
             self.ctx.cache.put(replace(c, version=new_version, state=new, status=status,
-                                       waiting=waiting, frame=frame, clock=clock))
+                                       waiting=waiting, frame=frame, clock=clock, held=held))
         metrics.ACTION_SECONDS.observe(time.perf_counter() - started)
         self.ctx.hub.publish_local(frame, game_id)
         if outbox is not None:
@@ -171,93 +182,17 @@ class Moves:
             self.ctx.signals.emit_bot_turn(game_id)
         return Accepted(game_id, new_version, seat, new, events, frame)
 
-    async def undo(self, game_id: int, version: int, user: UserInfo) -> Accepted:
-        """Take back the caller's latest decision: a new version whose state is the one
-        before it (a snapshot is stored with it)."""
-        async with self.ctx.locks.hold(game_id):
-            c = await self._fresh(game_id, version)
-            if c.seat_of(user.id) is None:
-                raise Refusal("no_seat", "You have no seat in this game.")
-            if c.status != "running" or c.state is None:
-                raise Refusal("not_running", "The game is not running.")
-            c, seat = await self._player_seat(c, game_id, user)
-            if version != c.version:
-                raise stale(c.version)
-            game = c.game
-            if game.undo_depth(c.state, seat) == 0:
-                raise Refusal("cannot_undo",
-                              "There is nothing of yours to take back: since your last "
-                              "decision a card was drawn, something hidden was revealed or "
-                              "another player decided.")
-            target, undone, clock_before = await self._undo_target(game_id, c.version)
-            _, restored = await self.frames.state_at(game_id, target)
-            new_version = c.version + 1
-            events = [{"kind": "undo", "data": {"seat": seat, "to": target,
-                                                "undone": undone}}]
-            waiting = sorted(game.waiting_for(restored))
-            now = times.utcnow()
-            clock, deadline = c.clock, None
-            if c.time_control and c.clock is not None:
-                if clock_before is not None:
-                    # the clock exactly as it was before the decision: the bank without the
-                    # increment, the same wait start and deadline (only the seats' set of
-                    # people, which a hand-over to the bot may have changed since, is current)
-                    clock, deadline = clock_mod.rearm(c.time_control, clock_before, waiting,
-                                                      c.timed(), now)
-                else:  # a decision logged before clocks were kept with it
-                    clock, deadline = clock_mod.advance(c.time_control, c.clock, seat, "undo",
-                                                        c.waiting, waiting, c.timed(), now)
-            notice = self._notice(c, new_version, [], "running", deadline)
-            await self._store(c, Move(seat, {"undo": target}, events, new_version,
-                                      dumped(game, restored), waiting, "running", None, True,
-                                      clock, deadline, "undo", notice, now,
-                                      clock_before=c.clock))
-            frame = Frame(game, new_version, restored, events,
-                          clock_mod.public(c.time_control, clock), users=c.users)
-            self.ctx.cache.put(replace(c, version=new_version, state=restored,
-                                       status="running", waiting=waiting, frame=frame,
-                                       clock=clock))
-        self.ctx.hub.publish_local(frame, game_id)
-        log.info("game %s: seat %s took back version %s", game_id, seat, c.version)
-        if set(c.bots).intersection(waiting):
-            self.ctx.signals.emit_bot_turn(game_id)
-        return Accepted(game_id, new_version, seat, restored, events, frame)
-
-    async def _undo_target(self, game_id: int, version: int) -> tuple[int, int, dict | None]:
-        """(the version whose state a take-back at ``version`` returns to, the version of the
-        decision it takes back, the clock just before that decision).
-
-        The current state was made by the decision logged at ``version``, or, when that row is
-        itself a take-back of version T, it is T's state again: then the decision before T's
-        is the one to take back (two take-backs in a row go two decisions back, never forward
-        again). A decision the platform made for a player whose time ran out (``auto``) is
-        not the player's to take back: its deadline would pass again at once."""
-        v = version
-        while v > 0:
-            row = await self.ctx.store.log_entry(game_id, v)
-            if row is None:  # pragma: no cover - the log has no holes
-                break
-            if row.kind == "undo":
-                v = int((row.action or {}).get("undo", v - 1))
-                continue
-            if row.kind in NO_MOVE:
-                raise Refusal("cannot_undo",
-                              "There is nothing of yours to take back: since your last "
-                              "decision a card was drawn, something hidden was revealed or "
-                              "another player decided.")
-            if row.kind != "move":
-                raise Refusal("cannot_undo",
-                              "A decision the platform made for you when your time ran "
-                              "out cannot be taken back.")
-            return v - 1, v, row.clock_before
-        raise Refusal("cannot_undo",  # pragma: no cover - undo_depth said otherwise
-                      "There is nothing of yours to take back: since your last decision a "
-                      "card was drawn, something hidden was revealed or another player "
-                      "decided.")
-
     # ------------------------------------------------------------------ clocks and notices
 
-    def _next_clock(self, c: Cached, seat: int, kind: str, waiting: list, status: str,
+    @staticmethod
+    def ends_turn(c: Cached, seat: int, waiting: list, status: str) -> bool:
+        """Whether ``seat``'s decision passes the game to other seats: the seat alone owed a
+        decision before it, others owe the next one (a game's end, or a decision several
+        seats owe at once, is no turn to confirm)."""
+        return status == "running" and c.waiting == [seat] and bool(waiting) and \
+            seat not in waiting
+
+    def next_clock(self, c: Cached, seat: int, kind: str, waiting: list, status: str,
                     now) -> tuple[dict | None, Any]:
         if not c.time_control or c.clock is None:
             return c.clock, None
@@ -280,7 +215,7 @@ class Moves:
         return {**result, "bot_played": sorted(played - set(resigned))}
 
     @staticmethod
-    def _turn_notice(c: Cached, actor: int, waiting: list, status: str, version: int,
+    def turn_notice(c: Cached, actor: int, waiting: list, status: str, version: int,
                      deadline) -> tuple[list[int], str | None]:
         """(users whose turn it became, the per-user notice to publish or None)."""
         if c.users is None:
@@ -291,10 +226,10 @@ class Moves:
         actor_done = actor in by_seat and actor in c.waiting and actor not in waiting
         if not turn and not actor_done and status != "finished":
             return [], None
-        return turn, Moves._notice(c, version, turn, status, deadline)
+        return turn, Moves.notice(c, version, turn, status, deadline)
 
     @staticmethod
-    def _notice(c: Cached, version: int, turn: list[int], status: str, deadline) -> str:
+    def notice(c: Cached, version: int, turn: list[int], status: str, deadline) -> str:
         """The notice published to the game's players (their game lists): ``turn`` the users
         whose turn it became."""
         by_seat = {s: u for u, s in c.users.items()}
@@ -304,7 +239,7 @@ class Moves:
             "deadline": clock_mod.iso(deadline)})
 
     @staticmethod
-    def _sets_off(c: Cached, version: int, status: str, turn_users: list[int],
+    def sets_off(c: Cached, version: int, status: str, turn_users: list[int],
                   deadline) -> tuple[str, dict] | None:
         """The outbox row stored with the move (app/outbox.py): whose turn it became, or the
         game's end; None when the move sets off nothing."""
@@ -331,7 +266,7 @@ class Moves:
 
         tasks.spawn(resync())
 
-    async def _store(self, c: Cached, move: Move) -> None:
+    async def store(self, c: Cached, move: Move) -> None:
         """Store ``move`` for the holder of the game's lock, with what follows a failure: 409
         when another writer took the version first, and the sockets woken either way."""
         hub, cache = self.ctx.hub, self.ctx.cache

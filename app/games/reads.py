@@ -14,7 +14,7 @@ import engine
 
 from .. import clock as clock_mod, outcome, redaction
 from ..auth import UserInfo
-from ..history import NO_MOVE, effective_log, engine_game
+from ..history import ENDINGS, effective_log, engine_game
 from ..models import Game
 from ..refusal import Refusal, not_found
 from ..times import iso
@@ -54,6 +54,8 @@ def summary_of(row: Game, seats: list[dict], user: UserInfo | None,
         "options": row.options,
         "seats": seats,
         "waiting_for": waiting,
+        #: the seat whose finished turn waits for its confirm (app/games/turns.py), or None
+        "held_seat": row.held_seat,
         "created_by": ({"id": row.created_by, "username": creator}
                        if row.created_by is not None else None),
         "created_at": iso(row.created_at),
@@ -131,7 +133,7 @@ class Reads:
                        row.version, state, list(row.waiting_for or []),
                        users, with_away(bots, away, tc),
                        c.frame if c is not None and row.version == known else None,
-                       tc, row.clock, away, row.seats_rev)
+                       tc, row.clock, away, row.seats_rev, row.held)
         if row.status == "open":
             cache.put(replace(fresh, users=None))
             fresh.users = users
@@ -183,7 +185,7 @@ class Reads:
                 row.version > 3 * row.seat_count:
             return False
         rows = await self.ctx.store.all_actions(row.id)
-        if any(r.kind in NO_MOVE for r in rows):
+        if any(r.kind in ENDINGS for r in rows):
             return False
         initial = game.waiting_for(game.setup(row.seat_count, row.options, row.seed))
         return not outcome.play_began(initial, [s for _, s, _ in effective_log(rows)])
@@ -197,6 +199,9 @@ class Reads:
             raise Refusal("not_started", "The game has not started yet.")
         if c.status != "running":  # (a resignation or an abort ended it)
             return {"version": c.version, "seat": seat, "actions": [], "hints": {}}
+        if c.held is not None:  # a turn waits for its confirm: nobody answers meanwhile
+            return {"version": c.version, "seat": seat, "actions": [], "hints": {},
+                    "held": c.held}
         return {"version": c.version, "seat": seat,
                 "actions": c.game.legal_actions(c.state, seat),
                 "hints": c.game.hints(c.state, seat)}

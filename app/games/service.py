@@ -7,7 +7,8 @@ Where is what (``app/games/``):
 | create, join, start | ``lobby.py`` |
 | resign, abort, cancel, leave | ``exits.py`` |
 | vacations in the clocks | ``pauses.py`` |
-| a move, a take-back, the clock and "your turn" notices of a move | ``moves.py`` |
+| a move, the clock and "your turn" notices of a move | ``moves.py`` |
+| take-backs, restart and confirm of a turn (held turns) | ``turns.py`` |
 | bot seats, timeouts, away seats, reclaim, the bot driver | ``bots.py`` |
 | the current game (cache first), summaries, views, legal answers, the log, lists | ``reads.py`` |
 | past versions as frames (socket catch-up), a state at any version, replay check | ``frames.py`` |
@@ -40,6 +41,7 @@ from .pauses import Pauses
 from .reads import Reads
 from .store import GameStore, SqlGameStore
 from .store_pg import PgGameStore
+from .turns import Turns
 
 
 def make_store(db: Database, bus, cache: GameCache | None = None) -> GameStore:
@@ -62,7 +64,8 @@ class GameService:
         self.frames = Frames(self.ctx)
         self.lobby = Lobby(self.ctx, self.reads)
         self.moves = Moves(self.ctx, self.reads, self.frames)
-        self.turns = BotTurns(self.ctx, self.reads, self.moves)
+        self.ends = Turns(self.moves)
+        self.turns = BotTurns(self.ctx, self.reads, self.moves, self.ends)
         self.exits = Exits(self.ctx, self.reads)
         self.pauses = Pauses(self.ctx)
         #: the bot driver (``kick``, ``resume``, ``wait_idle``, ``close``)
@@ -111,12 +114,17 @@ class GameService:
 
     # moves
     async def act(self, game_id: int, version: int, action: Any, *, user: UserInfo | None = None,
-                  bot_seat: int | None = None, auto_seat: int | None = None) -> Accepted:
+                  bot_seat: int | None = None, auto_seat: int | None = None,
+                  hold: bool = False) -> Accepted:
         return await self.moves.act(game_id, version, action, user=user, bot_seat=bot_seat,
-                                    auto_seat=auto_seat)
+                                    auto_seat=auto_seat, hold=hold)
 
-    async def undo(self, game_id: int, version: int, user: UserInfo) -> Accepted:
-        return await self.moves.undo(game_id, version, user)
+    async def undo(self, game_id: int, version: int, user: UserInfo, *,
+                   whole_turn: bool = False) -> Accepted:
+        return await self.ends.undo(game_id, version, user, whole_turn=whole_turn)
+
+    async def confirm(self, game_id: int, version: int, user: UserInfo) -> Accepted:
+        return await self.ends.confirm(game_id, version, user)
 
     # bots and time controls
     async def bot_step(self, game_id: int) -> bool:

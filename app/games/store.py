@@ -52,6 +52,8 @@ class CurrentRow(NamedTuple):
     time_control: Any = None
     clock: Any = None
     seats_rev: int = 0
+    #: the seat whose turn waits for its confirm (None: none)
+    held: Any = None
 
 
 class LogRow(NamedTuple):
@@ -100,6 +102,8 @@ class Move:
     clock_before: dict | None = None
     #: what the move sets off, stored with it (app/outbox.py): (kind, payload) or None
     outbox: tuple[str, dict] | None = None
+    #: the seat whose turn waits for its confirm after this version (None: none)
+    held: int | None = None
 
 
 class GameStore(Protocol):
@@ -126,6 +130,8 @@ class GameStore(Protocol):
     async def list_rows(self, status: str | None, user_id: int | None, limit: int,
                         offset: int) -> list[Game]: ...
     async def seat_of(self, game_id: int, user_id: int) -> int | None: ...
+    async def confirms_turns(self, user_id: int) -> bool: ...
+    async def confirm_count(self, game_id: int) -> int: ...
     async def log_rows(self, game_id: int, after: int,
                        limit: int) -> tuple[int | None, Any, list]: ...
     async def sealed_until(self, game_id: int): ...
@@ -291,10 +297,11 @@ class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows):
                 Seat.game_id == game_id, Seat.user_id.is_not(None)))).all())
 
     async def log_entry(self, game_id: int, version: int):
-        """``kind, action, clock_before`` of one log row (None if there is none)."""
+        """``kind, action, clock_before, seat`` of one log row (None if there is none)."""
         async with self.db.read() as s:
             return (await s.execute(
-                select(ActionRecord.kind, ActionRecord.action, ActionRecord.clock_before)
+                select(ActionRecord.kind, ActionRecord.action, ActionRecord.clock_before,
+                       ActionRecord.seat)
                 .where(ActionRecord.game_id == game_id, ActionRecord.version == version))
             ).first()
 
@@ -307,7 +314,7 @@ class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows):
                                    Game.seats_rev == seats_rev)
                 .values(version=m.version, state=m.state, waiting_for=m.waiting,
                         status=m.status, result=m.result, updated_at=now, clock=m.clock,
-                        turn_deadline=m.deadline))
+                        turn_deadline=m.deadline, held_seat=m.held))
             if done.rowcount != 1:
                 return False
             await s.execute(insert(ActionRecord).values(
@@ -336,7 +343,7 @@ class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows):
                 select(Game.game, Game.seat_count, Game.seed, Game.status, Game.version,
                        Game.waiting_for,
                        case((Game.version == known, None), else_=Game.state).label("state"),
-                       Game.time_control, Game.clock, Game.seats_rev)
+                       Game.time_control, Game.clock, Game.seats_rev, Game.held_seat)
                 .where(Game.id == game_id))).first()
             if row is None:
                 return None, None

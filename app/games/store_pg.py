@@ -19,7 +19,8 @@ MOVE = f"""
 WITH upd AS (
     UPDATE games SET version = $3, state = $4::json, waiting_for = $5::json,
            status = $6::varchar, result = $7::json, updated_at = $8::timestamptz,
-           clock = $14::json, turn_deadline = $15::timestamptz
+           clock = $14::json, turn_deadline = $15::timestamptz,
+           held_seat = $22::integer
     WHERE id = $1 AND version = $2 AND seats_rev = $18
     RETURNING id, state
 ), ins AS (
@@ -42,7 +43,7 @@ FROM upd
 CURRENT = """
 SELECT game, seat_count, seed, status, version, waiting_for,
        CASE WHEN version = $2 THEN NULL ELSE state END AS state, time_control, clock,
-       seats_rev
+       seats_rev, held_seat
 FROM games WHERE id = $1
 """
 SEATS = "SELECT seat, user_id, bot, away FROM seats WHERE game_id = $1"
@@ -69,7 +70,8 @@ class PgGameStore(SqlGameStore):
         action_json = dumps(m.action)
         # an undo is announced without the action (other processes reload it: it is not an
         # engine move); a move with it, so processes watching the game replay it themselves
-        payload = (f"{game_id}:{m.version}" if m.kind == "undo"
+        # (and so are a held move and a confirm: the held seat is not the engine's to say)
+        payload = (f"{game_id}:{m.version}" if m.kind in ("undo", "confirm") or m.held is not None
                    else move_payload(game_id, m.version, m.seat, action_json))
         try:
             async with self.db.driver() as conn:
@@ -80,7 +82,7 @@ class PgGameStore(SqlGameStore):
                     None if m.clock is None else dumps(m.clock), m.deadline, m.kind, m.notice,
                     seats_rev, None if m.clock_before is None else dumps(m.clock_before),
                     None if m.outbox is None else m.outbox[0],
-                    None if m.outbox is None else dumps(m.outbox[1]))
+                    None if m.outbox is None else dumps(m.outbox[1]), m.held)
         except asyncpg.UniqueViolationError:
             return False  # the log already has this version
         return len(rows) == 1
@@ -92,7 +94,8 @@ class PgGameStore(SqlGameStore):
                 return None, None
             row = CurrentRow(row["game"], row["seat_count"], row["seed"], row["status"],
                              row["version"], row["waiting_for"], row["state"],
-                             row["time_control"], row["clock"], row["seats_rev"])
+                             row["time_control"], row["clock"], row["seats_rev"],
+                             row["held_seat"])
             seats = None
             if need_seats(row):
                 seats = SeatMaps.of(await conn.fetch(SEATS, game_id))

@@ -7,12 +7,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import defer
 
 from .. import times
 from ..db import Database
 from ..models import ActionRecord, Game, Seat, User
+from ..models_delivery import NotificationPrefs
 
 
 class ReadRows:
@@ -72,6 +73,20 @@ class ReadRows:
                             Game.unlisted.is_(False))  # games for invited players: app/invites.py
             q = q.order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit).offset(offset)
             return list((await s.execute(q)).scalars().all())
+
+    async def confirm_count(self, game_id: int) -> int:
+        """How many confirm rows the game's log has (app/games/bots.py ``bot_choice``)."""
+        async with self.db.read() as s:
+            return int(await s.scalar(select(func.count()).select_from(ActionRecord).where(
+                ActionRecord.game_id == game_id, ActionRecord.kind == "confirm")) or 0)
+
+    async def confirms_turns(self, user_id: int) -> bool:
+        """The user's "Confirm turn" preference (``confirm_turn`` among the notification
+        preferences, app/notify/prefs.py): on unless the user turned it off."""
+        async with self.db.read() as s:
+            prefs = await s.scalar(select(NotificationPrefs.prefs)
+                                   .where(NotificationPrefs.user_id == user_id))
+        return (prefs or {}).get("confirm_turn", True) is not False
 
     async def seat_of(self, game_id: int, user_id: int) -> int | None:
         async with self.db.read() as s:

@@ -9,7 +9,12 @@ Stored (``notification_prefs.prefs``)::
      "quiet_hours": {"start": "22:00", "end": "07:00"} | null,
      "only_when_away": true,
      "throttle_minutes": 0,
-     "digest": false}
+     "digest": false,
+     "confirm_turn": true}
+
+``confirm_turn`` is no notice: the table's "Confirm turn" (app/games/turns.py) kept here with the
+user's other preferences; the end of a turn waits for the confirm when it is on and the client
+asked for it (a move's ``hold``).
 
 ``throttle_minutes`` 0 means: the first notice of a waiting period only (the period ends when
 the user moves in that game); N > 0 adds: and at most one notice per game per N minutes.
@@ -33,7 +38,7 @@ _HHMM = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
 def defaults() -> dict[str, Any]:
     return {"channels": {c: True for c in CHANNELS}, "kinds": {k: True for k in KINDS},
             "quiet_hours": None, "only_when_away": True, "throttle_minutes": 0,
-            "digest": False}
+            "digest": False, "confirm_turn": True}
 
 
 def merged(stored: dict | None) -> dict[str, Any]:
@@ -43,7 +48,7 @@ def merged(stored: dict | None) -> dict[str, Any]:
     for group in ("channels", "kinds"):
         out[group].update({k: bool(v) for k, v in (stored.get(group) or {}).items()
                            if k in out[group]})
-    for key in ("quiet_hours", "only_when_away", "throttle_minutes", "digest"):
+    for key in ("quiet_hours", "only_when_away", "throttle_minutes", "digest", "confirm_turn"):
         if key in stored:
             out[key] = stored[key]
     return out
@@ -79,7 +84,7 @@ def update(current: dict, change: dict) -> dict[str, Any]:
                 raise _bad("Quiet hours are {\"start\": \"HH:MM\", \"end\": \"HH:MM\"} or null.")
             window = {"start": window["start"], "end": window["end"]}
         out["quiet_hours"] = window
-    for key in ("only_when_away", "digest"):
+    for key in ("only_when_away", "digest", "confirm_turn"):
         if change.get(key) is not None:
             out[key] = bool(change[key])
     if change.get("throttle_minutes") is not None:

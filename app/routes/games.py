@@ -49,6 +49,10 @@ class PostAction(BaseModel):
         "examples": [{"version": 3, "action": {"type": "play", "card": 7}}]})
     version: StrictInt = Field(ge=0, le=INT32)
     action: dict[str, Any]
+    #: your client offers "Confirm turn": when this decision ends your turn and your
+    #: preference ``confirm_turn`` is on, the turn waits for ``POST .../confirm`` (or
+    #: ``.../restart``); absent or false: the turn passes at once, as it always did
+    hold: StrictBool = False
 
 
 @router.get("")
@@ -111,8 +115,32 @@ async def post_action(user: CurrentUser, game_id: GameId, body: PostAction, requ
                       svc: Svc):
     """Answer your seat's current decision at ``version`` (409 if the game moved on)."""
     await svc.limits.action(client_address(request), user.id)
-    done = await svc.games.act(game_id, body.version, body.action, user=user)
+    done = await svc.games.act(game_id, body.version, body.action, user=user, hold=body.hold)
     return Response(action_reply(done), media_type="application/json")  # pre-encoded
+
+
+@router.post("/{game_id}/confirm")
+async def confirm_turn(user: CurrentUser, game_id: GameId, body: Undo, request: Request,
+                       svc: Svc):
+    """Confirm your held turn (a move sent with ``hold`` that ended your turn): the next seat
+    is to move now, its clock starts, bots move and the notices go out. 409
+    ``nothing_to_confirm`` (no turn of yours waits), 403 ``not_your_turn_to_confirm``, 409
+    ``stale_version`` (another confirm or a restart was first)."""
+    await svc.limits.action(client_address(request), user.id)
+    done = await svc.games.confirm(game_id, body.version, user)
+    return Response(action_reply(done), media_type="application/json")
+
+
+@router.post("/{game_id}/restart")
+async def restart_turn(user: CurrentUser, game_id: GameId, body: Undo, request: Request,
+                       svc: Svc):
+    """Take back every decision of your turn since the last information barrier (a held turn
+    too): a new version with the state before them; the log leaves them out. 409
+    ``cannot_undo`` as for ``.../undo``."""
+    await svc.limits.action(client_address(request), user.id)
+    await svc.limits.check(svc.limits.undo, user.id)
+    done = await svc.games.undo(game_id, body.version, user, whole_turn=True)
+    return Response(action_reply(done), media_type="application/json")
 
 
 @router.post("/{game_id}/undo")

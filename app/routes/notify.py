@@ -24,7 +24,8 @@ PREFS_EXAMPLE = {
         "kinds": {"your_turn": True, "game_over": True, "invitation": True,
                   "daily_challenge": True, "chat_mention": False},
         "quiet_hours": {"start": "22:00", "end": "07:00"},
-        "only_when_away": True, "throttle_minutes": 0, "digest": False},
+        "only_when_away": True, "throttle_minutes": 0, "digest": False,
+        "confirm_turn": True},
     "lang": "uk", "time_zone": "Europe/Kyiv",
     "email": {"available": True, "address": "ada@example.org", "verified": True}}
 
@@ -48,6 +49,9 @@ class PrefsChange(BaseModel):
     #: 0: the first notice of a waiting period only; N: also at most one per game per N minutes
     throttle_minutes: int | None = Field(None, ge=0, le=10080)
     digest: StrictBool | None = None
+    #: the table's "Confirm turn": a turn you end waits for your confirm (or restart) when your
+    #: client asks for it (a move's ``hold``); on unless turned off
+    confirm_turn: StrictBool | None = None
     lang: Literal["en", "uk", "de"] | None = None
     #: an IANA time zone name (quiet hours and the digest hour are read in it)
     time_zone: StrictStr | None = Field(None, max_length=64)

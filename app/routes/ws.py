@@ -243,7 +243,8 @@ async def _handle(services: Services, conn: Connection, user: UserInfo | None, d
             return
         try:
             await services.limits.action(client_address(conn.ws), user.id)
-            done = await services.games.act(conn.game_id, version, action, user=user)
+            done = await services.games.act(conn.game_id, version, action, user=user,
+                                            hold=msg.get("hold") is True)
         except Refusal as exc:
             await conn.send(error_message(exc.code, exc.message, lang, **exc.extra))
             return

@@ -100,7 +100,9 @@ export const api = {
   start: (id) => request("POST", `/api/games/${id}/start`, {}),
   game: (id) => request("GET", `/api/games/${id}`),
   legal: (id) => request("GET", `/api/games/${id}/legal`),
-  act: (id, version, action) => request("POST", `/api/games/${id}/actions`, { version, action }),
+  // hold: this client offers "Confirm turn" (the server holds the turn if the player wants it)
+  act: (id, version, action, hold = false) => request("POST", `/api/games/${id}/actions`, { version, action, hold }),
+  endTurn: (id, version, how) => request("POST", `/api/games/${id}/${how === "restart" ? "restart" : "confirm"}`, { version }),
   log: (id, after) => request("GET", `/api/games/${id}/log?after=${after}`),
 };
 

@@ -5,6 +5,7 @@
 import { h, clear, $, stableKey } from "./dom.js";
 import { seatName } from "./seats.js";
 import { t } from "./i18n.js";
+import { heldForMe, heldSentence, turnEndControls } from "./turnend.js";
 
 // the focus follows new questions only for people who use the keyboard
 let keyboardUser = false;
@@ -93,21 +94,24 @@ export class DecisionBar {
       fresh = true;
     }
     const legal = this.legal;
-    const mine = legal.length > 0;
-    const dec = mine ? ((ui.priv && ui.priv.decision) || pub.decision) : pub.decision;
+    const held = heldForMe(st) && ui.endTurn;
+    const mine = legal.length > 0 || !!held;
+    const dec = legal.length ? ((ui.priv && ui.priv.decision) || pub.decision) : pub.decision;
     const line = h("div", { class: "bar-line" });
-    line.appendChild(h("p", { class: "ask", id: "ask", role: "status" }, this.sentence(dec, mine), this.askHint(legal, mine)));
+    const ask = held ? t("bar.confirm_ask") : (heldSentence(st) || this.sentence(dec, mine));
+    line.appendChild(h("p", { class: "ask", id: "ask", role: "status" }, ask, held ? null : this.askHint(legal, mine)));
     if (st.pending) line.appendChild(h("span", { class: "sending", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), ` ${t("bar.sending")}`));
     const status = this.waitingLine(dec, mine);
     if (status) line.appendChild(status);
     line.appendChild(this.tools(mine));
-    this.beforeControls(legal, mine);
+    if (!held) this.beforeControls(legal, mine);
     const body = h("div", { class: "bar-controls" });
-    if (mine) body.append(...this.controls(legal, dec));
+    if (held) body.append(...turnEndControls(st, ui.endTurn));
+    else if (mine) body.append(...this.controls(legal, dec));
     clear(this.host).append(line, body);
     this.host.classList.toggle("mine", mine);
     this.host.classList.toggle("pending", !!st.pending);
-    this.host.dataset.kind = dec ? dec.kind : "";
+    this.host.dataset.kind = held ? "confirm" : dec ? dec.kind : "";
     this.applyHighlights();
     // what the page adds to every drawing of the bar (the game page: the Hint button)
     if (ui.decorateBar) ui.decorateBar(this.host);

@@ -14,6 +14,7 @@ import { countMyTurns, setBadge, showNotification, titleWithCount, TurnFeed, tur
 import { Live, setConn } from "./live.js";
 import { loadLog as readLog } from "./gamelog.js";
 import { renderHeader, renderWaitingRoom, toast, watchFinalScreen } from "./gamechrome.js";
+import { heldOf, turnEnder, turnKeys } from "./turnend.js";
 
 injectSprite();
 setupPage();
@@ -31,6 +32,7 @@ const st = {
   view: null,
   status: null,
   waitingFor: null,
+  held: null,         // the seat whose finished turn waits for its confirm (turnend.js)
   result: null,
   seat: null,         // my seat, or null for spectators
   legal: [],
@@ -119,6 +121,7 @@ function applyState(msg, opts = {}) {
   const waitingBefore = JSON.stringify(st.waitingFor);
   const meta = () => {
     if (Array.isArray(msg.waiting_for)) st.waitingFor = msg.waiting_for;
+    st.held = heldOf(msg);
     if (msg.status) st.status = msg.status;
     if (msg.result !== undefined && msg.result !== null) st.result = msg.result;
   };
@@ -214,14 +217,14 @@ async function send(action) {
   if (st.pending) return;
   if (!st.legal.length || st.legalVersion !== st.version) return;
   st.pending = true;
-  st.sentVersion = st.version;
+  const sent = st.sentVersion = st.version;
   renderBar();
   try {
-    const res = await api.act(st.id, st.version, action);
+    const res = await api.act(st.id, st.version, action, true);
     if (res && typeof res.version === "number" && res.version > st.version) {
       applyState(res);
-    } else if (st.pending) {
-      // the version came already over the socket
+    } else if (st.pending && st.sentVersion === sent) {
+      // the version came already over the socket (and no confirm was sent since)
       st.pending = false;
       renderBar();
     }
@@ -242,6 +245,8 @@ async function send(action) {
     }
   }
 }
+
+const endTurn = turnEnder(st, { applyState, resync, renderBar, toast });
 
 // ------------------------------------------------------------------ log
 function loadLog(after) {
@@ -303,6 +308,7 @@ function takeSummary(g) {
   st.summary = rest;
   st.status = g.status || st.status;
   if (Array.isArray(g.waiting_for)) st.waitingFor = g.waiting_for;
+  st.held = heldOf(g);
   if (g.result) st.result = g.result;
   setSeats(Array.isArray(g.seats) ? g.seats : []);
   const me = auth.user;
@@ -333,7 +339,7 @@ async function load() {
   takeSummary(g);
   st.gameName = g.game;
   if (!st.catalog) {
-    ui = await mountTable(st, g.game, { send, toast, decorateBar: (bar) => hints.attach(bar) });
+    ui = await mountTable(st, g.game, { send, toast, endTurn, decorateBar: (bar) => hints.attach(bar) });
     window.menagerie.ui = ui;
   }
   clearTimeout(pollTimer);
@@ -385,15 +391,10 @@ const feed = new TurnFeed((msg) => {
   if (!here || document.hidden) showNotification(msg);
 });
 if (auth.user) { feed.start(); recount(); }
-document.addEventListener("keydown", (e) => {
-  if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === "z") {
-    const btn = document.getElementById("undo-btn");
-    if (btn && !btn.disabled) { e.preventDefault(); btn.click(); }
-  }
-});
+turnKeys(st, endTurn); // Enter confirms a held turn, Ctrl+Z takes back
 
 // hooks for tests and the curious
-window.menagerie = { state: st, live, send, resync, refreshLegal, ui: null, chat, feed };
+window.menagerie = { state: st, live, send, endTurn, resync, refreshLegal, ui: null, chat, feed };
 
 load();
 export { st, send, toast };

@@ -74,6 +74,8 @@ export async function renderPreferences(host, toast) {
     LANGS.map((code) => h("option", { value: code, selected: code === (data.email.address ? data.lang : lang) }, LANG_NAMES[code])));
   const [away, awayLabel] = check("prefs-away", t("prefs.only_when_away"), p.only_when_away);
   const [digest, digestLabel] = check("prefs-digest", t("prefs.digest"), p.digest);
+  // not a notice: the table's "Confirm turn", kept with the other preferences (on by default)
+  const [confirmTurn, confirmLabel] = check("prefs-confirm-turn", t("prefs.confirm_turn"), p.confirm_turn !== false);
   const throttle = h("input", { type: "number", id: "prefs-throttle", min: 0, max: 10080, step: 1, value: p.throttle_minutes, "aria-label": t("prefs.throttle") });
 
   const save = h("form", { class: "prefs-form", id: "prefs-form", onsubmit: async (e) => {
@@ -84,7 +86,7 @@ export async function renderPreferences(host, toast) {
       channels: Object.fromEntries(Object.entries(channelBoxes).map(([k, b]) => [k, b.checked])),
       quiet_hours: quietOn.checked ? { start: quietStart.value, end: quietEnd.value } : null,
       time_zone: zone.value.trim() || "UTC", lang: mailLang.value,
-      only_when_away: away.checked, digest: digest.checked,
+      only_when_away: away.checked, digest: digest.checked, confirm_turn: confirmTurn.checked,
       throttle_minutes: Math.max(0, parseInt(throttle.value, 10) || 0),
     };
     try {
@@ -100,6 +102,7 @@ export async function renderPreferences(host, toast) {
     h("div", { class: "prefs-row" }, h("label", { for: "prefs-throttle" }, t("prefs.throttle")), throttle,
       h("span", { class: "small muted" }, t("prefs.throttle_help"))),
     h("div", { class: "prefs-row" }, digestLabel),
+    h("div", { class: "prefs-row" }, confirmLabel),
     h("button", { class: "btn primary small", type: "submit", id: "prefs-save" }, t("prefs.save")));
 
   clear(host).append(h("h3", t("prefs.title")), h("p", { class: "small muted" }, t("prefs.email_help")), emailPart, save, err);

@@ -185,7 +185,7 @@ async function loadLog() {
 
 // ------------------------------------------------------------------ drawing the controls
 const KIND = { move: () => t("replay.kind.move"), auto: () => t("replay.kind.auto"), undo: () => t("replay.kind.undo"),
-  resign: () => t("replay.kind.resign"), abort: () => t("replay.kind.abort") };
+  resign: () => t("replay.kind.resign"), abort: () => t("replay.kind.abort"), confirm: () => t("replay.kind.confirm") };
 
 function renderHeader() {
   const g = st.summary || {};

@@ -9,6 +9,8 @@ export class TableUI {
     this.st = st;
     this.send = hooks.send;
     this.toast = hooks.toast;
+    /** (how: "confirm" | "restart") => Promise: the end of a held turn (game.js) */
+    this.endTurn = hooks.endTurn || null;
     /** (bar element) => void: the page's own part of every drawing of the decision bar */
     this.decorateBar = hooks.decorateBar || null;
     this.finalDismissed = false;

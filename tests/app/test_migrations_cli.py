@@ -30,9 +30,9 @@ async def _diff(url: str) -> list:
 
 
 def test_migrations_match_models_and_are_idempotent(db_url):
-    assert asyncio.run(current_revision(db_url)) == head_revision() == "0015"
+    assert asyncio.run(current_revision(db_url)) == head_revision() == "0016"
     asyncio.run(upgrade(db_url))  # again: nothing to do
-    assert asyncio.run(current_revision(db_url)) == "0015"
+    assert asyncio.run(current_revision(db_url)) == "0016"
     assert asyncio.run(_diff(db_url)) == []
 
 
@@ -40,8 +40,8 @@ def test_migrate_command_on_a_fresh_database(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}"
     result = CliRunner().invoke(cli, ["migrate"], env={"DATABASE_URL": url})
     assert result.exit_code == 0, result.output
-    assert "revision 0015" in result.output
-    assert asyncio.run(current_revision(url)) == "0015"
+    assert "revision 0016" in result.output
+    assert asyncio.run(current_revision(url)) == "0016"
 
 
 def test_console_script_help():

@@ -215,9 +215,48 @@ def browser():
         if in_ci():
             pytest.fail(f"Chromium does not start: {exc}")
         pytest.skip(f"Chromium does not start: {exc}")
-    yield b
+    yield AutoConfirm(b)
     b.close()
     pw.stop()
+
+
+#: Confirm turn (issue #30) is on by default: every turn a page ends waits for its "Confirm
+#: turn". The pages of the browser suite confirm at once (this script clicks the button as soon
+#: as it is there and usable), so the tests that play whole games play them as before; a test
+#: about the confirm itself (or that counts clicks) sets ``window.__manualConfirm`` before its
+#: page loads (``MANUAL_CONFIRM``, with ``page.add_init_script``) and clicks it itself.
+AUTO_CONFIRM = """
+(() => {
+  const tick = () => {
+    if (window.__manualConfirm) return;
+    const m = window.menagerie;
+    const b = document.getElementById("confirm-turn");
+    if (m && m.state && !m.state.pending && b && !b.disabled) b.click();
+  };
+  new MutationObserver(tick).observe(document, { childList: true, subtree: true, attributes: true });
+})();
+"""
+MANUAL_CONFIRM = "window.__manualConfirm = true;"
+
+
+class AutoConfirm:
+    """The browser, whose every new page confirms its turns at once (``AUTO_CONFIRM``)."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+    def new_context(self, **kw):
+        ctx = self._browser.new_context(**kw)
+        ctx.add_init_script(AUTO_CONFIRM)
+        return ctx
+
+    def new_page(self, **kw):
+        page = self._browser.new_page(**kw)
+        page.context.add_init_script(AUTO_CONFIRM)
+        return page
 
 
 class ConsoleWatch:

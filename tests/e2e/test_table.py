@@ -18,7 +18,7 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, MANUAL_CONFIRM, PHONE
 from .helpers import (
     WAIT,
     after_click,
@@ -331,6 +331,9 @@ def test_placing_on_a_phone_keeps_the_preview_above_the_bar(table, browser, watc
             click_any_legal(p, random.Random(attempt))
             continue
         ctx = browser.new_context(viewport=PHONE, storage_state=p.context.storage_state())
+        # the same player's desktop page confirms the turns (two pages confirming at once: one
+        # wins, the other's 409 is a console error)
+        ctx.add_init_script(MANUAL_CONFIRM)
         try:
             phone = watch.watch(ctx.new_page(), "phone")
             phone.set_default_timeout(WAIT)

@@ -149,7 +149,8 @@ export function sentence(ev, ctx) {
     case "released": return me("log.released", { card: n.card(d.card), appeal: d.appeal });
     case "break_action": return me("log.break_action", { money: d.money });
     case "joined": return me("log.joined");
-    case "undo": return me("log.undo", { version: d.undone });
+    case "undo": return d.restart ? me("log.restart") : me("log.undo", { version: d.undone });
+    case "confirm": return me(d.auto ? "log.confirm_auto" : "log.confirm");
     case "resign": return me("log.resign");
     case "abort": return me("log.abort");
     case "started": return t("log.started");

@@ -11,8 +11,8 @@ import { takenBack } from "../table.js";
 
 /** Events that are a decision of the seat named in them (its turn begins or goes on). */
 const DECISIONS = new Set(["action", "x_token", "kept", "break_action"]);
-/** Events that are no one's move. */
-const QUIET = new Set(["started", "joined"]);
+/** Events that are no one's move (a confirm passes a turn whose moves are listed already). */
+const QUIET = new Set(["started", "joined", "confirm"]);
 /** The newest moves in the panel (it never scrolls); the rest are in the log. */
 const MAX_LINES = 6;
 

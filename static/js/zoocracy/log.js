@@ -105,7 +105,8 @@ export function sentence(ev, ctx) {
     }
     case "window": return t("zc.log.window", { phase: phaseLabel(d.phase) });
     case "joined": return me("zc.log.joined");
-    case "undo": return me("zc.log.undo", { version: d.undone });
+    case "undo": return d.restart ? me("zc.log.restart") : me("zc.log.undo", { version: d.undone });
+    case "confirm": return me(d.auto ? "zc.log.confirm_auto" : "zc.log.confirm");
     case "resign": return me("zc.log.resign");
     case "abort": return me("zc.log.abort");
     case "started": return t("zc.log.started");
