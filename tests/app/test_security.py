@@ -70,6 +70,12 @@ MATRIX = {
     # nothing to take back here (seat 1's secret answer was a barrier; seat 0 has not decided)
     ("POST", "/api/games/{gid}/undo", "undo"): dict(anonymous=401, other_player=409,
                                                     own_seat=409, spectator=403),
+    # Confirm turn / Restart turn (issue #30): no turn of anybody's is held here (409
+    # nothing_to_confirm / stale_version), nothing to take back; a spectator has no seat
+    ("POST", "/api/games/{gid}/confirm", "undo"): dict(anonymous=401, other_player=409,
+                                                       own_seat=409, spectator=403),
+    ("POST", "/api/games/{gid}/restart", "undo"): dict(anonymous=401, other_player=409,
+                                                       own_seat=409, spectator=403),
     # no seat of this game is played by a bot
     ("POST", "/api/games/{gid}/reclaim", None): dict(anonymous=401, other_player=409,
                                                      own_seat=409, spectator=403),
