@@ -97,6 +97,8 @@ class Services:
         self.seeks = SeekService(self.db, settings, self.games, self.bus, self.signals,
                                  self.limits)
         self.scheduler.add_chore(self.seeks.sweep)
+        # a game waiting for a bot that no bot plays is driven again (app/games/bots.py)
+        self.scheduler.add_chore(self.games.bots.sweep)
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits,
                                 self.signals)
         self.webhooks = WebhookService(self.db, settings)

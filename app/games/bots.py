@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from engine.bots import decide, get_bot
@@ -173,12 +174,18 @@ class BotDriver:
     One driver task per game in this process; a kick while it runs makes it look once more.
     """
 
+    #: seconds between two sweeps (a bot thinks for a second or two at most)
+    SWEEP_EVERY = 15.0
+
     def __init__(self, turns: BotTurns, settings: Settings) -> None:
         self.turns = turns
         self.settings = settings
         self._tasks: dict[int, asyncio.Task] = {}
         self._kicks: dict[int, int] = {}
         self._closed = False
+        #: the games the last sweep found waiting for a bot
+        self._waiting_before: set[int] = set()
+        self._swept = float("-inf")
 
     def kick(self, game_id: int) -> None:
         if self._closed:
@@ -217,6 +224,24 @@ class BotDriver:
         """Drive the games left waiting for a bot (after a restart)."""
         for game_id in await self.turns.ctx.store.games_waiting_for_bots():
             self.kick(game_id)
+
+    async def sweep(self, _now=None) -> list[int]:
+        """The scheduler's safety net: a game that waits for a bot in two passes running, with
+        no bot of this process playing it, is driven again, with a warning (a bot that failed
+        to choose, or a kick lost, must not stall a game for good). Returns those games."""
+        now = time.monotonic()
+        if now - self._swept < self.SWEEP_EVERY:
+            return []
+        self._swept = now
+        waiting = set(await self.turns.ctx.store.games_waiting_for_bots())
+        stalled = sorted(g for g in waiting & self._waiting_before
+                         if g not in self._tasks or self._tasks[g].done())
+        self._waiting_before = waiting
+        for game_id in stalled:
+            log.warning("game %s: waiting for a bot that is not playing; driving it again",
+                        game_id)
+            self.kick(game_id)
+        return stalled
 
     async def wait_idle(self, timeout: float = 30.0) -> None:
         """Wait until no bot is playing (tests)."""

@@ -1,0 +1,42 @@
+"""A game waiting for a bot that no bot plays is driven again by the scheduler's sweep
+(app/games/bots.py ``BotDriver.sweep``): a bot that failed to choose once must not stall the
+game for good."""
+
+from __future__ import annotations
+
+from app.games import bots as bots_mod
+
+from .conftest import make_settings, running_app
+
+
+async def test_a_stalled_bot_seat_is_driven_again_by_the_sweep(db_url, monkeypatch):
+    async with running_app(make_settings(db_url, scheduler=False)) as api:
+        ada = await api.user()
+        gid = await api.toy_game(ada, seats=2, bots=[1])
+        await api.idle()
+        real = bots_mod.bot_choice
+        failures = []
+
+        async def fails_once(*args, **kw):
+            if not failures:
+                failures.append(1)
+                raise RuntimeError("a bot that failed to choose (planted)")
+            return await real(*args, **kw)
+
+        monkeypatch.setattr(bots_mod, "bot_choice", fails_once)
+        g = await ada.game(gid)
+        r = await ada.act(gid, (await ada.legal(gid))["actions"][0], version=g["version"])
+        assert r.status_code == 200, r.text
+        await api.idle()
+        stalled = await ada.game(gid)
+        assert failures == [1]
+        assert stalled["status"] == "running" and stalled["waiting_for"] == [1]
+
+        driver = api.services.games.bots
+        assert await driver.sweep() == []  # the first pass only notes it
+        driver._swept = float("-inf")  # the next pass is due (SWEEP_EVERY later)
+        assert await driver.sweep() == [gid]
+        await api.idle()
+        after = await ada.game(gid)
+        assert after["version"] > stalled["version"]
+        assert after["waiting_for"] != [1] or after["status"] == "finished"
