@@ -186,6 +186,7 @@ class BotDriver:
         #: the games the last sweep found waiting for a bot
         self._waiting_before: set[int] = set()
         self._swept = float("-inf")
+        self._stalled_before: set[int] = set()
 
     def kick(self, game_id: int) -> None:
         if self._closed:
@@ -225,7 +226,7 @@ class BotDriver:
         for game_id in await self.turns.ctx.store.games_waiting_for_bots():
             self.kick(game_id)
 
-    async def sweep(self, _now=None) -> list[int]:
+    async def sweep(self, _now: object = None) -> list[int]:
         """The scheduler's safety net: a game that waits for a bot in two passes running, with
         no bot of this process playing it, is driven again, with a warning (a bot that failed
         to choose, or a kick lost, must not stall a game for good). Returns those games."""
@@ -238,9 +239,12 @@ class BotDriver:
                          if g not in self._tasks or self._tasks[g].done())
         self._waiting_before = waiting
         for game_id in stalled:
-            log.warning("game %s: waiting for a bot that is not playing; driving it again",
-                        game_id)
+            # once per stall (a game only bots sit at waits for good: bots never play alone)
+            if game_id not in self._stalled_before:
+                log.warning("game %s: waiting for a bot that is not playing; driving it again",
+                            game_id)
             self.kick(game_id)
+        self._stalled_before = set(stalled)
         return stalled
 
     async def wait_idle(self, timeout: float = 30.0) -> None:

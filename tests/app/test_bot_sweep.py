@@ -24,13 +24,19 @@ async def test_a_stalled_bot_seat_is_driven_again_by_the_sweep(db_url, monkeypat
             return await real(*args, **kw)
 
         monkeypatch.setattr(bots_mod, "bot_choice", fails_once)
-        g = await ada.game(gid)
-        r = await ada.act(gid, (await ada.legal(gid))["actions"][0], version=g["version"])
-        assert r.status_code == 200, r.text
-        await api.idle()
+        for _ in range(20):  # ada moves until the bot is to move (and fails)
+            g = await ada.game(gid)
+            assert g["status"] == "running", g
+            if failures:
+                break
+            if 0 in g["waiting_for"]:
+                r = await ada.act(gid, (await ada.legal(gid))["actions"][0],
+                                  version=g["version"])
+                assert r.status_code == 200, r.text
+            await api.idle()
         stalled = await ada.game(gid)
         assert failures == [1]
-        assert stalled["status"] == "running" and stalled["waiting_for"] == [1]
+        assert stalled["status"] == "running" and stalled["waiting_for"] == [1], stalled
 
         driver = api.services.games.bots
         assert await driver.sweep() == []  # the first pass only notes it
