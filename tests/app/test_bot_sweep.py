@@ -36,7 +36,8 @@ async def test_a_stalled_bot_seat_is_driven_again_by_the_sweep(db_url, monkeypat
             await api.idle()
         stalled = await ada.game(gid)
         assert failures == [1]
-        assert stalled["status"] == "running" and stalled["waiting_for"] == [1], stalled
+        # the bot seat still owes (the toy game may wait for both seats at once)
+        assert stalled["status"] == "running" and 1 in stalled["waiting_for"], stalled
 
         driver = api.services.games.bots
         assert await driver.sweep() == []  # the first pass only notes it
@@ -44,5 +45,5 @@ async def test_a_stalled_bot_seat_is_driven_again_by_the_sweep(db_url, monkeypat
         assert await driver.sweep() == [gid]
         await api.idle()
         after = await ada.game(gid)
+        # nobody else acted: the new version is the bot's move
         assert after["version"] > stalled["version"]
-        assert after["waiting_for"] != [1] or after["status"] == "finished"
