@@ -60,7 +60,28 @@ def sigma(seats: int) -> float:
     return float(learned.load()["solo" if seats == 1 else "duel"]["sigma"])
 
 
-EVALUATOR = register_evaluator("arknova:margin", Evaluator(
-    value=margin, own_followup=HAND.own_followup, shortlist=HAND.shortlist, clone=HAND.clone,
-    session=HAND.session, extra={**HAND.extra, "sigma": sigma(2), "sigma_solo": sigma(1),
-                                 "margin": True}))
+def learned_margin(state: dict, seat: int) -> float:
+    """The learned value's expected final margin (a finished game: the exact one)."""
+    if state["over"]:
+        return final_margin(state, seat)
+    return learned.predicted_margin(state, seat)
+
+
+def mean_margin(state: dict, seat: int) -> float:
+    """The mean of the hand projection and the learned value's expected final margin (a
+    finished game: the exact one): the yardstick of neither level alone."""
+    if state["over"]:
+        return final_margin(state, seat)
+    return 0.5 * (HAND.value(state, seat) + learned.predicted_margin(state, seat))
+
+
+def _register(name: str, fn) -> Evaluator:
+    return register_evaluator(name, Evaluator(
+        value=fn, own_followup=HAND.own_followup, shortlist=HAND.shortlist, clone=HAND.clone,
+        session=HAND.session, extra={**HAND.extra, "sigma": sigma(2), "sigma_solo": sigma(1),
+                                     "margin": True}))
+
+
+EVALUATOR = _register("arknova:margin", margin)
+LEARNED = _register("arknova:margin_learned", learned_margin)
+MEAN = _register("arknova:margin_mean", mean_margin)

@@ -42,19 +42,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 
 from ..core import rng as _rng
-from ..core.state import canonical_json
-from .analysis_measure import Measure
-from .evaluation import evaluator_for, searching, step
-from .greedy import (
-    GreedyBot,
-    candidates as shortlist,
-    finish_chain,
-    own_followup,
-    ranked,
-    score_answers,
-)
+from .analysis_measure import MEASURES
+from .analysis_values import POLICIES, answer_values as _values, find_answer
+from .evaluation import evaluator_for, step
+from .greedy import GreedyBot, candidates as shortlist, own_followup, score_answers
 from .labels import describe
-from .mcts import MctsBot
 
 #: The evaluator variant whose bots choose the analysis' answers and playouts (None: the
 #: game's own, hand-weighted; ``"learned"`` missed the planted blunders, docs/bots.md).
@@ -65,6 +57,10 @@ VALUE: str | None = None
 ACCURACY_SCALE = 2.0
 #: How many of the biggest losses the report lists.
 TOP_MISTAKES = 10
+
+
+#: The settings that are words.
+TEXT = ("seed", "policy", "measure")
 
 
 @dataclass(frozen=True)
@@ -79,12 +75,17 @@ class Settings:
     horizon: int = 1          #: own moves a playout plays after the analysed one
     chain_worlds: int = 1     #: sampled worlds for a decision inside the seat's chained move
     mistake: float | None = None  #: a loss above this is a mistake (None: the game's unit)
+    policy: str = "own"       #: who picks and plays out the compared answers (analysis_values)
+    measure: str = "margin"   #: the margin evaluator variant that measures where playouts stop
 
     def __post_init__(self) -> None:
         if self.playouts < 1 or self.candidates < 0 or self.chain_worlds < 1 or \
                 self.horizon < 0:
             raise ValueError("analysis settings out of range (playouts and chain_worlds at "
                              "least 1, candidates and horizon at least 0)")
+        if self.policy not in POLICIES or self.measure not in MEASURES:
+            raise ValueError(f"analysis policy must be one of {sorted(POLICIES)}, measure one "
+                             f"of {list(MEASURES)}")
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -100,8 +101,8 @@ class Settings:
         for k, v in d.items():
             if k not in known or v is None:
                 continue
-            kw[k] = str(v) if k == "seed" else (float(v) if k in ("margin", "mistake")
-                                                else int(v))
+            kw[k] = str(v) if k in TEXT else (float(v) if k in ("margin", "mistake")
+                                              else int(v))
         return cls(**kw)
 
 
@@ -156,83 +157,13 @@ def own_line(game, ev, state, seat, action, limit: int = 12) -> list:
     return out
 
 
-def _find(legal: list, action) -> int | None:
-    """Index of ``action`` in ``legal``: equal, or equal as JSON (a stored log's tuples are
-    lists, its dict keys strings)."""
-    for i, a in enumerate(legal):
-        if a == action:
-            return i
-    key = canonical_json(action)
-    return next((i for i, a in enumerate(legal) if canonical_json(a) == key), None)
-
-
 def answer_values(game, state, seat, chosen, settings: Settings, rng) -> tuple[list, list, list,
                                                                          list, bool]:
     """``(legal, compared indexes, margins, win chances, chained)`` for ``seat``'s decision in
-    ``state`` (``chosen``: an answer that must be among the compared ones, or None). The
-    answers are chosen and played on by the bots' evaluator (``VALUE``); where they stop is
-    measured in expected final margin (VP) and win chance (:mod:`.analysis_measure`)."""
-    ev = evaluator_for(game, VALUE)
-    meas = Measure(game, unit_of(game))
-    with searching(ev), searching(meas.ev):  # no state is changed in place in here
-        return _compare(game, ev, meas, state, seat, chosen, settings, rng)
-
-
-def _compare(game, ev, meas, state, seat, chosen, settings: Settings, rng):
-    g = GreedyBot()
-    world = game.determinize(state, seat, rng)
-    legal = game.legal_actions(world, seat)
-    if not legal:
-        raise ValueError(f"seat {seat} owes no decision here")
-    must = None
-    if chosen is not None:
-        must = _find(legal, chosen)
-        if must is None:
-            raise ValueError("the chosen answer is not a legal answer of this decision")
-    if len(legal) == 1:
-        m, w = meas(world, seat)
-        return legal, [0], [m], [w], False
-    order = ranked(game, ev, world, seat, legal, depth=g.depth, width=g.width,
-                   top_width=g.top_width)
-    chained = own_followup(game, ev, world, seat)
-    if chained:
-        # greedy's one-ply look on chain_worlds worlds: each answer, the rest of the chain
-        # answered greedily, the end of the chain measured
-        idx = [i for _, i in order]
-        if must is not None and must not in idx:
-            idx.append(must)
-        sums = [[0.0, 0.0] for _ in idx]
-        for w in range(settings.chain_worlds):
-            if w:
-                world = game.determinize(state, seat, rng)
-            for k, i in enumerate(idx):
-                end = finish_chain(game, ev, step(game, world, seat, legal[i]), seat,
-                                   g.depth, g.width)[0]
-                m, p = meas(end, seat)
-                sums[k][0] += m
-                sums[k][1] += p
-        n = settings.chain_worlds
-        return legal, idx, [a / n for a, _ in sums], [b / n for _, b in sums], True
-    best_v = order[0][0]
-    idx = [i for v, i in order[:max(1, settings.candidates)] if v >= best_v - settings.margin]
-    if must is not None and must not in idx:
-        idx.append(must)
-    if len(idx) == 1:  # nothing to compare: the answer's own chain, measured (the chart)
-        end = finish_chain(game, ev, step(game, world, seat, legal[idx[0]]), seat, g.depth,
-                           g.width)[0]
-        m, p = meas(end, seat)
-        return legal, idx, [m], [p], False
-    bot = MctsBot(budget=None, horizon=settings.horizon)
-    sums = [[0.0, 0.0] for _ in idx]
-    rounds = settings.playouts
-    for _ in range(rounds):
-        # one sampled world per round; every compared answer is played out in it
-        world = game.determinize(state, seat, rng)
-        for k, i in enumerate(idx):
-            m, p = meas(bot.playout_state(game, ev, world, seat, legal[i], rng), seat)
-            sums[k][0] += m
-            sums[k][1] += p
-    return legal, idx, [a / rounds for a, _ in sums], [b / rounds for _, b in sums], False
+    ``state`` (``chosen``: an answer that must be among the compared ones, or None): the
+    answers chosen and played on by ``settings.policy``, measured by ``settings.measure`` in
+    expected final margin (VP) and win chance (:mod:`.analysis_values`)."""
+    return _values(game, state, seat, chosen, settings, rng, unit=unit_of(game))
 
 
 def _pick(idx: list, vals: list) -> int:
@@ -258,7 +189,7 @@ def analyse_point(game, state, seat, chosen, settings, index) -> dict:
     rng = _rng_for(settings, index)
     legal, idx, vals, wins, chained = answer_values(game, state, seat, chosen, settings, rng)
     b = _pick(idx, vals)
-    c = idx.index(_find(legal, chosen))
+    c = idx.index(find_answer(legal, chosen))
     if vals[c] >= vals[b]:
         b = c
     wb, wc = round(wins[b], 3), round(wins[c], 3)

@@ -19,7 +19,9 @@ from ..core.state import clone
 
 #: Evaluators that ship with Menagerie, imported on first use: game name -> module.
 BUILTIN = {"arknova": "engine.arknova.evaluate", "zoocracy": "engine.zoocracy.evaluate",
-           "arknova:learned": "engine.arknova.learned", "arknova:margin": "engine.arknova.margin"}
+           "arknova:learned": "engine.arknova.learned", "arknova:margin": "engine.arknova.margin",
+           "arknova:margin_learned": "engine.arknova.margin",
+           "arknova:margin_mean": "engine.arknova.margin"}
 
 _EVALUATORS: dict[str, Evaluator] = {}
 
