@@ -69,14 +69,14 @@ def entries(game, seed, log, settings) -> list[dict]:
             state, _ = game.apply(state, seat, action)
             continue
         rng = {"rng": _rng.seed_to_int(f"{settings.seed}:{i}")}  # as analysis.analyse_point
-        legal, idx, vals, _, _ = analysis.answer_values(game, state, seat, action, settings, rng)
+        legal, idx, vals, _, chained = analysis.answer_values(game, state, seat, action, settings, rng)
         c = idx.index(analysis.find_answer(legal, action))
         losses = []
         for j in range(len(MEASURES)):
             v = [x[j] if isinstance(x, tuple) else x for x in vals]
             b = max(range(len(idx)), key=lambda k: (v[k], -k))
             losses.append(round(max(0.0, round(v[b], 3) - round(v[c], 3)), 3))
-        out.append({"seat": seat, "loss": losses})
+        out.append({"seat": seat, "loss": losses, "chained": chained, "compared": len(idx)})
         state, _ = game.apply(state, seat, action)
     return out
 
@@ -116,9 +116,11 @@ def main() -> None:
             g = {"pair": pair, "levels": levels, "seed": seed, "scores": scores,
                  "actions": len(log), "points": len(es), "cpu_s": round(cpu, 1),
                  "accuracy": acc, "max_loss": {n: max(e["loss"][j] for e in es)
-                                               for j, n in enumerate(MEASURES)}}
+                                               for j, n in enumerate(MEASURES)},
+                 "entries": [[e["seat"], e["loss"], e["chained"], e["compared"]] for e in es]}
             games.append(g)
-            print(json.dumps(g), file=sys.stderr, flush=True)
+            print(json.dumps({k: v for k, v in g.items() if k != "entries"}), file=sys.stderr,
+                  flush=True)
     print(f"policy {args.policy}, playouts {args.playouts}")
     print("| pair | measure | decided | winner's accuracy >= loser's (95 % CI) | biggest loss |")
     print("|---|---|---:|---|---:|")

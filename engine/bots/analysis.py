@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 
 from ..core import rng as _rng
 from .analysis_measure import MEASURES
@@ -55,6 +55,8 @@ VALUE: str | None = None
 #: The analysis unit of a game whose evaluator names none (value units; the zoo builder's 2 VP):
 #: accuracy = 100 * exp(-mean loss / unit), a loss above one unit is a mistake.
 ACCURACY_SCALE = 2.0
+#: The fewest playouts a long game's move starts are cut to (:func:`for_game`).
+MIN_PLAYOUTS = 2
 #: How many of the biggest losses the report lists.
 TOP_MISTAKES = 10
 
@@ -75,6 +77,7 @@ class Settings:
     horizon: int = 1          #: own moves a playout plays after the analysed one
     chain_worlds: int = 1     #: sampled worlds for a decision inside the seat's chained move
     mistake: float | None = None  #: a loss above this is a mistake (None: the game's unit)
+    budget: int = 0           #: sampled worlds a whole game's move starts may take (0: any)
     policy: str = "own"       #: who picks and plays out the compared answers (analysis_values)
     measure: str = "margin"   #: the margin evaluator variant that measures where playouts stop
 
@@ -118,14 +121,30 @@ def _walk(game, seats, options, seed, actions):
 
 
 def points(game, seats, options, seed, actions) -> list[dict]:
-    """The decisions worth analysing, in order: ``{"index", "version", "seat", "action"}`` per
-    action of the log whose seat had more than one legal answer (``version`` = ``index``: the
-    state the decision was taken at is the one before ``actions[index]``)."""
+    """The decisions worth analysing, in order: ``{"index", "version", "seat", "action",
+    "chained"}`` per action of the log whose seat had more than one legal answer (``version`` =
+    ``index``: the state the decision was taken at is the one before ``actions[index]``;
+    ``chained``: inside the seat's own chained move, analysed by the one-ply look)."""
     out = []
+    ev = evaluator_for(game)
     for i, state, seat, action in _walk(game, seats, options, seed, actions):
         if len(game.legal_actions(state, seat)) > 1:
-            out.append({"index": i, "version": i, "seat": seat, "action": action})
+            out.append({"index": i, "version": i, "seat": seat, "action": action,
+                        "chained": own_followup(game, ev, state, seat)})
     return out
+
+
+def for_game(settings: Settings, pts: list[dict]) -> Settings:
+    """The settings a whole game is analysed with: ``settings``, with fewer playouts per move
+    start when its move starts (``pts``: :func:`points`) would play more than
+    ``settings.budget`` sampled worlds (a long game: a random seat's 1,000-action game took
+    three minutes). The cut is the same for every move start (at least :data:`MIN_PLAYOUTS`)
+    and depends only on the log, so a resumed job cuts the same."""
+    starts = sum(1 for p in pts if not p.get("chained"))
+    if settings.budget <= 0 or starts * settings.playouts <= settings.budget:
+        return settings
+    return replace(settings, playouts=max(min(settings.playouts, MIN_PLAYOUTS),
+                                          settings.budget // starts))
 
 
 # ---------------------------------------------------------------------------- one decision
@@ -214,9 +233,10 @@ def analyse(game, seats, options, seed, actions, settings=None, *, done=None,
     """The whole report (:func:`summarize` of every entry). ``done``: entries already computed
     (a resumed job passes them; they are kept, not recomputed). ``progress(done_count, total)``
     after each entry; ``should_stop()`` -> True stops early with ``complete`` False."""
-    settings = settings or Settings()
     have = {e["index"]: e for e in (done or [])}
-    wanted = [p["index"] for p in points(game, seats, options, seed, actions)]
+    pts = points(game, seats, options, seed, actions)
+    settings = for_game(settings or Settings(), pts)
+    wanted = [p["index"] for p in pts]
     total = len(wanted)
     entries = [have[i] for i in wanted if i in have]
     count = len(entries)
@@ -327,5 +347,6 @@ def seat_world(game, state, seat):
         return None
 
 
-__all__ = ["ACCURACY_SCALE", "Settings", "accuracy", "analyse", "analyse_point", "answer_values",
+__all__ = ["ACCURACY_SCALE", "MIN_PLAYOUTS", "Settings", "accuracy", "analyse", "analyse_point",
+           "answer_values", "for_game",
            "own_line", "points", "seat_world", "summarize", "unit_of"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..core.state import canonical_json
 from .analysis_measure import Measure
 from .evaluation import evaluator_for, searching, step
-from .greedy import GreedyBot, finish_chain, own_followup, ranked
+from .greedy import GreedyBot, candidates, finish_chain, own_followup, ranked
 from .mcts import MctsBot
 
 #: The evaluator variants of each policy (None: the game's own evaluation).
@@ -65,6 +65,24 @@ def _chain_end(game, ev, world, seat, answer):
     return finish_chain(game, ev, step(game, world, seat, answer), seat, g.depth, g.width)[0]
 
 
+def _look(game, ev, world, seat, legal, must, wanted=None) -> dict:
+    """Greedy's one-ply look (:func:`engine.bots.greedy.ranked`) keeping the states it reached:
+    ``{index: (value, end of the chain)}`` of the answers greedy tries (the game's shortlist),
+    best first (ties: ``legal`` order), plus ``must`` (or exactly ``wanted``)."""
+    g = GreedyBot()
+    if wanted is None:
+        keep = {id(a) for a in candidates(ev, world, seat, legal, g.top_width)}
+        wanted = [i for i, a in enumerate(legal) if id(a) in keep]
+        if must is not None and must not in wanted:
+            wanted.append(must)
+    got = []
+    for i in wanted:
+        end, v = finish_chain(game, ev, step(game, world, seat, legal[i]), seat, g.depth, g.width)
+        got.append((ev.value(end, seat) if v is None else v, i, end))
+    got.sort(key=lambda t: (-t[0], t[1]))
+    return {i: (v, end) for v, i, end in got}
+
+
 def _compare(game, evs, meas, state, seat, chosen, settings, rng):
     g = GreedyBot()
     world = game.determinize(state, seat, rng)
@@ -79,26 +97,27 @@ def _compare(game, evs, meas, state, seat, chosen, settings, rng):
     if len(legal) == 1:
         m, w = meas(world, seat)
         return legal, [0], [m], [w], False
-    orders = [ranked(game, ev, world, seat, legal, depth=g.depth, width=g.width,
-                     top_width=g.top_width) for ev in evs]
     chained = own_followup(game, evs[0], world, seat)
     if chained:
         # each policy's one-ply look on chain_worlds worlds: each answer, the rest of the chain
-        # answered greedily, the end of the chain measured
-        idx = list(dict.fromkeys(i for order in orders for _, i in order))
-        if must is not None and must not in idx:
-            idx.append(must)
+        # answered greedily, the end of the chain measured (the ends greedy's look reached)
+        looks = [_look(game, ev, world, seat, legal, must) for ev in evs]
+        idx = list(dict.fromkeys(i for look in looks for i in look))
         sums = [[0.0, 0.0] for _ in idx]
         for w in range(settings.chain_worlds):
             if w:
                 world = game.determinize(state, seat, rng)
-            for ev in evs:
+                looks = [_look(game, ev, world, seat, legal, must, idx) for ev in evs]
+            for ev, look in zip(evs, looks):
                 for k, i in enumerate(idx):
-                    m, p = meas(_chain_end(game, ev, world, seat, legal[i]), seat)
+                    end = look[i][1] if i in look else _chain_end(game, ev, world, seat, legal[i])
+                    m, p = meas(end, seat)
                     sums[k][0] += m
                     sums[k][1] += p
         n = settings.chain_worlds * len(evs)
         return legal, idx, [a / n for a, _ in sums], [b / n for _, b in sums], True
+    orders = [ranked(game, ev, world, seat, legal, depth=g.depth, width=g.width,
+                     top_width=g.top_width) for ev in evs]
     # each policy keeps its best answers (its share of ``candidates``, at least one), the ones
     # more than ``margin`` below its best are not worth playing out
     share = max(1, -(-settings.candidates // len(evs)))

@@ -11,10 +11,12 @@ import pytest
 import engine
 from engine.bots import decide, get_bot
 from engine.bots.analysis import (
+    MIN_PLAYOUTS,
     Settings,
     accuracy,
     analyse,
     analyse_point,
+    for_game,
     points,
     summarize,
     unit_of,
@@ -211,6 +213,37 @@ def test_settings_round_trip():
         Settings(candidates=-1)
     with pytest.raises(ValueError):
         Settings.from_dict({"playouts": "many"})
+    words = Settings(policy="mix", measure="margin_mean", budget=300)
+    assert Settings.from_dict(words.as_dict()) == words
+    assert Settings.from_dict(json.loads(json.dumps(words.as_dict()))) == words
+    with pytest.raises(ValueError):
+        Settings(policy="greedy")
+    with pytest.raises(ValueError):
+        Settings(measure="score")
+
+
+def test_a_long_game_gets_fewer_playouts_per_move(clean_log):
+    pts = points(ARK, 2, {}, SEED, clean_log)
+    starts = sum(1 for p in pts if not p["chained"])
+    assert 0 < starts < len(pts)  # both kinds of decision
+    # chained: the seat is inside its own move (the evaluator's own_followup)
+    state = ARK.setup(2, {}, SEED)
+    chained = {p["index"]: p["chained"] for p in pts}
+    for i, item in enumerate(clean_log):
+        if i in chained:
+            assert chained[i] == evaluator_for(ARK).own_followup(state, item["seat"])
+        state, _ = ARK.apply(state, item["seat"], item["action"])
+    base = Settings(playouts=8)
+    assert for_game(base, pts) is base  # no budget: every move start gets its 8
+    assert for_game(Settings(playouts=8, budget=8 * starts), pts) == Settings(
+        playouts=8, budget=8 * starts)
+    assert for_game(Settings(playouts=8, budget=3 * starts + 1), pts).playouts == 3
+    assert for_game(Settings(playouts=8, budget=1), pts).playouts == MIN_PLAYOUTS
+    # the whole report: the move starts' entries carry the playouts they got
+    cut = Settings(playouts=3, candidates=1, budget=2 * starts)
+    report = analyse(ARK, 2, {}, SEED, clean_log, cut)
+    assert {e["playouts"] for e in report["entries"]} <= {0, 2}
+    assert any(e["playouts"] == 2 for e in report["entries"])
 
 
 # ------------------------------------------------------------------ hidden information
@@ -225,8 +258,11 @@ def _perturbed_positions(log):
         yield index, seat, state, changed
 
 
-def test_analysis_and_hints_never_read_the_hidden_parts(clean_log):
-    wide = Settings(playouts=2, candidates=3)  # several answers played out
+@pytest.mark.parametrize("policy", ["own", "mix"])
+def test_analysis_and_hints_never_read_the_hidden_parts(clean_log, policy):
+    # several answers played out (mix: by both levels, measured by both values)
+    wide = Settings(playouts=2, candidates=3, policy=policy,
+                    measure="margin_mean" if policy == "mix" else "margin")
     played = 0
     for index, seat, state, changed in _perturbed_positions(clean_log):
         chosen = clean_log[index]["action"]
