@@ -27,7 +27,12 @@ from __future__ import annotations
 
 from ..bots.evaluation import Evaluator, register_evaluator
 from . import learned
-from .evaluate import EVALUATOR as HAND
+from .evaluate import EVALUATOR as HAND, clock, pending, zoo_value
+from .zooparts import MONEY
+
+#: Money one turn can turn into points at most (an animal, a few buildings): a zoo's money
+#: beyond this many per turn left cannot be spent before the end (see :func:`unspendable`).
+SPEND_PER_TURN = 30.0
 
 #: Where a live position's margin comes from: ``"hand"`` (the hand-weighted projection) or
 #: ``"learned"`` (the learned value's predicted margin; see the module doc).
@@ -46,13 +51,52 @@ def final_margin(state: dict, seat: int) -> float:
     return float(scores[seat] - best)
 
 
+def unspendable(state: dict, seat: int, turns_left: float) -> float:
+    """The seat's money beyond what its turns left can spend (:data:`SPEND_PER_TURN` each).
+
+    Both values count money as points (the hand projection at ``0.03 + 0.2 min(1, turns/5)``
+    a coin, never below 0.03; the learned one at 0.05-0.1), but the final score counts none.
+    A zoo that hoards (greedy ends games with 1,000 coins and more) was projected 30-80 VP that
+    no end pays: a compared answer whose playout ended the game (measured exactly) against one
+    whose playout did not (projected) was charged the hoard (issue #29: 65.5 VP for one move of
+    a random seat whose rival held 1,161 coins)."""
+    return max(0.0, state["players"][seat]["money"] - SPEND_PER_TURN * turns_left)
+
+
+def hand_margin(state: dict, seat: int) -> float:
+    """The hand projection of the final margin, without the money no turn left can spend."""
+    breaks_left, turns_left = clock(state)
+    money_w = 0.03 + MONEY * min(1.0, turns_left / 5.0)  # evaluate._assemble's weight
+
+    def zoo(s: int) -> float:
+        return zoo_value(state, s, breaks_left, turns_left) - \
+            money_w * unspendable(state, s, turns_left)
+
+    others = [zoo(s) for s in range(state["seats"]) if s != seat]
+    return zoo(seat) + pending(state, seat) - max(others, default=0.0)
+
+
+def learned_projection(state: dict, seat: int) -> float:
+    """The learned value's predicted margin, without the money no turn left can spend (the
+    money features' weights times the coins beyond; the rival: the one with the most)."""
+    m = learned.predicted_margin(state, seat)
+    _, turns_left = clock(state)
+    model = learned.load()["solo" if state["seats"] == 1 else "duel"]
+    names = learned.SOLO if state["seats"] == 1 else learned.DUEL
+    w = dict(zip(names, model["weights"]))
+    per_coin = w["money"] + w["money*phase"] * min(1.0, turns_left / 8.0)
+    mine = unspendable(state, seat, turns_left)
+    others = [unspendable(state, s, turns_left) for s in range(state["seats"]) if s != seat]
+    return m - per_coin * (mine - (max(others) if others else 0.0))
+
+
 def margin(state: dict, seat: int) -> float:
     """The expected final margin of ``seat`` in VP (see the module doc)."""
     if state["over"]:
         return final_margin(state, seat)
     if SOURCE == "learned":
-        return learned.predicted_margin(state, seat)
-    return HAND.value(state, seat)
+        return learned_projection(state, seat)
+    return hand_margin(state, seat)
 
 
 def sigma(seats: int) -> float:
@@ -64,7 +108,7 @@ def learned_margin(state: dict, seat: int) -> float:
     """The learned value's expected final margin (a finished game: the exact one)."""
     if state["over"]:
         return final_margin(state, seat)
-    return learned.predicted_margin(state, seat)
+    return learned_projection(state, seat)
 
 
 def mean_margin(state: dict, seat: int) -> float:
@@ -72,7 +116,7 @@ def mean_margin(state: dict, seat: int) -> float:
     finished game: the exact one): the yardstick of neither level alone."""
     if state["over"]:
         return final_margin(state, seat)
-    return 0.5 * (HAND.value(state, seat) + learned.predicted_margin(state, seat))
+    return 0.5 * (hand_margin(state, seat) + learned_projection(state, seat))
 
 
 def _register(name: str, fn) -> Evaluator:

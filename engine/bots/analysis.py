@@ -8,21 +8,27 @@ answers and the generator resampled); the real hidden parts are never read.
 
 Two kinds of decision:
 
-- **the start of a move** (the seat is not inside its own chained move): greedy ranks the legal
-  answers on one sampled world and keeps its best ``candidates`` (answers more than ``margin``
-  below greedy's best are dropped), the chosen answer is added when it is not among them, and
-  every compared answer is played out in the same ``playouts`` sampled worlds (common random
-  numbers) by the search bot's playout (:meth:`engine.bots.mcts.MctsBot.playout`: the answer,
-  the seat's own follow-ups answered greedily, then every seat plays on greedily until the seat
-  has started ``horizon`` more moves); an answer's value is its mean over the worlds;
+- **the start of a move** (the seat is not inside its own chained move): each level of the
+  policy (``settings.policy``, default ``"mix"``: greedy on the hand-weighted value and the fast
+  level on the learned one) ranks the legal answers on one sampled world and keeps its best
+  (its share of ``candidates``; answers more than ``margin`` below its best are dropped), the
+  chosen answer is added when it is not among them, and every compared answer is played out in
+  the same ``playouts`` sampled worlds (common random numbers), the worlds played by the
+  policy's levels in turn (:meth:`engine.bots.mcts.MctsBot.playout_state`: the answer, the
+  seat's own follow-ups, then every seat plays on until the seat has started ``horizon`` more
+  moves); an answer's value is its mean over the worlds. A long game's move starts get fewer
+  playouts (``settings.budget``, :func:`for_game`);
 - **a decision inside the seat's own chained move** (a follow-up: which task, which card, where
-  to place): analysed cheaply, by greedy's one-ply look on ``chain_worlds`` sampled worlds
-  (each answer applied, the rest of the chain answered greedily, the position evaluated),
+  to place): analysed cheaply, by each policy level's one-ply look on ``chain_worlds`` sampled
+  worlds (each answer applied, the rest of the chain answered by that level, the end measured),
   the chosen answer always among the scored ones.
 
-Values are in the units of the game's evaluation (:mod:`engine.bots.evaluation`; for the zoo
-builder, projected final score minus the best opponent's: "VP-like"), from the deciding seat's
-point of view. ``loss = max(0, value_best - value_chosen)``.
+Where a playout stops is measured by ``settings.measure`` (:mod:`.analysis_measure`; default
+``"margin_mean"``: the mean of the hand projection and the learned value's predicted final
+margin, without money no turn left can spend; a finished game: its exact margin), in VP of
+expected final margin from the deciding seat's point of view. ``loss = max(0, value_best -
+value_chosen)``. Neither level's own value alone is the yardstick (docs/analysis.md, "A
+yardstick of neither level").
 
 **Accuracy** per seat: ``100 * exp(-mean_loss / unit)`` over the seat's analysed decisions,
 ``unit`` being the game's analysis unit (:func:`unit_of`: the evaluator's
@@ -48,8 +54,10 @@ from .evaluation import evaluator_for, step
 from .greedy import GreedyBot, candidates as shortlist, own_followup, score_answers
 from .labels import describe
 
-#: The evaluator variant whose bots choose the analysis' answers and playouts (None: the
-#: game's own, hand-weighted; ``"learned"`` missed the planted blunders, docs/bots.md).
+#: The evaluator variant that writes an answer's line (``best_line``: greedy's own follow-ups,
+#: for the labels) and names the game's analysis unit (None: the game's own). Which answers
+#: are compared, who plays them out and what measures them: ``Settings.policy`` and
+#: ``Settings.measure`` (:mod:`.analysis_values`).
 VALUE: str | None = None
 
 #: The analysis unit of a game whose evaluator names none (value units; the zoo builder's 2 VP):
@@ -77,9 +85,9 @@ class Settings:
     horizon: int = 1          #: own moves a playout plays after the analysed one
     chain_worlds: int = 1     #: sampled worlds for a decision inside the seat's chained move
     mistake: float | None = None  #: a loss above this is a mistake (None: the game's unit)
-    budget: int = 0           #: sampled worlds a whole game's move starts may take (0: any)
-    policy: str = "own"       #: who picks and plays out the compared answers (analysis_values)
-    measure: str = "margin"   #: the margin evaluator variant that measures where playouts stop
+    budget: int = 1600        #: sampled worlds a whole game's move starts may take (0: any)
+    policy: str = "mix"       #: who picks and plays out the compared answers (analysis_values)
+    measure: str = "margin_mean"  #: the margin variant that measures where playouts stop
 
     def __post_init__(self) -> None:
         if self.playouts < 1 or self.candidates < 0 or self.chain_worlds < 1 or \

@@ -87,7 +87,11 @@ def test_a_planted_blunder_is_among_the_biggest_mistakes(plant, clean_log):
     assert plant in top, report["mistakes"][:3]
     m = next(m for m in report["mistakes"] if m["index"] == plant)
     assert m["chosen"] == log[plant]["action"] and m["best"] != m["chosen"]
-    assert m["loss"] > 5 and m["value_best"] - m["value_chosen"] == pytest.approx(m["loss"])
+    # twice a mistake: the default yardstick is the mean of the hand projection, which sees
+    # the sponsor's appeal income the blunder gives up (14-15 VP), and the learned value, which
+    # does not (its income weights were fitted near 0: 0.3-0.6 VP); docs/analysis.md
+    assert m["loss"] > 2 * unit_of(ARK)
+    assert m["value_best"] - m["value_chosen"] == pytest.approx(m["loss"])
     assert m["chained"] is (plant == CHAIN_AT)
     # labels: structured and in words
     assert m["text"]["chosen"]["key"] and m["text"]["chosen"]["text"]
@@ -97,6 +101,19 @@ def test_a_planted_blunder_is_among_the_biggest_mistakes(plant, clean_log):
     clean = analyse(ARK, 2, {}, SEED, clean_log, FAST)
     assert report["seats"][seat]["accuracy"] < clean["seats"][seat]["accuracy"]
     assert report["seats"][seat]["mistakes"] >= 1
+
+
+@pytest.mark.parametrize("plant", [MOVE_AT, CHAIN_AT], ids=["move-start", "chained"])
+def test_the_planted_blunder_on_greedys_yardstick(plant):
+    """Greedy's own policy measured on the hand projection alone (the yardstick before
+    2026-12-03, still a setting) charges the blunder what the hand value sees in it."""
+    log = greedy_log(ARK, SEED, LENGTH, plant=plant)
+    state = ARK.setup(2, {}, SEED)
+    for item in log[:plant]:
+        state, _ = ARK.apply(state, item["seat"], item["action"])
+    own = Settings(playouts=3, candidates=1, policy="own", measure="margin")
+    entry = analyse_point(ARK, state, log[plant]["seat"], log[plant]["action"], own, plant)
+    assert entry["loss"] > 10
 
 
 def test_a_planted_blunder_in_a_whole_game():
