@@ -61,7 +61,9 @@ def entries(game, seed, log, settings) -> list[dict]:
     """``{"seat", "loss": [per measure]}`` per analysed decision."""
     analysis_values.Measure = Every  # the pass measures by every measure at once
     out = []
-    wanted = {p["index"] for p in analysis.points(game, 2, {}, seed, log)}
+    pts = analysis.points(game, 2, {}, seed, log)
+    settings = analysis.for_game(settings, pts)  # a long game's cut, as analyse() makes it
+    wanted = {p["index"] for p in pts}
     state = game.setup(2, {}, seed)
     for i, item in enumerate(log):
         seat, action = item["seat"], item["action"]
@@ -89,11 +91,12 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--seed", default="analysis-ladder")
     ap.add_argument("--playouts", type=int, default=analysis.Settings.playouts)
+    ap.add_argument("--budget", type=int, default=analysis.Settings.budget)
     ap.add_argument("--logs")
     ap.add_argument("--json")
     args = ap.parse_args()
     game = engine.get_game("arknova")
-    settings = analysis.Settings(policy=args.policy, playouts=args.playouts)
+    settings = analysis.Settings(policy=args.policy, playouts=args.playouts, budget=args.budget)
     unit = analysis.unit_of(game)
     games = []
     for pair in [p for p in args.pairs.split(",") if p]:

@@ -117,13 +117,20 @@ def test_the_planted_blunder_on_greedys_yardstick(plant):
 
 
 def test_a_planted_blunder_in_a_whole_game():
-    """The same blunder in a game played to its end (~490 actions, ~440 analysed): still
-    among the three biggest mistakes, with the cheapest setting."""
+    """The same blunder in a game played to its end (~750 actions, ~730 analysed), with the
+    cheapest setting: a mistake, and one of the two biggest of the opening (the first 100
+    actions). Not among the game's three biggest any more: on the yardstick of neither level
+    the blunderer, who falls behind and then stalls (greedy's way: docs/analysis.md), is charged
+    more later on (up to 25 VP a move, where the fast level's answer gains what greedy's does
+    not, even measured on the hand projection alone)."""
     log = greedy_log(ARK, SEED, 5000, plant=MOVE_AT)
     assert ARK.result(state_at(ARK, log, len(log))) is not None  # the game is over
     report = analyse(ARK, 2, {}, SEED, log, Settings(playouts=2, candidates=1))
     assert report["complete"] and report["total"] > 400
-    assert MOVE_AT in [m["index"] for m in report["mistakes"][:3]]
+    planted = next(e for e in report["entries"] if e["index"] == MOVE_AT)
+    assert planted["loss"] > unit_of(ARK)
+    opening = sorted((e for e in report["entries"] if e["index"] < 100), key=lambda e: -e["loss"])
+    assert MOVE_AT in [e["index"] for e in opening[:2]]
 
 
 # ------------------------------------------------------------------ the report's shape
