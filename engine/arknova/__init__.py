@@ -21,9 +21,33 @@ maps and buildings: ``data/maps/``, ``data/buildings.json``. Where is a rule?
   effects that replace their interactions: :mod:`.solo_effects`
 """
 
-from ..core import register
+from ..core import Plugin
 from .game import ArkNova
 
-GAME = register(ArkNova(), replace=True)
 
-__all__ = ["ArkNova", "GAME"]
+def _evaluate():
+    from .evaluate import EVALUATOR
+    return EVALUATOR
+
+
+def _learned():
+    from .learned import EVALUATOR
+    return EVALUATOR
+
+
+def _margin():
+    from .margin import EVALUATOR
+    return EVALUATOR
+
+
+def _describer():
+    from .labels import describe
+    return describe
+
+
+#: the game as one plugin (listed in ``engine/games.json``, registered by ``engine.core``)
+PLUGIN = Plugin(ArkNova(), evaluators={"": _evaluate, "learned": _learned, "margin": _margin},
+                describer=_describer, card_events=("animal", "sponsor"))
+GAME = PLUGIN.game
+
+__all__ = ["GAME", "PLUGIN", "ArkNova"]

@@ -33,7 +33,7 @@ import math
 from functools import lru_cache
 from importlib import resources
 
-from ..bots.evaluation import Evaluator, final_value, register_evaluator
+from ..bots.evaluation import Evaluator, final_value
 from .evaluate import EVALUATOR as HAND, clock, pending, zoo_parts
 from .tables import appeal_income
 from .zooparts import hand_value
@@ -229,6 +229,6 @@ def value(state: dict, seat: int) -> float:
     return utility(state, seat) + pending(state, seat)
 
 
-EVALUATOR = register_evaluator("arknova:learned", Evaluator(
+EVALUATOR = Evaluator(
     value=value, own_followup=HAND.own_followup, shortlist=HAND.shortlist, clone=HAND.clone,
-    session=HAND.session, extra=dict(HAND.extra)))
+    session=HAND.session, extra=dict(HAND.extra))

@@ -16,9 +16,22 @@ cards: ``data/enclosures.json``, ``data/events.json``, ``data/cards.json`` (vali
 - bots: :mod:`.determinize` (possible worlds), :mod:`.evaluate` (position value)
 """
 
-from ..core import register
+from ..core import Plugin
 from .game import Zoocracy
 
-GAME = register(Zoocracy(), replace=True)
 
-__all__ = ["GAME", "Zoocracy"]
+def _evaluate():
+    from .evaluate import EVALUATOR
+    return EVALUATOR
+
+
+def _describer():
+    from .labels import describe
+    return describe
+
+
+#: the game as one plugin (listed in ``engine/games.json``, registered by ``engine.core``)
+PLUGIN = Plugin(Zoocracy(), evaluators={"": _evaluate}, describer=_describer)
+GAME = PLUGIN.game
+
+__all__ = ["GAME", "PLUGIN", "Zoocracy"]
