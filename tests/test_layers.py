@@ -184,3 +184,39 @@ def test_no_module_over_400_lines():
 def test_the_long_module_allowlist_only_shrinks():
     sizes = _sources()
     assert sorted(rel for rel in TOO_LONG_FOR_NOW if sizes.get(rel, 0) <= MAX_LINES) == []
+
+
+# ------------------------------------------------------------------ games are plugins
+
+#: the generic layers: they find a game through its plugin (engine/core/plugin.py), by name
+GENERIC = ("engine/core", "engine/bots", "app")
+
+
+def game_paths(root: Path) -> list[str]:
+    """``path:line`` of each mention of an installed game's package (``engine.arknova``,
+    ``engine/arknova``, as the manifest ``engine/games.json`` lists them) in a generic module,
+    code, strings, docstrings and comments alike."""
+    from engine.core.registry import installed
+
+    packages = [package for _, package in installed()]
+    needles = packages + [p.replace(".", "/") for p in packages]
+    out = []
+    for folder in GENERIC:
+        for path in sorted((root / folder).rglob("*.py")):
+            for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if any(n in line for n in needles):
+                    out.append(f"{path.relative_to(root).as_posix()}:{i}")
+    return out
+
+
+def test_generic_layers_name_no_game_package():
+    assert game_paths(ROOT) == []
+
+
+def test_a_game_package_in_a_generic_layer_is_found(tmp_path):
+    for folder in GENERIC:
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "engine/bots/x.py").write_text('MOD = "engine.zoocracy.evaluate"\n')
+    (tmp_path / "app/y.py").write_text("# see engine/arknova/labels.py\nOK = 1\n")
+    (tmp_path / "engine/core/z.py").write_text('GAME = "arknova"\n')  # a game's name is data
+    assert game_paths(tmp_path) == ["engine/bots/x.py:1", "app/y.py:1"]
