@@ -22,7 +22,7 @@ maps and buildings: ``data/maps/``, ``data/buildings.json``. Where is a rule?
 """
 
 from ..core import Plugin
-from .game import ArkNova
+from .game import GAME, ArkNova
 
 
 def _evaluate():
@@ -46,8 +46,7 @@ def _describer():
 
 
 #: the game as one plugin (listed in ``engine/games.json``, registered by ``engine.core``)
-PLUGIN = Plugin(ArkNova(), evaluators={"": _evaluate, "learned": _learned, "margin": _margin},
+PLUGIN = Plugin(GAME, evaluators={"": _evaluate, "learned": _learned, "margin": _margin},
                 describer=_describer, card_events=("animal", "sponsor"))
-GAME = PLUGIN.game
 
 __all__ = ["GAME", "PLUGIN", "ArkNova"]

@@ -213,7 +213,7 @@ def _pending(state: dict, seat: int, turns_left: float) -> float:
 def value(state: dict, seat: int) -> float:
     """The seat's projected victory points minus the best other seat's (see module doc)."""
     if state["over"]:
-        from . import GAME
+        from .game import GAME
 
         return final_value(GAME, state, seat) or 0.0
     breaks_left, turns_left = clock(state)

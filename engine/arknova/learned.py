@@ -216,7 +216,7 @@ def value(state: dict, seat: int) -> float:
     """The bots' value of a position on the learned weights: :func:`utility` (a finished game:
     its final margin +-20), plus what pending building placements are worth."""
     if state["over"]:
-        from . import GAME
+        from .game import GAME
 
         final = final_value(GAME, state, seat) or 0.0
         if state["seats"] == 1:

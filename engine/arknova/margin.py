@@ -36,7 +36,7 @@ SOURCE = "hand"
 
 def final_margin(state: dict, seat: int) -> float:
     """Score minus the best other seat's (solo: the score) of a finished game."""
-    from . import GAME
+    from .game import GAME
 
     res = GAME.result(state)
     if res is None:

@@ -17,7 +17,7 @@ cards: ``data/enclosures.json``, ``data/events.json``, ``data/cards.json`` (vali
 """
 
 from ..core import Plugin
-from .game import Zoocracy
+from .game import GAME, Zoocracy
 
 
 def _evaluate():
@@ -31,7 +31,6 @@ def _describer():
 
 
 #: the game as one plugin (listed in ``engine/games.json``, registered by ``engine.core``)
-PLUGIN = Plugin(Zoocracy(), evaluators={"": _evaluate}, describer=_describer)
-GAME = PLUGIN.game
+PLUGIN = Plugin(GAME, evaluators={"": _evaluate}, describer=_describer)
 
 __all__ = ["GAME", "PLUGIN", "Zoocracy"]
