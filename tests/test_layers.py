@@ -182,3 +182,25 @@ def test_no_module_over_400_lines():
 def test_the_long_module_allowlist_only_shrinks():
     sizes = _sources()
     assert sorted(rel for rel in TOO_LONG_FOR_NOW if sizes.get(rel, 0) <= MAX_LINES) == []
+
+
+# ------------------------------------------------------------------ the client: one module per game
+
+JS = ROOT / "static" / "js"
+
+
+def test_mount_looks_each_game_up_and_names_none():
+    """mount.js imports every game's module (static/js/<game>/index.js) and has no branch of its own
+    for a game: no game's name appears in it as a string."""
+    mount = (JS / "mount.js").read_text(encoding="utf-8")
+    games = sorted(p.parent.name for p in JS.glob("*/index.js"))
+    assert games == ["arknova", "zoocracy"]
+    assert [g for g in games if f'from "./{g}/index.js"' not in mount] == []
+    assert [g for g in games if f'"{g}"' in mount or f"'{g}'" in mount] == []
+
+
+def test_one_toast_module():
+    """The toasts of every page come from static/js/toast.js (no page keeps its own copy)."""
+    own = sorted(p.relative_to(JS).as_posix() for p in JS.rglob("*.js")
+                 if "function toast(" in p.read_text(encoding="utf-8"))
+    assert own == ["toast.js"]
