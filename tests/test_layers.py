@@ -95,7 +95,7 @@ def test_every_refusal_code_has_its_status_at_the_edge():
 STORAGE = (
     "db.py", "models.py", "models_delivery.py", "migrate.py",
     "games/store.py", "games/store_exits.py", "games/store_records.py", "games/store_reads.py",
-    "games/store_rematch.py",
+    "games/store_rematch.py", "games/store_invites.py",
     "daily/store.py", "people_store.py", "seeks/store.py",
     # the edge: tells "the database is away" (503) from a bug (500) by SQLAlchemy's exceptions
     "errors.py",
@@ -113,9 +113,6 @@ SQLALCHEMY_ALLOWED = (
     "notify/channels.py", "notify/daily.py",
     "notify/digest.py", "notify/service.py", "push.py", "quotas.py", "ratings.py",
     "vacations.py", "webhooks.py",
-    # invitations (issue #33) write seats and games in their own transactions, as rematch.py
-    # did (written before #34.4 step 1; to move into a store as games/store_rematch.py did)
-    "invites.py",
 )
 
 

@@ -33,7 +33,7 @@ class Rematched(NamedTuple):
 
 
 class StartCheck(NamedTuple):
-    """What decides whether an open rematch starts: its status, its creator, and whether a
+    """What decides whether an open game with invitations starts: its status, its creator, and whether a
     seat is still invited or empty."""
 
     status: str
@@ -138,7 +138,9 @@ class RematchRows:
         if not accept:
             await self.seats_changed(game_id)
 
-    async def rematch_start_check(self, game_id: int) -> StartCheck | None:
+    async def start_check(self, game_id: int) -> StartCheck | None:
+        """Whether an open game may start by itself (a rematch, an invitation game): its
+        status, its creator, whether a seat is still invited or empty."""
         async with self.db.read() as s:
             row = (await s.execute(select(Game.status, Game.created_by, User.username)
                                    .outerjoin(User, User.id == Game.created_by)
