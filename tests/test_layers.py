@@ -96,7 +96,7 @@ STORAGE = (
     "db.py", "models.py", "models_delivery.py", "migrate.py",
     "games/store.py", "games/store_exits.py", "games/store_records.py", "games/store_reads.py",
     "games/store_rematch.py", "games/store_invites.py",
-    "daily/store.py", "people_store.py", "seeks/store.py",
+    "daily/store.py", "people_store.py", "seeks/store.py", "vacations_store.py",
     # the edge: tells "the database is away" (503) from a bug (500) by SQLAlchemy's exceptions
     "errors.py",
 )
@@ -112,7 +112,7 @@ SQLALCHEMY_ALLOWED = (
     "analysis/service.py", "analysis/worker.py", "auth.py", "chat.py", "history.py",
     "notify/channels.py", "notify/daily.py",
     "notify/digest.py", "notify/service.py", "push.py", "quotas.py", "ratings.py",
-    "vacations.py", "webhooks.py",
+    "webhooks.py",
 )
 
 
