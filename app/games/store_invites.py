@@ -16,6 +16,7 @@ from ..models import Game, Seat, User
 from ..models_delivery import OutboxEvent
 from ..refusal import Refusal
 from ..times import utcnow
+from .store_rematch import invited_seat, locked_game
 
 #: ``choose(session)``: the invited players (id, name) for a game, refusing a bad list; it
 #: runs in the store's transaction once the game is locked and known to be the caller's and open
@@ -64,14 +65,6 @@ class InviteRows:
             .where(Game.created_by == creator_id, Game.status == "open",
                    Seat.invited.is_(True))) or 0
 
-    @staticmethod
-    async def _locked(s: Any, game_id: int) -> Game:
-        row: Game | None = (await s.execute(
-            select(Game).where(Game.id == game_id).with_for_update())).scalar_one_or_none()
-        if row is None:
-            raise Refusal("not_found", "No such game.")
-        return row
-
     async def _changed(self, game_id: int) -> None:
         if self.cache is not None:
             self.cache.drop(game_id)
@@ -83,7 +76,7 @@ class InviteRows:
         names, with a ``notice(game, invited)`` for them in the same transaction: (the game's
         name, the invited users)."""
         async with self.db.write() as s:
-            row = await self._locked(s, game_id)
+            row = await locked_game(s, game_id)
             if row.created_by != user_id:
                 raise Refusal("not_creator", "Only the player who created the game can invite.")
             if row.status != "open" or row.source != "play":
@@ -111,23 +104,13 @@ class InviteRows:
         await self._changed(game_id)
         return name, invited
 
-    async def _invited_seat_of(self, s: Any, game_id: int, user_id: int) -> tuple[Game, Seat]:
-        row = await self._locked(s, game_id)
-        seat = (await s.execute(select(Seat).where(Seat.game_id == game_id,
-                                                   Seat.user_id == user_id))).scalar_one_or_none()
-        if seat is None or not seat.invited:
-            raise Refusal("not_invited", "You have no invitation to this game.")
-        if row.status != "open":  # pragma: no cover - invitations end when the game starts
-            raise Refusal("not_open", "This game has already started.")
-        return row, seat
-
     async def answer_invite(self, game_id: int, user_id: int, accept: bool,
                             declined: Notice | None = None) -> Answered:
         """Keep (``accept``) or free the invited seat of ``user_id``; on a decline
         ``declined(game, [creator])`` is the outbox payload of the creator's notice, in the
         same transaction. Either way the change is announced to every process."""
         async with self.db.write() as s:
-            row, seat = await self._invited_seat_of(s, game_id, user_id)
+            row, seat = await invited_seat(s, game_id, user_id)
             seat.invited = False
             row.updated_at = utcnow()
             others: list[int] = []
@@ -150,7 +133,7 @@ class InviteRows:
         """The creator ``user_id`` takes back the invitation of the player ``name`` not
         answered yet: the seat is free (``Answered.user_id``: the invitee)."""
         async with self.db.write() as s:
-            row = await self._locked(s, game_id)
+            row = await locked_game(s, game_id)
             if row.created_by != user_id:
                 raise Refusal("not_creator",
                               "Only the player who created the game can withdraw an invitation.")

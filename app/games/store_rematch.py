@@ -42,6 +42,27 @@ class StartCheck(NamedTuple):
     pending: bool
 
 
+async def locked_game(s: Any, game_id: int) -> Game:
+    """The game's row, locked for the transaction of ``s``; 404 for no such game."""
+    row: Game | None = (await s.execute(
+        select(Game).where(Game.id == game_id).with_for_update())).scalar_one_or_none()
+    if row is None:
+        raise not_found("game")
+    return row
+
+
+async def invited_seat(s: Any, game_id: int, user_id: int) -> tuple[Game, Seat]:
+    """The open game (locked) and the seat it keeps for ``user_id``; 403 ``not_invited``."""
+    row = await locked_game(s, game_id)
+    seat = (await s.execute(select(Seat).where(Seat.game_id == game_id,
+                                               Seat.user_id == user_id))).scalar_one_or_none()
+    if seat is None or not seat.invited:
+        raise Refusal("not_invited", "You have no invitation to this game.")
+    if row.status != "open":  # pragma: no cover - invitations end when the game starts
+        raise Refusal("not_open", "This game has already started.")
+    return row, seat
+
+
 class RematchRows:
     """The rematch's writes and reads (``self.db``: the database; ``self.cache``: the game
     cache or None)."""
@@ -64,10 +85,7 @@ class RematchRows:
         ``invitation(new id, game name, invited users)`` is the outbox payload of the notice
         to the other humans, added in the same transaction."""
         async with self.db.write() as s:
-            old = (await s.execute(select(Game).where(Game.id == game_id).with_for_update())
-                   ).scalar_one_or_none()
-            if old is None:
-                raise not_found("game")
+            old = await locked_game(s, game_id)
             seats = (await s.execute(select(Seat).where(Seat.game_id == game_id)
                                      .order_by(Seat.seat))).scalars().all()
             if not any(x.user_id == user_id for x in seats):
@@ -108,24 +126,11 @@ class RematchRows:
                 return Rematched(existing, False)
             return Rematched(new.id, True)
 
-    async def _invited_seat(self, s: Any, game_id: int, user_id: int) -> tuple[Game, Seat]:
-        row = (await s.execute(select(Game).where(Game.id == game_id).with_for_update())
-               ).scalar_one_or_none()
-        if row is None:
-            raise not_found("game")
-        seat = (await s.execute(select(Seat).where(Seat.game_id == game_id,
-                                                   Seat.user_id == user_id))).scalar_one_or_none()
-        if seat is None or not seat.invited:
-            raise Refusal("not_invited", "You have no invitation to this game.")
-        if row.status != "open":  # pragma: no cover - invitations end when the game starts
-            raise Refusal("not_open", "This game has already started.")
-        return row, seat
-
     async def answer_invitation(self, game_id: int, user_id: int, accept: bool) -> None:
         """Keep (``accept``) or free the invited seat of ``user_id``; a freed seat is announced
         to every process (their sockets of that seat follow)."""
         async with self.db.write() as s:
-            row, seat = await self._invited_seat(s, game_id, user_id)
+            row, seat = await invited_seat(s, game_id, user_id)
             seat.invited = False
             if not accept:
                 seat.user_id = None
