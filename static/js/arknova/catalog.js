@@ -36,8 +36,3 @@ export function indexCatalog(catalog) {
   }
   return byId;
 }
-
-export function cardName(byId, id) {
-  const c = byId && byId.get(id);
-  return c ? c.name : String(id);
-}
