@@ -7,16 +7,15 @@ and the store drops its cached copy of a game whose seats it changed (as
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from sqlalchemy import func, select
 
-from ..db import Database
 from ..models import Game, Seat, User
 from ..models_delivery import OutboxEvent
 from ..refusal import Refusal
 from ..times import utcnow
-from .store_rematch import invited_seat, locked_game
+from .store_rematch import SeatWriter, invited_seat, locked_game
 
 #: ``choose(session)``: the invited players (id, name) for a game, refusing a bad list; it
 #: runs in the store's transaction once the game is locked and known to be the caller's and open
@@ -35,15 +34,8 @@ class Answered(NamedTuple):
     others: list[int]
 
 
-class InviteRows:
-    """The invitations' writes and reads (``self.db``: the database; ``self.cache``: the game
-    cache or None)."""
-
-    db: Database  # set by SqlGameStore
-    cache: Any  # set by SqlGameStore
-
-    if TYPE_CHECKING:  # SqlGameStore's (PgGameStore's: NOTIFY in the transaction)
-        async def seats_changed(self, game_id: int, session: Any = None) -> None: ...
+class InviteRows(SeatWriter):
+    """The invitations' writes and reads."""
 
     async def users_by_key(self, keys: list[str],
                            session: Any = None) -> dict[str, tuple[int, str]]:

@@ -63,15 +63,19 @@ async def invited_seat(s: Any, game_id: int, user_id: int) -> tuple[Game, Seat]:
     return row, seat
 
 
-class RematchRows:
-    """The rematch's writes and reads (``self.db``: the database; ``self.cache``: the game
-    cache or None)."""
+class SeatWriter:
+    """A part of SqlGameStore that changes seats (``self.db``: the database; ``self.cache``:
+    the game cache or None, which the part drops for a game whose seats it changed)."""
 
     db: Database  # set by SqlGameStore
     cache: Any  # set by SqlGameStore
 
     if TYPE_CHECKING:  # SqlGameStore's (PgGameStore's: NOTIFY in the transaction)
         async def seats_changed(self, game_id: int, session: Any = None) -> None: ...
+
+
+class RematchRows(SeatWriter):
+    """The rematch's writes and reads."""
 
     async def rematch_of_id(self, game_id: int) -> int | None:
         """The id of the game's rematch, if there is one."""
