@@ -5,8 +5,9 @@ game is over; ``learned.py``: the learned margin plus +-20 and a tempo term scal
 chance). Neither is a margin: a move that ends the game jumped by the +-20 (and the learned
 tempo's +-60), and the win-chance terms swing by tens of points for a few VP near the end. The
 analysis compared such values of different answers' playouts and charged single moves up to
--94 "VP". It measures its leaves with :func:`margin` instead (registered as the
-``arknova:margin`` evaluator variant, :func:`engine.bots.evaluation.evaluator_for`):
+-94 "VP". It measures its leaves with :func:`margin` instead (the plugin's ``margin`` evaluator
+variant, :func:`engine.bots.evaluation.evaluator_for`; ``margin_learned`` and ``margin_mean``
+are :func:`learned_margin` and :func:`mean_margin`):
 
 - a finished game: the exact final margin (score minus the best other seat's; solo: the score),
   no bonus;
@@ -25,7 +26,7 @@ finds the planted blunders: on the learned margin they were charged 0.0 and 0.6 
 
 from __future__ import annotations
 
-from ..bots.evaluation import Evaluator, register_evaluator
+from ..bots.evaluation import Evaluator
 from . import learned
 from .evaluate import EVALUATOR as HAND, clock, pending, zoo_value
 from .zooparts import MONEY
@@ -41,7 +42,7 @@ SOURCE = "hand"
 
 def final_margin(state: dict, seat: int) -> float:
     """Score minus the best other seat's (solo: the score) of a finished game."""
-    from . import GAME
+    from .game import GAME
 
     res = GAME.result(state)
     if res is None:
@@ -119,13 +120,14 @@ def mean_margin(state: dict, seat: int) -> float:
     return 0.5 * (hand_margin(state, seat) + learned_projection(state, seat))
 
 
-def _register(name: str, fn) -> Evaluator:
-    return register_evaluator(name, Evaluator(
+def _evaluator(fn) -> Evaluator:
+    return Evaluator(
         value=fn, own_followup=HAND.own_followup, shortlist=HAND.shortlist, clone=HAND.clone,
         session=HAND.session, extra={**HAND.extra, "sigma": sigma(2), "sigma_solo": sigma(1),
-                                     "margin": True}))
+                                     "margin": True})
 
 
-EVALUATOR = _register("arknova:margin", margin)
-LEARNED = _register("arknova:margin_learned", learned_margin)
-MEAN = _register("arknova:margin_mean", mean_margin)
+#: the plugin's ``margin``, ``margin_learned`` and ``margin_mean`` variants (``__init__.py``)
+EVALUATOR = _evaluator(margin)
+LEARNED = _evaluator(learned_margin)
+MEAN = _evaluator(mean_margin)
