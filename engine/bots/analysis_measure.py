@@ -10,9 +10,8 @@ to -94). The analysis therefore lets the bots' own evaluator choose the moves of
 - a finished game: the exact final margin (score minus the best other seat's; alone at the
   table: the score, whose goal is 0), and a win chance of 1, 1/2 or 0;
 - otherwise: the game's margin evaluator (``evaluator_for(game, "margin")``, or the variant
-  the settings name, as the game's plugin names them; for the zoo builder
-  ``engine/arknova/margin.py``: the hand projection, the learned value's predicted margin, or
-  their mean) and the
+  the settings name, as the game's plugin names them; for the zoo builder: the hand
+  projection, the learned value's predicted margin, or their mean) and the
   win chance ``chance(m, sigma)`` with its residual spread ``sigma`` (``extra["sigma"]``; a game
   without one: :data:`SIGMA_UNITS` analysis units).
 
