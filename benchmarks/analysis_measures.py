@@ -8,7 +8,8 @@ and plays them out; the measure only values where the playouts stop. So one pass
 over a game gives the entries of every measure (:data:`engine.bots.analysis_measure.MEASURES`)
 at once: each playout's end is measured by all of them (the losses are then those
 :func:`engine.bots.analysis.analyse_point` gives with that measure; its best line and
-labels, which change no loss, are left out). Games come from ``benchmarks/analysis_ladder.py``
+labels, which change no loss, are left out; ``--json`` keeps them as ``[seat, [loss per
+measure], chained, compared, index in the log]``). Games come from ``benchmarks/analysis_ladder.py``
 (the same seeds, ``--logs`` shares their logs). Prints per measure the share of decided games
 whose winner's accuracy is at least the loser's (95 % Wilson), and the CPU of the pass.
 """
@@ -78,7 +79,8 @@ def entries(game, seed, log, settings) -> list[dict]:
             v = [x[j] if isinstance(x, tuple) else x for x in vals]
             b = max(range(len(idx)), key=lambda k: (v[k], -k))
             losses.append(round(max(0.0, round(v[b], 3) - round(v[c], 3)), 3))
-        out.append({"seat": seat, "loss": losses, "chained": chained, "compared": len(idx)})
+        out.append({"seat": seat, "loss": losses, "chained": chained, "compared": len(idx),
+                    "index": i})
         state, _ = game.apply(state, seat, action)
     return out
 
@@ -120,7 +122,8 @@ def main() -> None:
                  "actions": len(log), "points": len(es), "cpu_s": round(cpu, 1),
                  "accuracy": acc, "max_loss": {n: max(e["loss"][j] for e in es)
                                                for j, n in enumerate(MEASURES)},
-                 "entries": [[e["seat"], e["loss"], e["chained"], e["compared"]] for e in es]}
+                 "entries": [[e["seat"], e["loss"], e["chained"], e["compared"], e["index"]]
+                             for e in es]}
             games.append(g)
             print(json.dumps({k: v for k, v in g.items() if k != "entries"}), file=sys.stderr,
                   flush=True)
