@@ -28,7 +28,6 @@ from sqlalchemy.exc import IntegrityError
 from .. import quotas
 from ..bus import SEATS_CHANNEL, USER_CHANNEL
 from ..db import Database, Duplicate
-from ..history import undo_snapshots
 from ..models import ActionRecord, Game, Seat, Snapshot
 from ..models_delivery import OutboxEvent
 from ..refusal import not_found
@@ -36,7 +35,7 @@ from ..times import utcnow
 from .store_exits import ExitRows, ExitTx
 from .store_invites import Answered, Choose, InviteRows, Notice
 from .store_reads import ReadRows
-from .store_records import History, RecordRows
+from .store_records import History, RecordRows, undo_snapshots
 from .store_rematch import Invitation, Quota, Rematched, RematchRows, StartCheck
 
 

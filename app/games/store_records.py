@@ -9,8 +9,18 @@ from dataclasses import dataclass
 from sqlalchemy import insert, select
 
 from ..db import Database
-from ..history import undo_snapshots
 from ..models import ActionRecord, Game, Seat, Snapshot, User
+
+
+async def undo_snapshots(s, game_id: int, records) -> dict[int, dict]:
+    """The stored states of the undo rows among ``records`` (each undo version has one), read
+    in the session ``s``."""
+    versions = [r.version for r in records if r.kind == "undo"]
+    if not versions:
+        return {}
+    rows = (await s.execute(select(Snapshot.version, Snapshot.state).where(
+        Snapshot.game_id == game_id, Snapshot.version.in_(versions)))).all()
+    return {r.version: r.state for r in rows}
 
 
 @dataclass
