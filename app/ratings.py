@@ -194,8 +194,11 @@ def why_unrated(game: Game, seats: list[Seat]) -> str | None:
 
 
 class RatingService:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, games) -> None:
         self.db = db
+        #: the game store (app.games.store): the game's row and seats, locked, and its
+        #: ``rated`` flag, in the ratings' transaction
+        self.games = games
 
     async def on_finished(self, s, game_ids: list[int]) -> None:
         """Listener of ``signals.finished`` (the outbox's transaction ``s``): rate each game
@@ -216,13 +219,10 @@ class RatingService:
     async def rate_in(self, s, game_id: int) -> bool:
         """Update the ratings from a finished game in ``s`` (not committed); False when it is
         not rated (or was)."""
-        row = (await s.execute(select(Game).where(Game.id == game_id).with_for_update())
-               ).scalar_one_or_none()
+        row, seats = await self.games.for_rating(game_id, s)
         if row is None or row.rated:
             return False
-        seats = (await s.execute(select(Seat).where(Seat.game_id == game_id)
-                                 .order_by(Seat.seat))).scalars().all()
-        reason = why_unrated(row, list(seats))
+        reason = why_unrated(row, seats)
         if reason is not None:
             log.info("game %s is not rated: %s", game_id, reason)
             return False
@@ -247,7 +247,7 @@ class RatingService:
             r.updated_at = now
             s.add(RatingHistory(user_id=uid, game=row.game, game_id=game_id,
                                 rating=new.rating, rd=new.rd, created_at=now))
-        row.rated = True
+        await self.games.mark_rated(game_id, s)
         await s.flush()
         log.info("game %s rated", game_id)
         return True

@@ -95,7 +95,7 @@ def test_every_refusal_code_has_its_status_at_the_edge():
 STORAGE = (
     "db.py", "models.py", "models_delivery.py", "migrate.py",
     "games/store.py", "games/store_exits.py", "games/store_records.py", "games/store_reads.py",
-    "games/store_rematch.py", "games/store_invites.py",
+    "games/store_rematch.py", "games/store_invites.py", "games/store_lookups.py",
     "daily/store.py", "people_store.py", "seeks/store.py", "vacations_store.py",
     "chat_store.py",
     # the edge: tells "the database is away" (503) from a bug (500) by SQLAlchemy's exceptions

@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from .. import redaction
 from ..auth import UserInfo
 from ..history import effective_log
-from ..models import ActionRecord, Analysis, Game, User
+from ..models import Analysis, Game, User
 from ..refusal import Refusal, not_found
 from ..times import iso, utcnow
 from .hints import HintPool
@@ -180,8 +180,7 @@ class AnalysisService:
     async def on_finished(self, s, game_ids: list[int]):
         """Listener of ``signals.finished``, after the ratings (same transaction ``s``): a
         game rated just now is analysed automatically."""
-        rated = list((await s.execute(select(Game.id).where(
-            Game.id.in_(sorted(set(game_ids))), Game.rated.is_(True)))).scalars().all())
+        rated = await self.games.store.rated_among(game_ids, s)
         if not rated:
             return None
         insert = (postgresql.insert if s.bind.dialect.name == "postgresql" else sqlite.insert)
@@ -196,14 +195,9 @@ class AnalysisService:
 
     async def _payload(self, s, row: Analysis) -> dict:
         """The job's data (``compute.run_job``): the game and its effective log."""
-        game = await s.get(Game, row.game_id)
+        game, records = await self.games.store.for_analysis(row.game_id, s)
         if game is None:
             raise ValueError(f"game {row.game_id} is gone")
-        records = (await s.execute(
-            select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
-                   ActionRecord.kind)
-            .where(ActionRecord.game_id == row.game_id)
-            .order_by(ActionRecord.version))).all()
         steps = effective_log(records)
         return {"game": game.game, "seats": game.seat_count, "options": game.options,
                 "seed": game.seed, "settings": row.settings,

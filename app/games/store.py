@@ -34,6 +34,7 @@ from ..refusal import not_found
 from ..times import utcnow
 from .store_exits import ExitRows, ExitTx
 from .store_invites import Answered, Choose, InviteRows, Notice
+from .store_lookups import LookupRows, Lookups
 from .store_reads import ReadRows
 from .store_records import History, RecordRows, undo_snapshots
 from .store_rematch import Invitation, Quota, Rematched, RematchRows, StartCheck
@@ -106,8 +107,9 @@ class Move:
     held: int | None = None
 
 
-class GameStore(Protocol):
-    """Everything the game service stores or reads of games (see the module docstring)."""
+class GameStore(Lookups, Protocol):
+    """Everything the game service stores or reads of games (see the module docstring), and
+    the other domains' reads of them (:class:`~.store_lookups.Lookups`)."""
 
     async def insert_game(self, fields: dict, seats: list[dict],
                           quota: Callable[[int, Counter], None] | None = None,
@@ -243,7 +245,7 @@ class LobbyTx(ExitTx):
             self._seats = False
 
 
-class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows, InviteRows):
+class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows, InviteRows, LookupRows):
     """:class:`GameStore` over SQLAlchemy: SQLite, and the base of the PostgreSQL store.
     ``cache`` (the game service's, or None): what the store drops when it changes a game
     outside the service's own paths (a rematch's seats)."""

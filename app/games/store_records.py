@@ -4,7 +4,9 @@ actions and snapshots."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import insert, select
 
@@ -12,7 +14,8 @@ from ..db import Database
 from ..models import ActionRecord, Game, Seat, Snapshot, User
 
 
-async def undo_snapshots(s, game_id: int, records) -> dict[int, dict]:
+async def undo_snapshots(s: Any, game_id: int,
+                         records: Iterable[Any]) -> dict[int, dict[str, Any]]:
     """The stored states of the undo rows among ``records`` (each undo version has one), read
     in the session ``s``."""
     versions = [r.version for r in records if r.kind == "undo"]

@@ -28,7 +28,7 @@ import engine
 
 from ..auth import UserInfo
 from ..credentials import check_email
-from ..models import ActionRecord, Game, Seat, Vacation
+from ..models import Vacation
 from ..models_delivery import NoticeLog, NotificationPrefs
 from ..refusal import BadLink, Refusal
 from ..signals import Notify, YourTurn
@@ -58,8 +58,12 @@ def unavailable() -> Refusal:
 
 
 class NotifyService:
-    def __init__(self, db, settings, is_online: Callable[[int], bool] = lambda _uid: False):
+    def __init__(self, db, settings, is_online: Callable[[int], bool] = lambda _uid: False,
+                 *, games):
         self.db = db
+        #: the game store (app.games.store): the games, their seats and their log as the
+        #: notices read them
+        self.games = games
         self.settings = settings
         self.is_online = is_online
         self.email = EmailChannel(db, settings)
@@ -110,13 +114,7 @@ class NotifyService:
         now = now or utcnow()
         soon = now + timedelta(minutes=self.settings.reminder_minutes)
         async with self.db.read() as s:
-            rows = (await s.execute(
-                select(Game.id, Game.game, Game.version, Game.waiting_for, Game.turn_deadline,
-                       Seat.seat, Seat.user_id)
-                .join(Seat, Seat.game_id == Game.id)
-                .where(Game.status == "running", Game.turn_deadline.is_not(None),
-                       Game.turn_deadline > now, Game.turn_deadline <= soon,
-                       Seat.user_id.is_not(None), Seat.bot.is_(None)))).all()
+            rows = await self.games.reminders_due(now, soon, s)
             # players on vacation get no reminders (app/vacations.py)
             away = set((await s.execute(select(Vacation.user_id).where(
                 Vacation.user_id.in_(sorted({r.user_id for r in rows})),
@@ -251,16 +249,10 @@ class NotifyService:
         """Listener of ``signals.finished`` (the outbox's transaction ``s``): "game over"."""
         if not self.sending:
             return None
-        games = {r.id: r for r in (await s.execute(
-            select(Game.id, Game.game, Game.version).where(Game.id.in_(game_ids)))).all()}
-        people: dict[int, set[int]] = {}
-        for game_id, user_id in (await s.execute(select(Seat.game_id, Seat.user_id).where(
-                Seat.game_id.in_(game_ids), Seat.user_id.is_not(None),
-                Seat.bot.is_(None)))).all():
-            people.setdefault(game_id, set()).add(user_id)
+        games, people = await self.games.players_of(game_ids, s)
         return await self.stage(s, [
             (Notice("game_over", g.id, g.game, engine.title_of(g.game), g.version),
-             sorted(people[g.id])) for g in games.values() if people.get(g.id)])
+             sorted(people[g.id])) for g in games if people.get(g.id)])
 
     async def on_notice(self, s, items: list[Notify]):
         """Listener of ``signals.notice`` (the outbox's transaction ``s``): chat mentions and
@@ -336,13 +328,7 @@ class NotifyService:
             NoticeLog.kind == notice.kind))
         if last is not None:
             last = aware(last)
-            moved = await s.scalar(
-                select(ActionRecord.id)
-                .join(Seat, (Seat.game_id == ActionRecord.game_id)
-                      & (Seat.seat == ActionRecord.seat))
-                .where(ActionRecord.game_id == notice.game_id,
-                       Seat.user_id == r.user_id, ActionRecord.created_at > last)
-                .limit(1)) is not None
+            moved = await self.games.moved_since(notice.game_id, r.user_id, last, s)
             if notice.kind == "your_turn":
                 skip = P.throttled(r.prefs, last, moved, now)
             elif notice.kind == "chat_mention":  # at most one per game per MENTION_GAP
