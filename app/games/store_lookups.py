@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Iterable
 from datetime import datetime
 from typing import Any, NamedTuple, Protocol
 
-from sqlalchemy import select, update
+from sqlalchemy import and_, func, select, update
 
 from ..db import Database
 from ..models import ActionRecord, Game, Seat
@@ -26,6 +26,16 @@ class Standing(NamedTuple):
     status: str
     sealed_until: datetime | None
     seated: bool
+
+
+class Finished(NamedTuple):
+    """A finished game as the daily challenge settles its attempts."""
+
+    result: Any
+    clock: Any
+    time_control: Any
+    updated_at: datetime
+    seats: dict[int, int]  #: user id -> seat
 
 
 class Lookups(Protocol):
@@ -41,10 +51,15 @@ class Lookups(Protocol):
     async def for_analysis(self, game_id: int, session: Any) -> tuple[Game | None, list[Any]]: ...
     async def reminders_due(self, now: datetime, soon: datetime,
                             session: Any = None) -> list[Any]: ...
-    async def players_of(self, game_ids: list[int], session: Any) -> tuple[list[Any], dict[int, set[int]]]: ...
+    async def players_of(self, game_ids: list[int],
+                         session: Any) -> tuple[list[Any], dict[int, set[int]]]: ...
     async def moved_since(self, game_id: int, user_id: int, since: datetime,
                           session: Any) -> bool: ...
     async def turns_of(self, user_id: int, session: Any = None) -> list[Any]: ...
+    async def statuses(self, game_ids: Iterable[int], session: Any) -> dict[int, str]: ...
+    async def finished_play_count(self, user_id: int, session: Any) -> int: ...
+    async def finished_among(self, game_ids: Iterable[int],
+                             session: Any) -> dict[int, Finished]: ...
 
 
 class LookupRows:
@@ -139,7 +154,8 @@ class LookupRows:
                        Game.turn_deadline > now, Game.turn_deadline <= soon,
                        Seat.user_id.is_not(None), Seat.bot.is_(None)))).all())
 
-    async def players_of(self, game_ids: list[int], session: Any) -> tuple[list[Any], dict[int, set[int]]]:
+    async def players_of(self, game_ids: list[int],
+                         session: Any) -> tuple[list[Any], dict[int, set[int]]]:
         """``id, game, version`` of the games, and the people seated in each (``{game id:
         {user ids}}``, bots' seats not counted), in the outbox's ``session``."""
         games = list((await session.execute(
@@ -171,3 +187,40 @@ class LookupRows:
                 .join(Seat, Seat.game_id == Game.id)
                 .where(Seat.user_id == user_id, Game.status == "running")
                 .order_by(Game.updated_at))).all())
+
+    # ------------------------------------------------------------------ the daily challenge
+    async def statuses(self, game_ids: Iterable[int], session: Any) -> dict[int, str]:
+        """``{game id: status}`` of those of the games that exist."""
+        ids = sorted(set(game_ids))
+        if not ids:
+            return {}
+        return {i: status for i, status in (await session.execute(
+            select(Game.id, Game.status).where(Game.id.in_(ids)))).all()}
+
+    async def finished_play_count(self, user_id: int, session: Any) -> int:
+        """How many games the user sat in and played to the end (not daily, not imported:
+        ``source = 'play'``)."""
+        return int(await session.scalar(
+            select(func.count(func.distinct(Game.id))).select_from(Game)
+            .join(Seat, Seat.game_id == Game.id)
+            .where(Seat.user_id == user_id, Game.status == "finished",
+                   Game.source == "play")) or 0)
+
+    async def finished_among(self, game_ids: Iterable[int],
+                             session: Any) -> dict[int, Finished]:
+        """The finished ones of the games: their result, clock, time control, last change and
+        who sat where (``{game id: Finished}``)."""
+        ids = sorted(set(game_ids))
+        if not ids:
+            return {}
+        out: dict[int, Finished] = {}
+        for r in (await session.execute(
+                select(Game.id, Game.result, Game.clock, Game.time_control, Game.updated_at,
+                       Seat.user_id, Seat.seat)
+                .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id.is_not(None)))
+                .where(Game.id.in_(ids), Game.status == "finished"))).all():
+            found = out.setdefault(r.id, Finished(r.result, r.clock, r.time_control,
+                                                  r.updated_at, {}))
+            if r.user_id is not None:
+                found.seats[r.user_id] = r.seat
+        return out
