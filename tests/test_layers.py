@@ -112,7 +112,7 @@ SQLALCHEMY_ALLOWED = (
     # domain modules that query their tables (and the games' tables) themselves
     "analysis/service.py", "analysis/worker.py", "auth.py",
     "notify/channels.py", "notify/daily.py",
-    "notify/digest.py", "notify/service.py", "push.py", "quotas.py", "ratings.py",
+    "notify/digest.py", "notify/service.py", "push.py", "ratings.py",
     "webhooks.py",
 )
 

@@ -25,7 +25,6 @@ from typing import Any, NamedTuple, Protocol
 from sqlalchemy import case, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .. import quotas
 from ..bus import SEATS_CHANNEL, USER_CHANNEL
 from ..db import Database, Duplicate
 from ..models import ActionRecord, Game, Seat, Snapshot
@@ -34,7 +33,7 @@ from ..refusal import not_found
 from ..times import utcnow
 from .store_exits import ExitRows, ExitTx
 from .store_invites import Answered, Choose, InviteRows, Notice
-from .store_lookups import LookupRows, Lookups
+from .store_lookups import LookupRows, Lookups, creator_load
 from .store_reads import ReadRows
 from .store_records import History, RecordRows, undo_snapshots
 from .store_rematch import Invitation, Quota, Rematched, RematchRows, StartCheck
@@ -268,7 +267,7 @@ class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows, InviteRows, Look
         :class:`~app.db.Duplicate`)."""
         async with self.db.write() as s:
             if quota is not None:
-                quota(*await quotas.creator_load(s, fields["created_by"]))
+                quota(*await creator_load(s, fields["created_by"]))
             row = Game(**fields)
             s.add(row)
             await s.flush()

@@ -10,6 +10,7 @@ added to the callers' transactions."""
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from collections.abc import AsyncIterator, Iterable
 from datetime import datetime
 from typing import Any, NamedTuple, Protocol
@@ -17,7 +18,7 @@ from typing import Any, NamedTuple, Protocol
 from sqlalchemy import and_, func, select, update
 
 from ..db import Database
-from ..models import ActionRecord, Game, Seat
+from ..models import ActionRecord, Game, Seat, User
 
 
 class Standing(NamedTuple):
@@ -26,6 +27,22 @@ class Standing(NamedTuple):
     status: str
     sealed_until: datetime | None
     seated: bool
+
+
+async def creator_load(session: Any, creator: int) -> tuple[int, Counter[str]]:
+    """The creator's unfinished games (of their own making: games dealt by the server, such as
+    the daily challenge's, do not count) and their bot seats by kind, counted in ``session``
+    (the write transaction that creates the game, or a seek) with the creator's row locked,
+    so two creations by one user queue (SQLite has one writer at a time anyway). Game
+    creation, rematches and seeks all count through here (the quotas: app/quotas.py)."""
+    await session.execute(select(User.id).where(User.id == creator).with_for_update())
+    unfinished = ((Game.created_by == creator) & (Game.status != "finished")
+                  & (Game.source == "play"))
+    active = await session.scalar(select(func.count()).select_from(Game).where(unfinished))
+    rows = (await session.execute(
+        select(Seat.bot, func.count()).join(Game, Game.id == Seat.game_id)
+        .where(unfinished, Seat.bot.is_not(None)).group_by(Seat.bot))).all()
+    return int(active or 0), Counter({kind: n for kind, n in rows})
 
 
 class Finished(NamedTuple):
@@ -41,6 +58,7 @@ class Finished(NamedTuple):
 class Lookups(Protocol):
     """What :class:`LookupRows` offers (a part of :class:`~.store.GameStore`)."""
 
+    async def creator_load(self, creator: int, session: Any) -> tuple[int, Counter[str]]: ...
     async def standing(self, game_id: int, user_id: int | None,
                        session: Any = None) -> Standing | None: ...
     async def seated_users(self, game_id: int, session: Any = None) -> set[int]: ...
@@ -75,6 +93,10 @@ class LookupRows:
         else:
             async with self.db.read() as s:
                 yield s
+
+    async def creator_load(self, creator: int, session: Any) -> tuple[int, Counter[str]]:
+        """:func:`creator_load` in the caller's ``session`` (a seek's)."""
+        return await creator_load(session, creator)
 
     # ------------------------------------------------------------------ the chat
     async def standing(self, game_id: int, user_id: int | None,
