@@ -96,7 +96,7 @@ STORAGE = (
     "db.py", "models.py", "models_delivery.py", "migrate.py",
     "games/store.py", "games/store_exits.py", "games/store_records.py", "games/store_reads.py",
     "games/store_rematch.py", "games/store_invites.py", "games/store_lookups.py",
-    "daily/store.py", "people_store.py", "seeks/store.py", "vacations_store.py",
+    "daily/store.py", "analysis/store.py", "people_store.py", "seeks/store.py", "vacations_store.py",
     "chat_store.py", "ratings_store.py",
     # the edge: tells "the database is away" (503) from a bug (500) by SQLAlchemy's exceptions
     "errors.py",
@@ -110,7 +110,7 @@ SQLALCHEMY_ALLOWED = (
     # infrastructure that owns one table of its own (its module is its store)
     "bus.py", "jobqueue.py", "outbox.py", "ratelimit.py", "serverkeys.py",
     # domain modules that query their tables (and the games' tables) themselves
-    "analysis/service.py", "analysis/worker.py", "auth.py",
+    "analysis/worker.py", "auth.py",
     "notify/channels.py", "notify/daily.py",
     "notify/digest.py", "notify/service.py", "push.py",
     "webhooks.py",
