@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select, update
-
 import engine
 
-from ..models_delivery import NotificationPrefs
 from ..times import iso, utcnow
-from . import prefs as P
+from . import prefs as P, store
 
 
 async def run_digests(service, now: datetime | None = None) -> int:
@@ -26,8 +23,7 @@ async def run_digests(service, now: datetime | None = None) -> int:
         return 0
     now = now or utcnow()
     async with service.db.read() as s:
-        rows = (await s.execute(select(NotificationPrefs).where(
-            NotificationPrefs.email_verified_at.is_not(None)))).scalars().all()
+        rows = await store.verified(s)
     queued = 0
     for row in rows:
         prefs = P.merged(row.prefs)
@@ -40,13 +36,7 @@ async def run_digests(service, now: datetime | None = None) -> int:
         games = await waiting_games(service.games, row.user_id)
         links = await service.email.links.ready()
         async with service.db.write() as s:
-            claimed = await s.execute(
-                update(NotificationPrefs)
-                .where(NotificationPrefs.user_id == row.user_id,
-                       (NotificationPrefs.digest_on.is_(None))
-                       | (NotificationPrefs.digest_on != day))
-                .values(digest_on=day))
-            if not claimed.rowcount:
+            if not await store.claim_digest(s, row.user_id, day):
                 await s.rollback()
                 continue
             if games:
