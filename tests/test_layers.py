@@ -111,7 +111,7 @@ SQLALCHEMY_ALLOWED = (
     "bus.py", "jobqueue.py", "outbox.py", "ratelimit.py", "serverkeys.py",
     # domain modules that query their tables (and the games' tables) themselves
     "analysis/worker.py", "auth.py",
-    "notify/daily.py", "notify/service.py", "push.py",
+    "push.py",
     "webhooks.py",
 )
 

@@ -17,7 +17,7 @@ for any attempt that signal missed (a crash right after the move), before every 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import ColumnElement, and_, case, func, or_, select, update
@@ -225,6 +225,19 @@ class DailyStore:
             *self._ranked(day, kind),
             or_(DailyAttempt.score > score,
                 and_(DailyAttempt.score == score, _time() < used)))) or 0
+
+    @staticmethod
+    async def players_around(s: Any, today: date, days: int) -> tuple[set[int], set[int]]:
+        """Who took a challenge in the ``days`` days before ``today``, and who started one
+        ``today`` (the "challenge open" notice's, app/notify/daily.py, in its session ``s``)."""
+        recent = set((await s.execute(select(DailyAttempt.user_id).where(
+            DailyAttempt.day >= today - timedelta(days=days),
+            DailyAttempt.day < today))).scalars().all())
+        if not recent:
+            return set(), set()
+        started = set((await s.execute(select(DailyAttempt.user_id).where(
+            DailyAttempt.day == today))).scalars().all())
+        return recent, started
 
     # ------------------------------------------------------------------ streaks, past days
     async def days_played(self, user_id: int) -> list[date]:
