@@ -97,7 +97,7 @@ STORAGE = (
     "games/store.py", "games/store_exits.py", "games/store_records.py", "games/store_reads.py",
     "games/store_rematch.py", "games/store_invites.py", "games/store_lookups.py",
     "daily/store.py", "analysis/store.py", "notify/store.py", "people_store.py", "seeks/store.py", "vacations_store.py",
-    "chat_store.py", "ratings_store.py", "push_store.py",
+    "chat_store.py", "ratings_store.py", "push_store.py", "webhooks_store.py",
     # the edge: tells "the database is away" (503) from a bug (500) by SQLAlchemy's exceptions
     "errors.py",
 )
@@ -111,7 +111,6 @@ SQLALCHEMY_ALLOWED = (
     "bus.py", "jobqueue.py", "outbox.py", "ratelimit.py", "serverkeys.py",
     # domain modules that query their tables (and the games' tables) themselves
     "analysis/worker.py", "auth.py",
-    "webhooks.py",
 )
 
 
