@@ -130,11 +130,12 @@ class LookupRows:
     # ------------------------------------------------------------------ the ratings
     async def for_rating(self, game_id: int, session: Any) -> tuple[Game | None, list[Seat]]:
         """The game's row locked (``FOR UPDATE``: each game is rated once) in the ratings'
-        ``session``, and its seats in seat order (``None, []``: no such game)."""
+        ``session``, and its seats in seat order (``None, []``: no such game; no seats read
+        for a game rated already)."""
         row = (await session.execute(select(Game).where(Game.id == game_id)
                                      .with_for_update())).scalar_one_or_none()
-        if row is None:
-            return None, []
+        if row is None or row.rated:
+            return row, []
         seats = (await session.execute(select(Seat).where(Seat.game_id == game_id)
                                        .order_by(Seat.seat))).scalars().all()
         return row, list(seats)
