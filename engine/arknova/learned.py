@@ -34,17 +34,18 @@ from functools import lru_cache
 from importlib import resources
 
 from ..bots.evaluation import Evaluator, final_value, register_evaluator
+from . import deck
 from .evaluate import EVALUATOR as HAND, clock, pending, zoo_parts
-from .tables import appeal_income
-from .zooparts import hand_value
+from .tables import T, appeal_income
+from .zooparts import HAND_SHARE, hand_value
 
 #: Per-zoo quantities (see :func:`zoo_features`).
 ZOO = ("vp", "money", "side_income", "appeal_in", "assets", "space", "hand", "projects", "malus",
-       "cards", "conservation", "animals")
+       "cards", "conservation", "animals", "ready", "build")
 #: Zoo quantities that also enter times the clock: income times breaks left, the rest times the
 #: phase (share of the game left, 1 far from the end, 0 at it).
 BY_BREAKS = ("side_income", "appeal_in")
-BY_PHASE = ("vp", "money", "assets", "space", "hand", "projects")
+BY_PHASE = ("vp", "money", "assets", "space", "hand", "projects", "ready", "build")
 #: Features of the end itself (duel only; see :func:`end_features`): the lead times how near the
 #: end is, who is nearer to ending it (times the nearness), and breaks so far times the lead.
 END = ("lead*near", "ends_first*near", "lead*breaks_done")
@@ -75,7 +76,8 @@ def zoo_features(state: dict, seat: int) -> list[float]:
     if len(_FEATS) >= FEATS_MAX:
         _FEATS.clear()
     p = state["players"][seat]  # the parts are computed from (and keyed on) this zoo
-    feats = _zoo_features(parts) + [float(p["conservation"]), float(len(p["animals"]))]
+    feats = (_zoo_features(parts) + [float(p["conservation"]), float(len(p["animals"]))]
+             + hand_potential(p, parts))
     # the money income beyond what the appeal track pays (kiosks, sponsors): the appeal's own
     # income goes with its points (fitted together, the two were collinear)
     feats[2] -= appeal_income(p["appeal"])
@@ -90,6 +92,36 @@ def _zoo_features(parts: tuple) -> list[float]:
     proj = 0.0 if projects is None else cp_w * min(projects, 12)
     return [float(base), float(money), float(money_in), float(appeal_in), float(assets),
             space, worth, proj, float(malus), float(len(hand[0]))]  # + conservation, animals
+
+
+def hand_potential(p: dict, parts: tuple) -> list[float]:
+    """``[ready, build]``: what the hand can become with the money at hand, in points (an
+    animal's appeal plus its conservation at the zoo's points per conservation): ``ready`` the
+    animals playable now (requirements met, a home free, affordable), ``build`` those whose
+    requirements are met but which need an enclosure first (affordable with the enclosure's
+    price, ``cost_per_space`` times the animal's size; map room is not checked). Each is the
+    best-first sum of what the money buys (the two counted apart, each from all the money)."""
+    money, (cards, _), cp_w = parts[1], parts[6], parts[8]
+    now, later = [], []
+    for cid, (cost, _, share) in zip(p["hand"], cards):
+        if cost is None or share == HAND_SHARE["none"]:  # not an animal / requirement not met
+            continue
+        c = deck.card(cid)
+        pts = c["appeal"] + cp_w * c["conservation"]
+        if share == HAND_SHARE["home"]:
+            now.append((pts, cost))
+        else:
+            later.append((pts, cost + T.build.cost_per_space * c["size"]))
+    return [_afford(now, money), _afford(later, money)]
+
+
+def _afford(items: list, money: float) -> float:
+    total = 0.0
+    for pts, price in sorted(items, key=lambda it: (-it[0], it[1])):
+        if price <= money:
+            total += pts
+            money -= price
+    return total
 
 
 def _with_clock(z: list[float], breaks_left: float, turns_left: float) -> list[float]:
@@ -190,11 +222,17 @@ def validate(data: dict) -> dict:
         model = data.get(part)
         if not isinstance(model, dict):
             raise ValueFileError(f"value.json: {part!r} missing")
-        if list(model.get("features") or ()) != list(names):
-            raise ValueFileError(f"value.json: {part} features are not {list(names)}")
+        given = list(model.get("features") or ())
         w = model.get("weights")
-        if not isinstance(w, list) or len(w) != len(names) or not all(map(finite, w)):
-            raise ValueFileError(f"value.json: {part} needs {len(names)} finite weights")
+        if not isinstance(w, list) or len(w) != len(given) or not all(map(finite, w)):
+            raise ValueFileError(f"value.json: {part} needs one finite weight per feature")
+        if given != list(names):
+            # an older file: its features in order, a subset of today's, the rest weigh 0
+            full = _widen(given, w, names)
+            if full is None:
+                raise ValueFileError(f"value.json: {part} features are not (a subset in "
+                                     f"order of) {list(names)}")
+            data[part] = {**model, "features": list(names), "weights": full}
         if not finite(model.get("sigma")) or model["sigma"] <= 0:
             raise ValueFileError(f"value.json: {part} sigma must be a positive number")
     if not finite(data.get("tempo")) or data["tempo"] < 0:
@@ -202,6 +240,19 @@ def validate(data: dict) -> dict:
     if "progress" in data and (not finite(data["progress"]) or data["progress"] <= 0):
         raise ValueFileError("value.json: progress must be a positive number")
     return data
+
+
+def _widen(given: list, weights: list, names: tuple) -> list | None:
+    """``weights`` of the features ``given`` spread over ``names`` (0 for the missing ones);
+    None unless ``given`` is a subsequence of ``names``."""
+    out, i = [], 0
+    for name in names:
+        if i < len(given) and given[i] == name:
+            out.append(weights[i])
+            i += 1
+        else:
+            out.append(0.0)
+    return out if i == len(given) else None
 
 
 @lru_cache(maxsize=1)
