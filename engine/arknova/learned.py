@@ -124,7 +124,11 @@ def _afford(items: list, money: float) -> float:
     return total
 
 
-def _with_clock(z: list[float], breaks_left: float, turns_left: float) -> list[float]:
+def _with_clock(z: list[float], breaks_left: float, turns_left: float,
+                cap: float | None = None) -> list[float]:
+    if cap is not None and z[1] > cap:  # money beyond ``money_cap`` (value.json) counts not
+        z = z[:]
+        z[1] = cap
     phase = min(1.0, turns_left / 8.0)
     return (z + [z[ZOO.index(n)] * breaks_left for n in BY_BREAKS]
             + [z[ZOO.index(n)] * phase for n in BY_PHASE])
@@ -138,18 +142,19 @@ def features(state: dict, seat: int) -> list[float]:
 def _features(state: dict, seat: int) -> tuple[list[float], float]:
     """:func:`features` and the seat's own projected points now."""
     breaks_left, turns_left = clock(state)
+    cap = load().get("money_cap")
     own = zoo_features(state, seat)
-    mine = _with_clock(own, breaks_left, turns_left)
+    mine = _with_clock(own, breaks_left, turns_left, cap)
     if state["seats"] == 1:
         return mine + [1.0], own[0]
     others = [s for s in range(state["seats"]) if s != seat]
     if len(others) == 1:
-        best = _with_clock(zoo_features(state, others[0]), breaks_left, turns_left)
+        best = _with_clock(zoo_features(state, others[0]), breaks_left, turns_left, cap)
     else:  # the rival with the best linear score
         weights = load()["duel"]["weights"]
         best, best_v = None, None
         for s in others:
-            other = _with_clock(zoo_features(state, s), breaks_left, turns_left)
+            other = _with_clock(zoo_features(state, s), breaks_left, turns_left, cap)
             v = sum(w * x for w, x in zip(weights, other))
             if best_v is None or v > best_v:
                 best, best_v = other, v
@@ -239,6 +244,8 @@ def validate(data: dict) -> dict:
         raise ValueFileError("value.json: tempo must be a number >= 0")
     if "progress" in data and (not finite(data["progress"]) or data["progress"] <= 0):
         raise ValueFileError("value.json: progress must be a positive number")
+    if "money_cap" in data and (not finite(data["money_cap"]) or data["money_cap"] <= 0):
+        raise ValueFileError("value.json: money_cap must be a positive number")
     return data
 
 

@@ -186,3 +186,23 @@ def test_hand_potential_counts_animals_playable_now_or_after_one_build():
     assert build == 0.0 and ready == (cs["appeal"] + cp_w * cs["conservation"]
                                       if cs["cost"] <= build_price - 1 else 0.0)
     assert potential(cs["cost"] - 1)[0] == 0.0
+
+
+def test_money_beyond_the_cap_counts_for_nothing(monkeypatch):
+    """``money_cap`` (value.json, optional): money past it adds nothing to the features (a zoo
+    with hundreds of unspendable money valued it and stalled the game to keep it)."""
+    state = clone(next(iter(positions(ARK, 2, 13, every=1))))
+    state["players"][0]["money"], state["players"][1]["money"] = 500, 20
+    i, j = learned.DUEL.index("money"), learned.DUEL.index("money*phase")
+    assert learned.features(state, 0)[i] == 480.0
+    capped = {**learned.load(), "money_cap": 50}
+    monkeypatch.setattr(learned, "load", lambda: capped)
+    x = learned.features(state, 0)
+    assert x[i] == 30.0
+    richer = clone(state)
+    richer["players"][0]["money"] = 900
+    assert learned.features(richer, 0)[i] == 30.0
+    assert learned.features(richer, 0)[j] == x[j]
+    for bad in (0, -5, float("inf"), "many"):
+        with pytest.raises(learned.ValueFileError):
+            learned.validate({**copy.deepcopy(capped), "money_cap": bad})
