@@ -142,7 +142,8 @@ def features(state: dict, seat: int) -> list[float]:
 def _features(state: dict, seat: int) -> tuple[list[float], float]:
     """:func:`features` and the seat's own projected points now."""
     breaks_left, turns_left = clock(state)
-    cap = load().get("money_cap")
+    data = load()  # money_cap: the part's own (duel / solo), else the file's
+    cap = data["solo" if state["seats"] == 1 else "duel"].get("money_cap", data.get("money_cap"))
     own = zoo_features(state, seat)
     mine = _with_clock(own, breaks_left, turns_left, cap)
     if state["seats"] == 1:
@@ -240,6 +241,8 @@ def validate(data: dict) -> dict:
             data[part] = {**model, "features": list(names), "weights": full}
         if not finite(model.get("sigma")) or model["sigma"] <= 0:
             raise ValueFileError(f"value.json: {part} sigma must be a positive number")
+        if "money_cap" in model and (not finite(model["money_cap"]) or model["money_cap"] <= 0):
+            raise ValueFileError(f"value.json: {part} money_cap must be a positive number")
     if not finite(data.get("tempo")) or data["tempo"] < 0:
         raise ValueFileError("value.json: tempo must be a number >= 0")
     if "progress" in data and (not finite(data["progress"]) or data["progress"] <= 0):

@@ -195,7 +195,8 @@ def test_money_beyond_the_cap_counts_for_nothing(monkeypatch):
     state["players"][0]["money"], state["players"][1]["money"] = 500, 20
     i, j = learned.DUEL.index("money"), learned.DUEL.index("money*phase")
     assert learned.features(state, 0)[i] == 480.0
-    capped = {**learned.load(), "money_cap": 50}
+    shipped = learned.load()
+    capped = {**shipped, "money_cap": 50}
     monkeypatch.setattr(learned, "load", lambda: capped)
     x = learned.features(state, 0)
     assert x[i] == 30.0
@@ -206,3 +207,13 @@ def test_money_beyond_the_cap_counts_for_nothing(monkeypatch):
     for bad in (0, -5, float("inf"), "many"):
         with pytest.raises(learned.ValueFileError):
             learned.validate({**copy.deepcopy(capped), "money_cap": bad})
+        with pytest.raises(learned.ValueFileError):
+            learned.validate({**copy.deepcopy(capped),
+                              "solo": {**capped["solo"], "money_cap": bad}})
+    # a part's own cap: here only solo games are capped, duels count all the money
+    solo_only = {**shipped, "solo": {**shipped["solo"], "money_cap": 50}}
+    monkeypatch.setattr(learned, "load", lambda: solo_only)
+    assert learned.features(state, 0)[i] == 480.0
+    alone = clone(next(iter(positions(ARK, 1, 13, every=1))))
+    alone["players"][0]["money"] = 500
+    assert learned.features(alone, 0)[learned.SOLO.index("money")] == 50.0
