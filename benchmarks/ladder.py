@@ -22,7 +22,8 @@ Levels: ``random``, ``greedy-ref`` (today's ``greedy``: the hand-weighted evalua
 the reference), ``fast``, ``search`` (``search:0.25`` and other bot specs work too, see
 :func:`engine.bots.make_bot`). A level ``LEVEL@b`` plays on the weights of ``--value-b`` (the
 others on ``--value`` or the shipped file): ``--pairs fast:fast@b --value cand.json --value-b
-engine/arknova/data/value.json`` pits a candidate against the shipped value. ``--json FILE`` also writes every figure as JSON.
+engine/arknova/data/value.json`` pits a candidate against the shipped value. ``--json FILE``
+also writes every figure as JSON.
 """
 
 from __future__ import annotations
