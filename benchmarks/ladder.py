@@ -20,7 +20,10 @@ winner's; and at half time.
 
 Levels: ``random``, ``greedy-ref`` (today's ``greedy``: the hand-weighted evaluation, frozen as
 the reference), ``fast``, ``search`` (``search:0.25`` and other bot specs work too, see
-:func:`engine.bots.make_bot`). ``--json FILE`` also writes every figure as JSON.
+:func:`engine.bots.make_bot`). A level ``LEVEL@b`` plays on the weights of ``--value-b`` (the
+others on ``--value`` or the shipped file): ``--pairs fast:fast@b --value cand.json --value-b
+engine/arknova/data/value.json`` pits a candidate against the shipped value. ``--json FILE``
+also writes every figure as JSON.
 """
 
 from __future__ import annotations
@@ -47,15 +50,32 @@ LEVELS = {"random": "random", "greedy-ref": "greedy", "fast": "fast", "search": 
 MAX_DECISIONS = 30_000
 
 
-def use_value(path: str | None) -> None:
-    """Play on the weights in ``path`` (a candidate value.json) instead of the shipped ones
-    (validated; also each worker's initializer)."""
+#: The weights each value name plays on (``a``: ``--value`` or the shipped file, ``b``:
+#: ``--value-b``); a level ``name@b`` decides on ``b``.
+VALUES: dict = {}
+
+
+def use_value(path: str | None, path_b: str | None = None) -> None:
+    """Play on the weights in ``path`` (a candidate value.json) instead of the shipped ones,
+    and levels ``...@b`` on those in ``path_b`` (validated; also each worker's initializer)."""
+    shipped = learned.load
+    VALUES["a"] = shipped
     if path:
         data = learned.validate(json.loads(Path(path).read_text()))
-        learned.load = lambda: data  # the module's functions look ``load`` up at each call
+        VALUES["a"] = lambda: data
+    if path_b:
+        data_b = learned.validate(json.loads(Path(path_b).read_text()))
+        VALUES["b"] = lambda: data_b
+    learned.load = VALUES["a"]  # the module's functions look ``load`` up at each call
+
+
+def weights_of(level: str):
+    """The ``load`` a level decides on: ``b``'s for ``name@b``, else ``a``'s."""
+    return VALUES.get(level.rpartition("@")[2], VALUES["a"]) if "@" in level else VALUES["a"]
 
 
 def spec(level: str) -> str:
+    level = level.partition("@")[0]
     return LEVELS.get(level, level)
 
 
@@ -91,8 +111,10 @@ def play(task: tuple) -> dict:
             if seat not in game.waiting_for(state):
                 continue
             many = len(game.legal_actions(state, seat)) > 1
+            learned.load = weights_of(levels[seat])
             t0 = time.perf_counter()
             action = decide(bots[seat], game, state, seat, rng)
+            learned.load = VALUES["a"]
             if many:
                 ms[seat].append(1000 * (time.perf_counter() - t0))
             state, _ = game.apply(state, seat, action)
@@ -156,6 +178,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", help="write every figure to this file")
     ap.add_argument("--value", help="a candidate value.json to measure (default: the shipped)")
+    ap.add_argument("--value-b", help="the value.json of levels named LEVEL@b (e.g. --pairs "
+                    "fast:fast@b --value cand.json --value-b engine/arknova/data/value.json)")
     args = ap.parse_args()
     started = time.time()
     pairs = [tuple(p.split(":", 1)) for p in args.pairs.split(",") if p]
@@ -167,15 +191,15 @@ def main() -> None:
     for lv in solo_levels:
         tasks += [([lv], f"{args.seed}:solo:{i}") for i in range(args.solo)]
     results = []
-    use_value(args.value)
+    use_value(args.value, args.value_b)
     with ProcessPoolExecutor(max_workers=args.workers, initializer=use_value,
-                             initargs=(args.value,)) as pool:
+                             initargs=(args.value, args.value_b)) as pool:
         for g in pool.map(play, tasks, chunksize=1):
             results.append(g)
             print(f"{len(results)}/{len(tasks)} {g['levels']} scores {g['scores']} turns "
                   f"{g['turns']} breaks {g['breaks']}", file=sys.stderr, flush=True)
-    out: dict = {"seed": args.seed, "value": args.value or "shipped", "games_per_pair": args.games, "pairs": [], "ms": {},
-                 "solo": {}}
+    out: dict = {"seed": args.seed, "value": args.value or "shipped", "value_b": args.value_b,
+                 "games_per_pair": args.games, "pairs": [], "ms": {}, "solo": {}}
     ms: dict[str, list[float]] = {}
     duels = [g for g in results if len(g["levels"]) == 2]
     for g in results:

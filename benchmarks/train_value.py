@@ -123,7 +123,8 @@ def ridge(xs: list[list[float]], ys: list[float], lam: float) -> list[float]:
 LOWER = {"money": 0.05, "side_income": 0.0, "appeal_in": 0.0, "assets": 0.0, "space": 0.0,
          "hand": 0.6, "projects": 0.0, "cards": 0.3, "conservation": 0.0, "animals": 0.0,
          "side_income*breaks": 0.0, "appeal_in*breaks": 0.0, "money*phase": 0.05,
-         "assets*phase": 0.0, "space*phase": 0.0, "hand*phase": 0.4, "projects*phase": 0.0}
+         "assets*phase": 0.0, "space*phase": 0.0, "hand*phase": 0.4, "projects*phase": 0.0,
+         "ready": 0.0, "build": 0.0, "ready*phase": 0.0, "build*phase": 0.0}
 UPPER = {"malus": 0.0}
 #: Solo games have no floors on the hand: a solo game's last turns must not hoard cards (the
 #: fit itself puts the hand's weight on ``hand*phase``, which fades over the last turns).

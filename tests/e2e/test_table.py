@@ -13,6 +13,7 @@ a cheap, small animal without requirements, so the animal path always runs.
 from __future__ import annotations
 
 import random
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -298,6 +299,42 @@ def test_dropped_socket_recovers(table):
         wait_version(q, target, timeout=WAIT)
         q.wait_for_selector("#conn[data-state='live']", timeout=WAIT)
         assert q.evaluate("window.menagerie.state.view.public") == p.evaluate("window.menagerie.state.view.public")
+
+
+def test_a_lost_message_is_asked_for_again(table):
+    """A state message lost on the way (here: dropped by a route between the page and the
+    server) does not leave a table stale for good: a socket quiet for ``quietMs`` asks for the
+    versions after its own (a "sync"), and the page catches up without a reload."""
+    t = table
+    p = mover(t)
+    q = next(x for x in (t.ana, t.ben, t.spy) if x is not p)
+    dropped: list[int] = []
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_server(message):
+            text = message if isinstance(message, str) else message.decode()
+            if not dropped and '"type":"state"' in text.replace(" ", ""):
+                dropped.append(1)  # the first version announced after the route: lost
+                return
+            ws.send(message)
+
+        server.on_message(from_server)
+        ws.on_message(lambda message: server.send(message))
+
+    q.route_web_socket(re.compile(r".*/api/games/\d+/ws.*"), route)
+    q.evaluate("() => { window.menagerie.live.quietMs = 1500; window.menagerie.live.drop(0); }")
+    q.wait_for_selector("#conn[data-state='live']", timeout=WAIT)
+    v = version(q)
+    click_any_legal(p, random.Random(11))
+    target = version(p)
+    assert target > v
+    wait_version(q, target, timeout=WAIT)
+    assert dropped == [1], "the route dropped no state message: the test proved nothing"
+    assert q.evaluate("window.menagerie.state.view.public") == p.evaluate(
+        "window.menagerie.state.view.public")
+    q.evaluate("() => { window.menagerie.live.quietMs = 25000; }")
 
 
 def test_a_few_more_turns_stay_in_step(table):
