@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine  # noqa: E402
-from engine.arknova import margin as mg  # noqa: E402
-from engine.arknova.evaluate import clock  # noqa: E402
+from engine.arknova.bot import margin as mg  # noqa: E402
+from engine.arknova.bot.evaluate import clock  # noqa: E402
 from engine.bots import analysis as an  # noqa: E402
 from engine.bots.analysis_measure import Measure  # noqa: E402
 from engine.bots.analysis_values import find_answer, policy_evaluators  # noqa: E402

@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from engine.arknova import learned  # noqa: E402
+from engine.arknova.bot import learned  # noqa: E402
 from engine.bots import decide, make_bot  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
 

@@ -5,7 +5,7 @@
 
 Plays ``--games`` seat-rotated 2-player games per ``--bots`` pair (seeds ``"{seed}:{pair}:{i}"``)
 and ``--solo`` solo games per solo bot (``--solo-bots``, default ``greedy`` and ``fast``) with
-the weights currently shipped, records the features (:func:`engine.arknova.learned.features`)
+the weights currently shipped, records the features (:func:`engine.arknova.bot.learned.features`)
 of both seats at the start of every move, and fits ridge regressions (pure Python normal
 equations, features scaled to unit spread, ``--lam`` 0.3; the change from today's projected
 margin is what is fitted): the duel weights to each seat's final margin, the solo weights to the final score.
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from engine.arknova import learned  # noqa: E402
+from engine.arknova.bot import learned  # noqa: E402
 from engine.bots import decide, make_bot  # noqa: E402
 from engine.bots.simulate import parse_bots  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402

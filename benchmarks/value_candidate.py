@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.arknova import learned  # noqa: E402
+from engine.arknova.bot import learned  # noqa: E402
 
 
 def main(argv: list[str]) -> None:

@@ -106,8 +106,8 @@ def test_money_no_turn_left_can_spend_is_not_counted(whole):
     none. A random move one break before the end was charged 65.5 VP: the best answer's playout
     ended the game (exact margin), the chosen one's did not (projected with the rival's hoard).
     The measure counts only the money the turns left can spend."""
-    from engine.arknova import margin as mg
-    from engine.arknova.evaluate import EVALUATOR as HAND, clock
+    from engine.arknova.bot import margin as mg
+    from engine.arknova.bot.evaluate import EVALUATOR as HAND, clock
 
     log, _, _ = whole
     late = state_at(ARK, log, len(log) - 12)  # the last round: few turns left

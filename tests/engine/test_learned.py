@@ -1,4 +1,4 @@
-"""The learned value (engine/arknova/learned.py): its weights file, its symmetry, the tempo term
+"""The learned value (engine/arknova/bot/learned.py): its weights file, its symmetry, the tempo term
 that makes a winning seat end the game, and the bots on it (no timing assertions)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import copy
 import pytest
 
 import engine
-from engine.arknova import learned
+from engine.arknova.bot import learned
 from engine.bots import FastBot, decide
 from engine.bots.evaluation import evaluator_for
 from engine.core.state import clone
@@ -158,7 +158,7 @@ def test_hand_potential_counts_animals_playable_now_or_after_one_build():
     """``ready``: animals in hand with a free home and the money for them; ``build``: those
     that need an enclosure first, with the money for both (2 per space)."""
     from engine.arknova import deck
-    from engine.arknova.evaluate import zoo_parts
+    from engine.arknova.bot.evaluate import zoo_parts
 
     state, seat = next((s, k) for s in positions(ARK, 2, 40, every=5, limit=1500)
                        for k, p in enumerate(s["players"])

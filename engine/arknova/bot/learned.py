@@ -33,10 +33,10 @@ import math
 from functools import lru_cache
 from importlib import resources
 
-from ..bots.evaluation import Evaluator, final_value
-from . import deck
+from ...bots.evaluation import Evaluator, final_value
+from .. import deck
+from ..tables import T, appeal_income
 from .evaluate import EVALUATOR as HAND, clock, pending, zoo_parts
-from .tables import T, appeal_income
 from .zooparts import HAND_SHARE, hand_value
 
 #: Per-zoo quantities (see :func:`zoo_features`).
@@ -277,7 +277,7 @@ def value(state: dict, seat: int) -> float:
     """The bots' value of a position on the learned weights: :func:`utility` (a finished game:
     its final margin +-20), plus what pending building placements are worth."""
     if state["over"]:
-        from .game import GAME
+        from ..game import GAME
 
         final = final_value(GAME, state, seat) or 0.0
         if state["seats"] == 1:

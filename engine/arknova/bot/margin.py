@@ -1,6 +1,6 @@
 """The analysis' measure of a zoo-builder position: the expected **final margin** in VP.
 
-The bots maximize a utility (``engine/arknova/evaluate.py``: projected margin, +-20 once the
+The bots maximize a utility (``engine/arknova/bot/evaluate.py``: projected margin, +-20 once the
 game is over; ``learned.py``: the learned margin plus +-20 and a tempo term scaled by the win
 chance). Neither is a margin: a move that ends the game jumped by the +-20 (and the learned
 tempo's +-60), and the win-chance terms swing by tens of points for a few VP near the end. The
@@ -26,7 +26,7 @@ finds the planted blunders: on the learned margin they were charged 0.0 and 0.6 
 
 from __future__ import annotations
 
-from ..bots.evaluation import Evaluator
+from ...bots.evaluation import Evaluator
 from . import learned
 from .evaluate import EVALUATOR as HAND, clock, pending, zoo_value
 from .zooparts import MONEY
@@ -42,7 +42,7 @@ SOURCE = "hand"
 
 def final_margin(state: dict, seat: int) -> float:
     """Score minus the best other seat's (solo: the score) of a finished game."""
-    from .game import GAME
+    from ..game import GAME
 
     res = GAME.result(state)
     if res is None:
