@@ -307,10 +307,15 @@ function renderBar() {
 function takeSummary(g) {
   const { view, ...rest } = g;
   st.summary = rest;
-  st.status = g.status || st.status;
-  if (Array.isArray(g.waiting_for)) st.waitingFor = g.waiting_for;
-  st.held = heldOf(g);
-  if (g.result) st.result = g.result;
+  // whose turn it is belongs to a version: a summary answered late (asked before the socket
+  // brought a newer version) must not put an older version's waiting list back, or the page
+  // waits for a seat that has answered already (soak 2026-12-03: "Waiting for Greedy bot 2")
+  if (typeof g.version !== "number" || g.version >= st.version) {
+    st.status = g.status || st.status;
+    if (Array.isArray(g.waiting_for)) st.waitingFor = g.waiting_for;
+    st.held = heldOf(g);
+    if (g.result) st.result = g.result;
+  }
   setSeats(Array.isArray(g.seats) ? g.seats : []);
   const me = auth.user;
   if (view && view.private && Number.isInteger(view.private.seat)) st.seat = view.private.seat;
