@@ -307,9 +307,8 @@ function renderBar() {
 function takeSummary(g) {
   const { view, ...rest } = g;
   st.summary = rest;
-  // whose turn it is belongs to a version: a summary answered late (asked before the socket
-  // brought a newer version) must not put an older version's waiting list back, or the page
-  // waits for a seat that has answered already (soak 2026-12-03: "Waiting for Greedy bot 2")
+  // whose turn it is belongs to a version: a summary answered late (after the socket's newer
+  // version) must not bring an older waiting list back (the page would wait for a seat for good)
   if (typeof g.version !== "number" || g.version >= st.version) {
     st.status = g.status || st.status;
     if (Array.isArray(g.waiting_for)) st.waitingFor = g.waiting_for;
