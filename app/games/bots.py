@@ -62,7 +62,7 @@ async def bot_choice(c: Cached, seat: int, bot, confirms: int = 0,
     if done - asked > SLOW_DECISION:
         queued = (started[0] - asked) if started else done - asked
         log.warning("game %s: bot %s in seat %s took %.1f s at version %s (%.1f s waiting for a "
-                    "thread, %.1f s thinking)", c.id, getattr(bot, "name", bot), seat,
+                    "thread, %.1f s thinking)", c.id, getattr(bot, "kind", bot), seat,
                     done - asked, c.version, queued, done - asked - queued)
     return action
 
