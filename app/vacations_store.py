@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import delete, select
 
-from . import prefs_store
+from . import auth_store, prefs_store
 from .db import Database
 from .models import Vacation
 
@@ -80,7 +80,7 @@ class VacationStore:
         first (one declaration of a user at a time)."""
         async with self.db.write() as s:
             if lock_user:
-                await lock_user(s, user_id)
+                await auth_store.lock_user(s, user_id)
             yield VacationTx(s, user_id)
 
     async def spans_since(self, user_id: int, since: datetime) -> list[tuple[datetime, datetime]]:
