@@ -47,6 +47,12 @@ LEVELS = {"random": "random", "greedy-ref": "greedy", "fast": "fast", "search": 
 MAX_DECISIONS = 30_000
 
 
+def init_worker(path: str | None, levels: dict) -> None:
+    """A worker's initializer: the candidate value and the named levels of the command line."""
+    use_value(path)
+    LEVELS.update(levels)
+
+
 def use_value(path: str | None) -> None:
     """Play on the weights in ``path`` (a candidate value.json) instead of the shipped ones
     (validated; also each worker's initializer)."""
@@ -79,6 +85,8 @@ def play(task: tuple) -> dict:
     state = game.setup(players, {}, seed)
     rng = {"rng": _rng.seed_to_int(f"{seed}:bots")}
     ms: list[list[float]] = [[] for _ in range(players)]
+    cpu: list[list[float]] = [[] for _ in range(players)]  # CPU ms, decisions with a choice
+    starts: list[list[float]] = [[] for _ in range(players)]  # CPU ms, move starts only
     preds = []
     decisions = 0
     while decisions < MAX_DECISIONS:
@@ -91,17 +99,32 @@ def play(task: tuple) -> dict:
             if seat not in game.waiting_for(state):
                 continue
             many = len(game.legal_actions(state, seat)) > 1
-            t0 = time.perf_counter()
+            start = state["stack"][-1]["kind"] == "turn" if state["stack"] else False
+            t0, c0 = time.perf_counter(), time.process_time()
             action = decide(bots[seat], game, state, seat, rng)
             if many:
                 ms[seat].append(1000 * (time.perf_counter() - t0))
+                cpu[seat].append(1000 * (time.process_time() - c0))
+                if start:
+                    starts[seat].append(cpu[seat][-1])
             state, _ = game.apply(state, seat, action)
             decisions += 1
     res = game.result(state)
     end = state["end"] or {}
     return {"levels": levels, "seed": seed, "scores": [res["scores"][s] for s in range(players)]
             if res else None, "turns": state["turn"], "breaks": state["breaks"],
-            "stalled": res is None or end.get("trigger") is None, "ms": ms, "preds": preds}
+            "stalled": res is None or end.get("trigger") is None, "ms": ms, "cpu": cpu,
+            "starts": starts, "preds": preds}
+
+
+def start_cpu(xs: list[float]) -> dict:
+    """CPU milliseconds of the move-start decisions (where a search level searches)."""
+    if not xs:
+        return {"start_median": None, "start_p90": None, "start_max": None, "starts": 0}
+    xs = sorted(xs)
+    return {"start_median": round(statistics.median(xs), 1),
+            "start_p90": round(xs[min(len(xs) - 1, int(0.9 * len(xs)))], 1),
+            "start_max": round(xs[-1], 1), "starts": len(xs)}
 
 
 def pair_summary(a: str, b: str, games: list[dict]) -> dict:
@@ -156,40 +179,62 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", help="write every figure to this file")
     ap.add_argument("--value", help="a candidate value.json to measure (default: the shipped)")
+    ap.add_argument("--paired", action="store_true",
+                    help="every pair plays the same deals (game i: seed '{seed}:duel:{i}'), "
+                         "interleaved game by game: variants of a level compared on equal luck")
+    ap.add_argument("--level", action="append", default=[], metavar="NAME=SPEC",
+                    help="name a bot spec for --pairs / --solo-levels, e.g. "
+                         "s24=search:budget=none,playouts=24 (repeatable)")
     args = ap.parse_args()
+    for named in args.level:
+        name, _, bot_spec = named.partition("=")
+        LEVELS[name] = bot_spec
     started = time.time()
     pairs = [tuple(p.split(":", 1)) for p in args.pairs.split(",") if p]
     tasks = []
     for a, b in pairs:
         for i in range(args.games):
-            tasks.append(([a, b] if i % 2 == 0 else [b, a], f"{args.seed}:{a}:{b}:{i}"))
+            seed = f"{args.seed}:duel:{i}" if args.paired else f"{args.seed}:{a}:{b}:{i}"
+            tasks.append(([a, b] if i % 2 == 0 else [b, a], seed))
+    if args.paired:  # game by game, so that a run cut short still compares the pairs
+        tasks.sort(key=lambda t: int(t[1].rsplit(":", 1)[1]))
     solo_levels = [s for s in args.solo_levels.split(",") if s] if args.solo else []
     for lv in solo_levels:
         tasks += [([lv], f"{args.seed}:solo:{i}") for i in range(args.solo)]
     results = []
     use_value(args.value)
-    with ProcessPoolExecutor(max_workers=args.workers, initializer=use_value,
-                             initargs=(args.value,)) as pool:
+    with ProcessPoolExecutor(max_workers=args.workers, initializer=init_worker,
+                             initargs=(args.value, dict(LEVELS))) as pool:
         for g in pool.map(play, tasks, chunksize=1):
             results.append(g)
             print(f"{len(results)}/{len(tasks)} {g['levels']} scores {g['scores']} turns "
-                  f"{g['turns']} breaks {g['breaks']}", file=sys.stderr, flush=True)
+                  f"{g['turns']} breaks {g['breaks']} seed {g['seed']} cpu_s "
+                  f"{[round(sum(c) / 1000, 1) for c in g['cpu']]} start_cpu_ms_max "
+                  f"{[round(max(c), 0) if c else 0 for c in g['starts']]}",
+                  file=sys.stderr, flush=True)
     out: dict = {"seed": args.seed, "value": args.value or "shipped", "games_per_pair": args.games, "pairs": [], "ms": {},
                  "solo": {}}
     ms: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+    starts: dict[str, list[float]] = {}
     duels = [g for g in results if len(g["levels"]) == 2]
     for g in results:
-        for lv, times in zip(g["levels"], g["ms"]):
+        for lv, times, c, st in zip(g["levels"], g["ms"], g["cpu"], g["starts"]):
             ms.setdefault(lv, []).extend(times)
+            cpu.setdefault(lv, []).extend(c)
+            starts.setdefault(lv, []).extend(st)
     for a, b in pairs:
+        prefix = f"{args.seed}:duel:" if args.paired else f"{args.seed}:{a}:{b}:"
         mine = [g for g in duels if sorted(g["levels"]) == sorted([a, b])
-                and g["seed"].startswith(f"{args.seed}:{a}:{b}:")]
+                and g["seed"].startswith(prefix)]
         out["pairs"].append(pair_summary(a, b, mine))
     for lv in solo_levels:
         xs = [g["scores"][0] for g in results if g["levels"] == [lv]]
         out["solo"][lv] = {"deals": len(xs), "mean": round(statistics.fmean(xs), 1),
                            "reached": round(sum(1 for x in xs if x >= 0) / len(xs), 3)}
-    out["ms"] = {lv: {"median": round(statistics.median(t), 1), "decisions": len(t)}
+    out["ms"] = {lv: {"median": round(statistics.median(t), 1), "decisions": len(t),
+                      "cpu_median": round(statistics.median(cpu[lv]), 1),
+                      "cpu_mean": round(statistics.fmean(cpu[lv]), 1), **start_cpu(starts[lv])}
                  for lv, t in ms.items() if t}
     out["calibration"] = calibration(duels)
     out["seconds"] = round(time.time() - started)
@@ -200,9 +245,11 @@ def main() -> None:
         print(f"| {p['pair']} | {p['games']} | {p['win_rate']:.3f} ({p['ci95'][0]:.3f}–"
               f"{p['ci95'][1]:.3f}) | {p['turns_per_seat_median']} | {p['breaks_median']} | "
               f"{p['ended_within_12_breaks']:.3f} | {p['stalled']} |")
-    print("\n| level | median ms per decision | decisions |\n|---|---:|---:|")
+    print("\n| level | median ms per decision (wall) | CPU ms median / mean | decisions "
+          "| move starts: CPU ms median / p90 / max | move starts |\n|---|---:|---:|---:|---:|---:|")
     for lv, m in out["ms"].items():
-        print(f"| {lv} | {m['median']} | {m['decisions']} |")
+        print(f"| {lv} | {m['median']} | {m['cpu_median']} / {m['cpu_mean']} | {m['decisions']} "
+              f"| {m['start_median']} / {m['start_p90']} / {m['start_max']} | {m['starts']} |")
     print("\n| solo level | deals | mean score | share >= 0 |\n|---|---:|---:|---:|")
     for lv, s in out["solo"].items():
         print(f"| {lv} | {s['deals']} | {s['mean']} | {s['reached']:.3f} |")

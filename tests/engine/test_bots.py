@@ -149,10 +149,15 @@ def _bots():
                              rollout_width=3, rollout_depth=3)),
             ("fast", FastBot(depth=3, width=3, top_width=10)),
             ("search", SearchBot(budget=None, playouts=4, candidates=3, rollout_top=6,
-                                 rollout_width=3, rollout_depth=3))]
+                                 rollout_width=3, rollout_depth=3)),
+            # progressive widening, the seat's own playout moves on a wider look, solo horizon
+            ("search-wide", SearchBot(budget=None, playouts=5, candidates=2, rollout_top=6,
+                                      rollout_width=3, rollout_depth=3, widen=1, own_top=8,
+                                      solo_horizon=2))]
 
 
-@pytest.mark.parametrize("kind,bot", _bots(), ids=["greedy", "mcts", "fast", "search"])
+@pytest.mark.parametrize("kind,bot", _bots(), ids=["greedy", "mcts", "fast", "search",
+                                                    "search-wide"])
 def test_bots_decide_only_from_the_view(kind, bot):
     perturb = PERTURBERS["arknova"]
     checked = 0
@@ -229,6 +234,28 @@ def test_mcts_is_reproducible_without_a_time_budget_and_counts_playouts():
     b = decide(bot, ARK, state, seat, {"rng": 5})
     assert a == b
     assert stats is None or stats["playouts"] <= 5
+
+
+def test_search_widens_from_the_greedy_order_and_stays_reproducible():
+    """``widen=1`` adds the next answer of greedy's order every round: more answers get
+    playouts than the ``candidates`` it starts with, and the same generator gives the same
+    answer and the same visits."""
+    bot = SearchBot(budget=None, playouts=7, candidates=2, margin=1000.0, widen=1,
+                    rollout_top=4, rollout_width=2, rollout_depth=2, own_top=5)
+    state = ARK.setup(2, {}, 3)
+    for s in (0, 1):
+        state, _ = ARK.apply(state, s, ARK.legal_actions(state, s)[0])
+    seat = min(ARK.waiting_for(state))
+    assert len(ARK.legal_actions(state, seat)) > 3
+    a = decide(bot, ARK, state, seat, {"rng": 5})
+    stats = bot.last_stats
+    assert stats["playouts"] == 7
+    # rounds: 2 answers, then 3, then (one dropped after two rounds of the third) ...
+    assert len(stats["candidates"]) >= 3
+    assert sum(stats["visits"]) == 7
+    b = decide(bot, ARK, state, seat, {"rng": 5})
+    assert a == b and bot.last_stats["visits"] == stats["visits"]
+    assert a in stats["candidates"]
 
 
 def test_mcts_answers_like_random_when_the_game_cannot_sample_worlds():
