@@ -179,6 +179,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", help="write every figure to this file")
     ap.add_argument("--value", help="a candidate value.json to measure (default: the shipped)")
+    ap.add_argument("--first", type=int, default=0,
+                    help="index of the first game (resume a run: the same seeds go on)")
     ap.add_argument("--paired", action="store_true",
                     help="every pair plays the same deals (game i: seed '{seed}:duel:{i}'), "
                          "interleaved game by game: variants of a level compared on equal luck")
@@ -193,14 +195,15 @@ def main() -> None:
     pairs = [tuple(p.split(":", 1)) for p in args.pairs.split(",") if p]
     tasks = []
     for a, b in pairs:
-        for i in range(args.games):
+        for i in range(args.first, args.first + args.games):
             seed = f"{args.seed}:duel:{i}" if args.paired else f"{args.seed}:{a}:{b}:{i}"
             tasks.append(([a, b] if i % 2 == 0 else [b, a], seed))
     if args.paired:  # game by game, so that a run cut short still compares the pairs
         tasks.sort(key=lambda t: int(t[1].rsplit(":", 1)[1]))
     solo_levels = [s for s in args.solo_levels.split(",") if s] if args.solo else []
     for lv in solo_levels:
-        tasks += [([lv], f"{args.seed}:solo:{i}") for i in range(args.solo)]
+        tasks += [([lv], f"{args.seed}:solo:{i}")
+                  for i in range(args.first, args.first + args.solo)]
     results = []
     use_value(args.value)
     with ProcessPoolExecutor(max_workers=args.workers, initializer=init_worker,
