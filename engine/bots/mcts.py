@@ -16,6 +16,13 @@ the greedy policy, which the search already assumed for it), the bot
 3. answers the live candidate with the best mean over the rounds all of them completed
    (ties: greedy order). Without any completed comparison it answers greedy's choice.
 
+Options measured in docs/bots.md ("Search experiments"), all off by default: ``widen`` adds the
+next answer of greedy's order every ``widen`` rounds (progressive widening; the successive
+rejection then keeps the best incumbents against each newcomer, and a decision with a single
+answer within ``margin`` is searched too); ``solo_horizon`` is the horizon alone at the table;
+``own_top`` plays the seat's own moves inside a playout with a wider greedy look (over that many
+answers) than the other seats' rollout moves.
+
 This is flat Monte-Carlo search over determinizations (a depth-one tree per sampled world),
 the usual remedy for hidden information ("determinized MCTS"). Everything random comes from
 ``rng``; the clock (``time.perf_counter``) only bounds the search, so with ``budget=None`` the
