@@ -24,14 +24,12 @@ import re
 import unicodedata
 from typing import Any
 
-from sqlalchemy import select
-
 import engine
 
 from . import jsonutil, redaction
 from .auth import UserInfo
-from .models import ChatMessage, Game, Seat, User
-from .models_delivery import OutboxEvent
+from .chat_store import ChatStore, ChatTx
+from .models import ChatMessage
 from .ratelimit import Limiter
 from .refusal import Refusal, not_found
 from .signals import Notify
@@ -93,6 +91,7 @@ def may_read(channel: str, seated: bool, finished: bool) -> bool:
 class ChatService:
     def __init__(self, db, settings, hub, bus, limits, signals=None) -> None:
         self.db = db
+        self.store = ChatStore(db)  # the chat's SQL
         self.signals = signals  # wakes the outbox after a line that mentions someone
         self.settings = settings
         self.hub = hub
@@ -103,44 +102,26 @@ class ChatService:
         bus.listen(CHANNEL, self._on_published)
 
     # ---------------------------------------------------------------- reading
-    async def _standing(self, session, game_id: int, user: UserInfo | None) -> tuple[str, bool]:
+    @staticmethod
+    async def _standing(tx: ChatTx, game_id: int, user: UserInfo | None) -> tuple[str, bool]:
         """(game status, whether ``user`` sits in the game); 404 for no such game, 403
         ``game_sealed`` for a game private to its players (app/redaction.py)."""
-        found = (await session.execute(select(Game.status, Game.sealed_until)
-                                       .where(Game.id == game_id))).first()
+        found = await tx.standing(game_id, user.id if user is not None else None)
         if found is None:
             raise not_found("game")
-        status = found.status
-        seated = False
-        if user is not None:
-            seated = await session.scalar(
-                select(Seat.seat).where(Seat.game_id == game_id, Seat.user_id == user.id)
-                .limit(1)) is not None
-        redaction.check_sealed(found.sealed_until, seated)
-        return status, seated
+        redaction.check_sealed(found.sealed_until, found.seated)
+        return found.status, found.seated
 
     async def history(self, game_id: int, user: UserInfo | None, channel: str,
                       after: int | None, limit: int) -> dict:
         """Lines of a channel, oldest first: those after id ``after``, else the newest
         ``limit``."""
-        async with self.db.read() as s:
-            status, seated = await self._standing(s, game_id, user)
+        async with self.store.reading() as tx:
+            status, seated = await self._standing(tx, game_id, user)
             if not may_read(channel, seated, status == "finished"):
                 raise Refusal("chat_hidden", "The spectators' channel is hidden from the "
                                                    "players until the game is over.")
-            q = select(ChatMessage).where(ChatMessage.game_id == game_id,
-                                          ChatMessage.channel == channel)
-            if after is not None:
-                rows = (await s.execute(q.where(ChatMessage.id > after)
-                                        .order_by(ChatMessage.id).limit(limit + 1))
-                        ).scalars().all()
-                more = len(rows) > limit
-                rows = rows[:limit]
-            else:
-                rows = (await s.execute(q.order_by(ChatMessage.id.desc()).limit(limit + 1))
-                        ).scalars().all()
-                more = len(rows) > limit
-                rows = list(reversed(rows[:limit]))
+            rows, more = await tx.lines(game_id, channel, after, limit)
         return {"channel": channel, "messages": [message_dict(r) for r in rows], "more": more,
                 "readable": [c for c in CHANNELS if may_read(c, seated, status == "finished")],
                 "writable": self._writable(user, seated)}
@@ -158,8 +139,8 @@ class ChatService:
             raise Refusal("bad_channel", "The chat channels are players and spectators.")
         text = clean_text(text)
         await self.limits.check(self.limiter, f"user:{user.id}")
-        async with self.db.write() as s:
-            status, seated = await self._standing(s, game_id, user)
+        async with self.store.writing() as tx:
+            status, seated = await self._standing(tx, game_id, user)
             channel = channel or ("players" if seated else "spectators")
             if channel == "players" and not seated:
                 raise Refusal("chat_forbidden",
@@ -167,21 +148,19 @@ class ChatService:
             if channel == "spectators" and seated:
                 raise Refusal("chat_forbidden",
                               "Players cannot write in the spectators' channel.")
-            row = ChatMessage(game_id=game_id, user_id=user.id, username=user.username,
-                              channel=channel, text=text, created_at=utcnow())
-            s.add(row)
-            await s.flush()
-            told = await self._mentioned(s, game_id, user, channel, status, text)
+            row = await tx.add_line(game_id=game_id, user_id=user.id, username=user.username,
+                                    channel=channel, text=text, created_at=utcnow())
+            told = await self._mentioned(tx, game_id, user, channel, status, text)
             message = message_dict(row)
             payload = jsonutil.dumps_str({"message": message,
                                           "finished": status == "finished"})
-            await self.bus.publish_in(s, CHANNEL, payload)  # goes out with the commit
-            await s.commit()
+            await tx.publish(self.bus, CHANNEL, payload)  # goes out with the commit
+            await tx.commit()
         if told and self.signals is not None:
             self.signals.wake_outbox()
         return message
 
-    async def _mentioned(self, s, game_id: int, user: UserInfo, channel: str, status: str,
+    async def _mentioned(self, tx: ChatTx, game_id: int, user: UserInfo, channel: str, status: str,
                          text: str) -> bool:
         """Queue a ``chat_mention`` notice (the outbox, in the line's transaction) for the
         players ``@named`` in ``text`` who may read ``channel`` now (a seated player is never
@@ -192,20 +171,18 @@ class ChatService:
         keys.discard(user.username.lower())
         if not keys:
             return False
-        found = (await s.execute(select(User.id).where(User.username_key.in_(sorted(keys)))
-                                 .order_by(User.id))).scalars().all()
-        seated = set((await s.execute(select(Seat.user_id).where(
-            Seat.game_id == game_id, Seat.user_id.is_not(None)))).scalars().all())
+        found = await tx.user_ids(sorted(keys))
+        seated = await tx.seated(game_id)
         finished = status == "finished"
         users = [u for u in found if u != user.id
                  and may_read(channel, u in seated, finished)][:MAX_MENTIONS]
         if not users:
             return False
-        name = await s.scalar(select(Game.game).where(Game.id == game_id))
+        name = await tx.game_name(game_id) or ""
         excerpt = text if len(text) <= EXCERPT else text[:EXCERPT - 1] + "…"
-        s.add(OutboxEvent(kind="notice", game_id=game_id, version=0, payload=Notify(
+        tx.add_notice(game_id, Notify(
             "chat_mention", game_id, name, engine.title_of(name), tuple(users), user.username,
-            excerpt).payload()))
+            excerpt).payload())
         return True
 
     # ---------------------------------------------------------------- live fan-out

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import engine
+
 from . import redaction
 from .auth import UserInfo
 from .people_store import PeopleStore
@@ -25,8 +27,13 @@ CURRENT = 50
 FINISHED = 20
 COUNTED = 2000
 CARD_GAMES = 30
-#: the public events that say a seat played a card (``data.seat``, ``data.card``)
-PLAYED = ("animal", "sponsor")
+
+
+def card_events(game: str) -> tuple[str, ...]:
+    """The public event kinds that say a seat played a card (``data.seat``, ``data.card``) in
+    ``game``, as its plugin names them (none for a game that is not installed)."""
+    plugin = engine.plugin_of(game)
+    return plugin.card_events if plugin is not None else ()
 
 
 def control_label(tc: dict | None) -> str:
@@ -66,9 +73,10 @@ class ProfileService:
         cards: Counter = Counter()
         for game_id, events in got["logs"]:
             seat = got["seats"].get(game_id)
+            played = card_events(names.get(game_id, ""))
             for ev in redaction.public_events(events or []):
                 data = ev.get("data") or {}
-                if ev.get("kind") in PLAYED and data.get("seat") == seat and "card" in data:
+                if ev.get("kind") in played and data.get("seat") == seat and "card" in data:
                     cards[(names[game_id], str(data["card"]))] += 1
         return {
             "current": await self.games.summaries_of(got["current"], viewer),

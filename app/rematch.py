@@ -25,7 +25,7 @@ import engine
 from . import quotas
 from .auth import UserInfo
 from .db import Database
-from .refusal import Refusal, not_found
+from .refusal import not_found
 from .signals import Notify
 
 log = logging.getLogger("menagerie.rematch")
@@ -78,14 +78,7 @@ class RematchService:
 
     async def _start_if_ready(self, game_id: int) -> None:
         """Start an open rematch once every seat is taken and nobody is still invited."""
-        row = await self.store.rematch_start_check(game_id)
-        if row is None or row.status != "open" or row.pending or row.created_by is None:
-            return
-        try:
-            await self.games.start(UserInfo(row.created_by, row.username), game_id)
-        except Refusal as exc:
-            if exc.code != "not_open":  # another accept started it a moment earlier
-                raise
+        await self.games.start_if_ready(game_id)
 
     async def summary(self, game_id: int, user: UserInfo | None) -> dict:
         """The lobby summary plus ``rematch_of`` and the seats still ``invited``."""

@@ -6,8 +6,8 @@ their opponents see "on vacation until ..." (the public clock's ``off``) and the
 reminders (app/notify/service.py). A vacation not begun yet can be taken back; one under way
 ends now.
 
-This module owns the ``vacations`` table; the game service writes the vacations into the clocks
-(``app/games/pauses.py``)."""
+This module owns the ``vacations`` table, its SQL in ``app/vacations_store.py``; the game service
+writes the vacations into the clocks (``app/games/pauses.py``)."""
 
 from __future__ import annotations
 
@@ -15,14 +15,12 @@ import logging
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import delete, select
-
 from .auth import UserInfo
 from .db import Database
-from .models import User, Vacation
-from .models_delivery import NotificationPrefs
+from .models import Vacation
 from .refusal import Refusal, not_found
 from .times import aware, iso, utcnow
+from .vacations_store import VacationStore, VacationTx, on_vacation
 
 log = logging.getLogger("menagerie.vacations")
 
@@ -61,27 +59,22 @@ def public(v: Vacation) -> dict:
 class VacationService:
     def __init__(self, db: Database, games) -> None:
         self.db = db
+        self.store = VacationStore(db)  # the vacations table's SQL
         self.games = games  # app.games.GameService: writes the vacations into the clocks
 
-    async def _zone_of(self, s, user_id: int) -> ZoneInfo:
-        return _zone(await s.scalar(select(NotificationPrefs.tz)
-                                    .where(NotificationPrefs.user_id == user_id)))
-
-    async def _left(self, s, user_id: int, years: list[int]) -> dict[int, int]:
-        rows = (await s.execute(select(Vacation.first_day, Vacation.last_day)
-                                .where(Vacation.user_id == user_id))).all()
-        return {y: DAYS_PER_YEAR - sum(days_in_year(r.first_day, r.last_day, y) for r in rows)
+    @staticmethod
+    async def _left(tx: VacationTx, years: list[int]) -> dict[int, int]:
+        spans = await tx.days()
+        return {y: DAYS_PER_YEAR - sum(days_in_year(a, b, y) for a, b in spans)
                 for y in years}
 
     async def list(self, user: UserInfo, now: datetime | None = None) -> dict:
         now = now or utcnow()
-        async with self.db.read() as s:
-            zone = await self._zone_of(s, user.id)
-            rows = (await s.execute(select(Vacation).where(
-                Vacation.user_id == user.id, Vacation.ends_at > now)
-                .order_by(Vacation.starts_at))).scalars().all()
+        async with self.store.reading(user.id) as tx:
+            zone = _zone(await tx.zone_name())
+            rows = await tx.ending_after(now)
             year = now.astimezone(zone).year
-            left = await self._left(s, user.id, [year, year + 1])
+            left = await self._left(tx, [year, year + 1])
         return {"vacations": [public(v) for v in rows], "tz": zone.key,
                 "days_left": {str(y): n for y, n in left.items()},
                 "days_per_year": DAYS_PER_YEAR}
@@ -92,10 +85,9 @@ class VacationService:
         now = now or utcnow()
         if not 1 <= days <= DAYS_PER_YEAR:
             raise Refusal("bad_vacation", "A vacation is 1 to 30 whole days.")
-        async with self.db.write() as s:
-            # one declaration of a user at a time (the yearly count below)
-            await s.execute(select(User.id).where(User.id == user.id).with_for_update())
-            zone = await self._zone_of(s, user.id)
+        # one declaration of a user at a time (the yearly count below)
+        async with self.store.writing(user.id, lock_user=True) as tx:
+            zone = _zone(await tx.zone_name())
             today = now.astimezone(zone).date()
             first = start or today
             if first < today:
@@ -106,23 +98,19 @@ class VacationService:
             last = first + timedelta(days=days - 1)
             starts = now if first == today else midnight(first, zone)
             ends = midnight(last + timedelta(days=1), zone)
-            clash = await s.scalar(select(Vacation.id).where(
-                Vacation.user_id == user.id, Vacation.ends_at > starts,
-                Vacation.starts_at < ends))
-            if clash is not None:
+            if await tx.overlaps(starts, ends):
                 raise Refusal("vacation_overlap",
                               "This vacation overlaps another one of yours.")
             years = sorted({first.year, last.year})
-            left = await self._left(s, user.id, years)
+            left = await self._left(tx, years)
             for y in years:
                 if days_in_year(first, last, y) > left[y]:
                     raise Refusal("vacation_limit",
                                   f"At most 30 days of vacation a year: {max(left[y], 0)} "
                                   f"left in {y}.", left=max(left[y], 0), year=y)
-            row = Vacation(user_id=user.id, starts_at=starts, ends_at=ends, first_day=first,
-                           last_day=last, created_at=now)
-            s.add(row)
-            await s.commit()
+            row = tx.add(starts_at=starts, ends_at=ends, first_day=first, last_day=last,
+                         created_at=now)
+            await tx.commit()
             out = public(row)
         await self._apply(user.id, now)
         log.info("user %s: vacation %s .. %s", user.id, out["starts_at"], out["ends_at"])
@@ -131,35 +119,26 @@ class VacationService:
     async def end(self, user: UserInfo, vacation_id: int, now: datetime | None = None) -> None:
         """Take back a vacation not begun yet; end one under way now."""
         now = now or utcnow()
-        async with self.db.write() as s:
-            row = (await s.execute(select(Vacation).where(
-                Vacation.id == vacation_id, Vacation.user_id == user.id)
-                .with_for_update())).scalar_one_or_none()
+        async with self.store.writing(user.id) as tx:
+            row = await tx.mine(vacation_id)
             if row is None:
                 raise not_found("vacation")
             if aware(row.ends_at) <= now:
                 raise Refusal("vacation_over", "This vacation is already over.")
             if aware(row.starts_at) > now:
-                await s.execute(delete(Vacation).where(Vacation.id == row.id))
+                await tx.delete(row.id)
             else:
-                zone = await self._zone_of(s, user.id)
+                zone = _zone(await tx.zone_name())
                 row.ends_at, row.last_day = now, max(row.first_day, now.astimezone(zone).date())
-            await s.commit()
+            await tx.commit()
         await self._apply(user.id, now)
 
     async def _apply(self, user_id: int, now: datetime) -> None:
         # (a vacation over may still be inside a running wait: the clock keeps what matters)
-        async with self.db.read() as s:
-            rows = (await s.execute(select(Vacation.starts_at, Vacation.ends_at).where(
-                Vacation.user_id == user_id, Vacation.ends_at > now - KEEP)
-                .order_by(Vacation.starts_at))).all()
+        rows = await self.store.spans_since(user_id, now - KEEP)
         await self.games.set_vacations(user_id, [[iso(a), iso(b)] for a, b in rows])
 
     @staticmethod
     async def on_vacation(s, user_ids, now: datetime) -> set[int]:
         """Which of ``user_ids`` are on vacation at ``now`` (in ``s``)."""
-        if not user_ids:
-            return set()
-        return set((await s.execute(select(Vacation.user_id).where(
-            Vacation.user_id.in_(list(user_ids)), Vacation.starts_at <= now,
-            Vacation.ends_at > now))).scalars().all())
+        return await on_vacation(s, user_ids, now)

@@ -13,15 +13,17 @@ from .core import (
                    BadState,
                    Game,
                    IllegalAction,
+                   Plugin,
                    event,
                    events_for,
                    game_names,
                    get_game,
+                   plugin_of,
                    register,
                    replay,
                    title_of,
                    unregister,
 )
 
-__all__ = ["BadSetup", "BadState", "Game", "IllegalAction", "event", "events_for", "game_names",
-           "get_game", "register", "replay", "title_of", "unregister"]
+__all__ = ["BadSetup", "BadState", "Game", "IllegalAction", "Plugin", "event", "events_for",
+           "game_names", "get_game", "plugin_of", "register", "replay", "title_of", "unregister"]

@@ -7,7 +7,7 @@ then the winner alone decides to draw a card or take 1 point (a sequential follo
 
 from __future__ import annotations
 
-from engine.core import Game, IllegalAction, Option, event, rng as _rng
+from engine.core import Game, IllegalAction, Option, Plugin, event, rng as _rng
 
 
 class ToyGame(Game):
@@ -127,6 +127,9 @@ class ToyGame(Game):
 
 
 TOY = ToyGame()
+#: the toy as a plugin: no evaluator or describer of its own (the generic ones), and the
+#: public event kinds a player's profile counts as cards played (the app tests write such events)
+PLUGIN = Plugin(TOY, card_events=("animal", "sponsor"))
 
 
 def hidden_values(state, seat):

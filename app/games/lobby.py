@@ -149,6 +149,18 @@ class Lobby:
                 raise Refusal("already_seated", "You already sit in this game.") from None
         return seat, await self.reads.summary(game_id, user)
 
+    async def start_if_ready(self, game_id: int) -> None:
+        """Start an open game (a rematch, an invitation game) once every seat is taken and
+        nobody is still invited: its creator's start."""
+        row = await self.ctx.store.start_check(game_id)
+        if row is None or row.status != "open" or row.pending or row.created_by is None:
+            return
+        try:
+            await self.start(UserInfo(row.created_by, row.username), game_id)
+        except Refusal as exc:
+            if exc.code != "not_open":  # another accept started it a moment earlier
+                raise
+
     async def start(self, user: UserInfo, game_id: int) -> dict:
         async with self.ctx.store.lobby(game_id) as tx:
             row = tx.row

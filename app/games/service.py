@@ -95,6 +95,9 @@ class GameService:
     async def start(self, user: UserInfo, game_id: int) -> dict:
         return await self.lobby.start(user, game_id)
 
+    async def start_if_ready(self, game_id: int) -> None:
+        await self.lobby.start_if_ready(game_id)
+
     # the ways out: resign, abort, cancel, leave (app/games/exits.py)
     async def resign(self, game_id: int, user: UserInfo) -> dict[str, Any]:
         return await self.exits.resign(game_id, user)

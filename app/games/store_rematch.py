@@ -33,7 +33,7 @@ class Rematched(NamedTuple):
 
 
 class StartCheck(NamedTuple):
-    """What decides whether an open rematch starts: its status, its creator, and whether a
+    """What decides whether an open game with invitations starts: its status, its creator, and whether a
     seat is still invited or empty."""
 
     status: str
@@ -42,15 +42,40 @@ class StartCheck(NamedTuple):
     pending: bool
 
 
-class RematchRows:
-    """The rematch's writes and reads (``self.db``: the database; ``self.cache``: the game
-    cache or None)."""
+async def locked_game(s: Any, game_id: int) -> Game:
+    """The game's row, locked for the transaction of ``s``; 404 for no such game."""
+    row: Game | None = (await s.execute(
+        select(Game).where(Game.id == game_id).with_for_update())).scalar_one_or_none()
+    if row is None:
+        raise not_found("game")
+    return row
+
+
+async def invited_seat(s: Any, game_id: int, user_id: int) -> tuple[Game, Seat]:
+    """The open game (locked) and the seat it keeps for ``user_id``; 403 ``not_invited``."""
+    row = await locked_game(s, game_id)
+    seat = (await s.execute(select(Seat).where(Seat.game_id == game_id,
+                                               Seat.user_id == user_id))).scalar_one_or_none()
+    if seat is None or not seat.invited:
+        raise Refusal("not_invited", "You have no invitation to this game.")
+    if row.status != "open":  # pragma: no cover - invitations end when the game starts
+        raise Refusal("not_open", "This game has already started.")
+    return row, seat
+
+
+class SeatWriter:
+    """A part of SqlGameStore that changes seats (``self.db``: the database; ``self.cache``:
+    the game cache or None, which the part drops for a game whose seats it changed)."""
 
     db: Database  # set by SqlGameStore
     cache: Any  # set by SqlGameStore
 
     if TYPE_CHECKING:  # SqlGameStore's (PgGameStore's: NOTIFY in the transaction)
         async def seats_changed(self, game_id: int, session: Any = None) -> None: ...
+
+
+class RematchRows(SeatWriter):
+    """The rematch's writes and reads."""
 
     async def rematch_of_id(self, game_id: int) -> int | None:
         """The id of the game's rematch, if there is one."""
@@ -64,10 +89,7 @@ class RematchRows:
         ``invitation(new id, game name, invited users)`` is the outbox payload of the notice
         to the other humans, added in the same transaction."""
         async with self.db.write() as s:
-            old = (await s.execute(select(Game).where(Game.id == game_id).with_for_update())
-                   ).scalar_one_or_none()
-            if old is None:
-                raise not_found("game")
+            old = await locked_game(s, game_id)
             seats = (await s.execute(select(Seat).where(Seat.game_id == game_id)
                                      .order_by(Seat.seat))).scalars().all()
             if not any(x.user_id == user_id for x in seats):
@@ -108,24 +130,11 @@ class RematchRows:
                 return Rematched(existing, False)
             return Rematched(new.id, True)
 
-    async def _invited_seat(self, s: Any, game_id: int, user_id: int) -> tuple[Game, Seat]:
-        row = (await s.execute(select(Game).where(Game.id == game_id).with_for_update())
-               ).scalar_one_or_none()
-        if row is None:
-            raise not_found("game")
-        seat = (await s.execute(select(Seat).where(Seat.game_id == game_id,
-                                                   Seat.user_id == user_id))).scalar_one_or_none()
-        if seat is None or not seat.invited:
-            raise Refusal("not_invited", "You have no invitation to this game.")
-        if row.status != "open":  # pragma: no cover - invitations end when the game starts
-            raise Refusal("not_open", "This game has already started.")
-        return row, seat
-
     async def answer_invitation(self, game_id: int, user_id: int, accept: bool) -> None:
         """Keep (``accept``) or free the invited seat of ``user_id``; a freed seat is announced
         to every process (their sockets of that seat follow)."""
         async with self.db.write() as s:
-            row, seat = await self._invited_seat(s, game_id, user_id)
+            row, seat = await invited_seat(s, game_id, user_id)
             seat.invited = False
             if not accept:
                 seat.user_id = None
@@ -138,7 +147,9 @@ class RematchRows:
         if not accept:
             await self.seats_changed(game_id)
 
-    async def rematch_start_check(self, game_id: int) -> StartCheck | None:
+    async def start_check(self, game_id: int) -> StartCheck | None:
+        """Whether an open game may start by itself (a rematch, an invitation game): its
+        status, its creator, whether a seat is still invited or empty."""
         async with self.db.read() as s:
             row = (await s.execute(select(Game.status, Game.created_by, User.username)
                                    .outerjoin(User, User.id == Game.created_by)

@@ -21,9 +21,32 @@ maps and buildings: ``data/maps/``, ``data/buildings.json``. Where is a rule?
   effects that replace their interactions: :mod:`.solo_effects`
 """
 
-from ..core import register
-from .game import ArkNova
+from ..core import Plugin
+from .game import GAME, ArkNova
 
-GAME = register(ArkNova(), replace=True)
 
-__all__ = ["ArkNova", "GAME"]
+def _evaluate():
+    from .evaluate import EVALUATOR
+    return EVALUATOR
+
+
+def _learned():
+    from .learned import EVALUATOR
+    return EVALUATOR
+
+
+def _margin():
+    from .margin import EVALUATOR
+    return EVALUATOR
+
+
+def _describer():
+    from .labels import describe
+    return describe
+
+
+#: the game as one plugin (listed in ``engine/games.json``, registered by ``engine.core``)
+PLUGIN = Plugin(GAME, evaluators={"": _evaluate, "learned": _learned, "margin": _margin},
+                describer=_describer, card_events=("animal", "sponsor"))
+
+__all__ = ["GAME", "PLUGIN", "ArkNova"]

@@ -37,7 +37,7 @@ a state for callers that need one.
 
 from __future__ import annotations
 
-from ..bots.evaluation import Evaluator, fast_clone, final_value, register_evaluator
+from ..bots.evaluation import Evaluator, fast_clone, final_value
 from . import solo
 from .decisions import HANDLERS
 from .evalmemo import MEMO, ZOOS, ZOOS_MAX, encode, remember, seen, session
@@ -213,7 +213,7 @@ def _pending(state: dict, seat: int, turns_left: float) -> float:
 def value(state: dict, seat: int) -> float:
     """The seat's projected victory points minus the best other seat's (see module doc)."""
     if state["over"]:
-        from . import GAME
+        from .game import GAME
 
         return final_value(GAME, state, seat) or 0.0
     breaks_left, turns_left = clock(state)
@@ -248,6 +248,6 @@ def clone_state(state: dict) -> dict:
     return out
 
 
-EVALUATOR = register_evaluator("arknova", Evaluator(value=value, own_followup=own_followup,
-                                                    shortlist=shortlist, clone=clone_state,
-                                                    session=session))
+EVALUATOR = Evaluator(value=value, own_followup=own_followup,
+                      shortlist=shortlist, clone=clone_state,
+                      session=session)

@@ -273,3 +273,7 @@ def _building_json(b) -> dict:
     return {"id": b.id, "name": b.name, "kind": b.kind, "size": b.size,
             "shape": [list(c) for c in b.shape], "appeal": b.appeal,
             "needs_upgrade": b.needs_upgrade, "unique": b.unique, "capacity": b.capacity}
+
+
+#: the one rules object the registry holds (``engine.get_game("arknova")``)
+GAME = ArkNova()

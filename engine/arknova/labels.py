@@ -5,7 +5,7 @@ cards, buildings, continents), which the client names from its catalogue."""
 
 from __future__ import annotations
 
-from ..bots.labels import label, register_describer
+from ..bots.labels import label
 from .content import load_content
 
 ACTIONS = {"animals": "Animals", "build": "Build", "cards": "Cards",
@@ -140,5 +140,3 @@ def describe(state, seat, a) -> dict | None:
         return label("answer.tile_money_any", "Take the money instead")
     return None
 
-
-register_describer("arknova", describe)

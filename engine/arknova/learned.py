@@ -33,7 +33,7 @@ import math
 from functools import lru_cache
 from importlib import resources
 
-from ..bots.evaluation import Evaluator, final_value, register_evaluator
+from ..bots.evaluation import Evaluator, final_value
 from .evaluate import EVALUATOR as HAND, clock, pending, zoo_parts
 from .tables import appeal_income
 from .zooparts import hand_value
@@ -216,7 +216,7 @@ def value(state: dict, seat: int) -> float:
     """The bots' value of a position on the learned weights: :func:`utility` (a finished game:
     its final margin +-20), plus what pending building placements are worth."""
     if state["over"]:
-        from . import GAME
+        from .game import GAME
 
         final = final_value(GAME, state, seat) or 0.0
         if state["seats"] == 1:
@@ -229,6 +229,6 @@ def value(state: dict, seat: int) -> float:
     return utility(state, seat) + pending(state, seat)
 
 
-EVALUATOR = register_evaluator("arknova:learned", Evaluator(
+EVALUATOR = Evaluator(
     value=value, own_followup=HAND.own_followup, shortlist=HAND.shortlist, clone=HAND.clone,
-    session=HAND.session, extra=dict(HAND.extra)))
+    session=HAND.session, extra=dict(HAND.extra))

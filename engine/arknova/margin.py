@@ -25,7 +25,7 @@ finds the planted blunders: on the learned margin they were charged 0.0 and 0.6 
 
 from __future__ import annotations
 
-from ..bots.evaluation import Evaluator, register_evaluator
+from ..bots.evaluation import Evaluator
 from . import learned
 from .evaluate import EVALUATOR as HAND
 
@@ -36,7 +36,7 @@ SOURCE = "hand"
 
 def final_margin(state: dict, seat: int) -> float:
     """Score minus the best other seat's (solo: the score) of a finished game."""
-    from . import GAME
+    from .game import GAME
 
     res = GAME.result(state)
     if res is None:
@@ -60,7 +60,7 @@ def sigma(seats: int) -> float:
     return float(learned.load()["solo" if seats == 1 else "duel"]["sigma"])
 
 
-EVALUATOR = register_evaluator("arknova:margin", Evaluator(
+EVALUATOR = Evaluator(
     value=margin, own_followup=HAND.own_followup, shortlist=HAND.shortlist, clone=HAND.clone,
     session=HAND.session, extra={**HAND.extra, "sigma": sigma(2), "sigma_solo": sigma(1),
-                                 "margin": True}))
+                                 "margin": True})

@@ -9,8 +9,8 @@ to -94). The analysis therefore lets the bots' own evaluator choose the moves of
 
 - a finished game: the exact final margin (score minus the best other seat's; alone at the
   table: the score, whose goal is 0), and a win chance of 1, 1/2 or 0;
-- otherwise: the game's margin evaluator (``evaluator_for(game, "margin")``; for the zoo
-  builder ``engine/arknova/margin.py``: the learned value's predicted final margin) and the
+- otherwise: the game's margin evaluator (``evaluator_for(game, "margin")``, the variant its
+  plugin names, e.g. the learned value's predicted final margin) and the
   win chance ``chance(m, sigma)`` with its residual spread ``sigma`` (``extra["sigma"]``; a game
   without one: :data:`SIGMA_UNITS` analysis units).
 

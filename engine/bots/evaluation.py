@@ -1,13 +1,12 @@
 """Per-game evaluation functions for the searching bots, and the fast simulation step.
 
-A game may register an :class:`Evaluator` under its name (the zoo builder's lives in
-``engine/arknova/evaluate.py`` and is imported on first use). Without one, the bots fall back to
-:data:`GENERIC`, which only knows the final result.
+A game's plugin (:class:`engine.core.plugin.Plugin`) names its :class:`Evaluator` s by variant;
+they are loaded on first use. :func:`register_evaluator` registers one by name (it wins over the
+plugin's). Without one, the bots fall back to a value that only knows the final result.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -15,11 +14,8 @@ from dataclasses import dataclass, field
 import orjson
 
 from ..core.game import Action, Game, State
+from ..core.registry import plugin_of
 from ..core.state import clone
-
-#: Evaluators that ship with Menagerie, imported on first use: game name -> module.
-BUILTIN = {"arknova": "engine.arknova.evaluate", "zoocracy": "engine.zoocracy.evaluate",
-           "arknova:learned": "engine.arknova.learned", "arknova:margin": "engine.arknova.margin"}
 
 _EVALUATORS: dict[str, Evaluator] = {}
 
@@ -74,24 +70,26 @@ def evaluator_for(game: Game, variant: str | None = None) -> Evaluator:
     """The game's evaluator; ``variant`` (e.g. ``"learned"``) names another one registered as
     ``"{game}:{variant}"``, and falls back to the game's own when there is none."""
     if variant:
-        name = f"{game.name}:{variant}"
-        ev = _EVALUATORS.get(name)
-        if ev is None and name in BUILTIN:
-            importlib.import_module(BUILTIN[name])
-            ev = _EVALUATORS.get(name)
+        ev = _named(game, variant)
         if ev is not None:
             return ev
-    ev = _EVALUATORS.get(game.name)
-    if ev is None and game.name in BUILTIN:
-        try:
-            importlib.import_module(BUILTIN[game.name])
-        except ModuleNotFoundError as exc:  # that game's evaluation is not written yet
-            if exc.name != BUILTIN[game.name]:
-                raise
-        ev = _EVALUATORS.get(game.name)
+    ev = _named(game, "")
     if ev is None:
         ev = _EVALUATORS[game.name] = Evaluator(
             value=lambda state, seat, _g=game: _final_value(_g, state, seat) or 0.0)
+    return ev
+
+
+def _named(game: Game, variant: str) -> Evaluator | None:
+    """The evaluator registered as ``game`` (``variant`` empty) or ``"{game}:{variant}"``, else
+    the one the game's plugin names (loaded now, kept for next time), else None."""
+    name = f"{game.name}:{variant}" if variant else game.name
+    ev = _EVALUATORS.get(name)
+    if ev is None:
+        plugin = plugin_of(game.name)
+        load = plugin.evaluators.get(variant) if plugin is not None else None
+        if load is not None:
+            ev = _EVALUATORS[name] = load()
     return ev
 
 

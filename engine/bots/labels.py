@@ -5,8 +5,8 @@ the key into words in the reader's language (params hold ids: card ids, action-c
 continents, enclosures, which the client names from its catalogue), the CLI prints ``text``.
 
 :func:`describe` asks, in order: the game's own ``describe_action(state, seat, action)`` if it
-has one; a describer registered for the game (:func:`register_describer`; the built-in games'
-live in ``engine/arknova/labels.py`` and ``engine/zoocracy/labels.py``, imported on first use);
+has one; a describer registered for the game (:func:`register_describer`), else the one its plugin
+names (:class:`engine.core.plugin.Plugin` ``describer``, loaded on first use);
 the generic label (``analysis.label.generic``: the answer's type and fields, as the generic
 client table shows them). ``line`` (optional) is what the answer leads to: the seat's own
 follow-up answers, summarised after the main label ("Build (enclosure 3 at 4,5)").
@@ -17,11 +17,9 @@ action alone says. A describer must only read what the deciding seat may see.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 
-#: Describers that ship with Menagerie, imported on first use: game name -> module.
-BUILTIN = {"arknova": "engine.arknova.labels", "zoocracy": "engine.zoocracy.labels"}
+from ..core.registry import plugin_of
 
 Describer = Callable[[object, int, dict], "dict | None"]
 _DESCRIBERS: dict[str, Describer] = {}
@@ -78,13 +76,10 @@ def _describer(game) -> Describer | None:
     if callable(own):
         return own
     fn = _DESCRIBERS.get(game.name)
-    if fn is None and game.name in BUILTIN:
-        try:
-            importlib.import_module(BUILTIN[game.name])
-        except ModuleNotFoundError as exc:
-            if exc.name != BUILTIN[game.name]:
-                raise
-        fn = _DESCRIBERS.get(game.name)
+    if fn is None:
+        plugin = plugin_of(game.name)
+        if plugin is not None and plugin.describer is not None:
+            fn = _DESCRIBERS[game.name] = plugin.describer()
     return fn
 
 
@@ -118,4 +113,4 @@ def describe(game, state, seat: int, action: dict, line: list | None = None) -> 
     return out
 
 
-__all__ = ["BUILTIN", "KEYS", "QUIET", "describe", "generic", "label", "register_describer"]
+__all__ = ["KEYS", "QUIET", "describe", "generic", "label", "register_describer"]

@@ -16,9 +16,21 @@ cards: ``data/enclosures.json``, ``data/events.json``, ``data/cards.json`` (vali
 - bots: :mod:`.determinize` (possible worlds), :mod:`.evaluate` (position value)
 """
 
-from ..core import register
-from .game import Zoocracy
+from ..core import Plugin
+from .game import GAME, Zoocracy
 
-GAME = register(Zoocracy(), replace=True)
 
-__all__ = ["GAME", "Zoocracy"]
+def _evaluate():
+    from .evaluate import EVALUATOR
+    return EVALUATOR
+
+
+def _describer():
+    from .labels import describe
+    return describe
+
+
+#: the game as one plugin (listed in ``engine/games.json``, registered by ``engine.core``)
+PLUGIN = Plugin(GAME, evaluators={"": _evaluate}, describer=_describer)
+
+__all__ = ["GAME", "PLUGIN", "Zoocracy"]

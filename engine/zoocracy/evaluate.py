@@ -22,7 +22,7 @@ weights were set by hand and are deliberately simple; the module registers itsel
 
 from __future__ import annotations
 
-from ..bots.evaluation import Evaluator, register_evaluator
+from ..bots.evaluation import Evaluator
 from . import board
 from .tables import T
 
@@ -144,5 +144,5 @@ def value(state: dict, seat: int) -> float:
 #: steps: a quarter step (the zoo builder's unit is 2 VP)
 ANALYSIS_UNIT = 0.25
 
-EVALUATOR = register_evaluator("zoocracy", Evaluator(value=value,
-                                                    extra={"analysis_unit": ANALYSIS_UNIT}))
+EVALUATOR = Evaluator(value=value,
+                     extra={"analysis_unit": ANALYSIS_UNIT})

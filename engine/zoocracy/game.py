@@ -128,3 +128,7 @@ class Zoocracy(StackGame):
         out = load_content().as_catalog()
         out["tables"] = T.model_dump()
         return out
+
+
+#: the one rules object the registry holds (``engine.get_game("zoocracy")``)
+GAME = Zoocracy()

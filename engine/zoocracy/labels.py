@@ -6,7 +6,7 @@ which the client names in the reader's language; each key always comes with the 
 
 from __future__ import annotations
 
-from ..bots.labels import label, register_describer
+from ..bots.labels import label
 from .content import load_content
 
 
@@ -100,5 +100,3 @@ def describe(state, seat, a) -> dict | None:
         return label(key, text.format(party=_party(a["party"])), party=a["party"])
     return None
 
-
-register_describer("zoocracy", describe)

@@ -6,18 +6,13 @@ import { api, auth } from "./api.js";
 import { h, clear, $ } from "./dom.js";
 import { t, setupPage } from "./i18n.js";
 import { attemptText, boardTable, clockTime, dayLabel, kindName, score, streakText } from "./daily.js";
+import { toast } from "./toast.js";
 
 setupPage();
 
 const PAGE = 50;
 const params = new URLSearchParams(location.search);
 const page = { day: params.get("day"), kind: params.get("kind"), kinds: [], offset: 0, before: null };
-
-function toast(text) {
-  const el = h("div", { class: "toast", role: "alert" }, text);
-  $("#toasts").appendChild(el);
-  setTimeout(() => el.remove(), 5000);
-}
 
 function dayUrl(day, kind) {
   return `daily.html?day=${encodeURIComponent(day)}${kind ? `&kind=${encodeURIComponent(kind)}` : ""}`;

@@ -5,7 +5,8 @@
 import { api, auth, asList } from "./api.js";
 import { h, clear, $ } from "./dom.js";
 import { t } from "./i18n.js";
-import { gameItem, state, toast } from "./gameitem.js";
+import { gameItem, state } from "./gameitem.js";
+import { toast } from "./toast.js";
 
 const enc = encodeURIComponent;
 

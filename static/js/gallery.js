@@ -3,7 +3,8 @@
 import { api } from "./api.js";
 import { h, clear, $, cap } from "./dom.js";
 import { icon, injectSprite, iconLabel } from "./icons.js";
-import { indexCatalog, renderCard, searchText, abilityName, CONTINENTS, CLASSES, TYPE_LABEL } from "./arknova/cards.js";
+import { renderCard, searchText, abilityName, CONTINENTS, CLASSES, TYPE_LABEL } from "./arknova/cards.js";
+import { indexCatalog } from "./arknova/catalog.js";
 import { t, tOr, setupPage } from "./i18n.js";
 
 injectSprite();

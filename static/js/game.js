@@ -13,7 +13,8 @@ import { t, setupPage } from "./i18n.js";
 import { countMyTurns, setBadge, showNotification, titleWithCount, TurnFeed, turnNotice } from "./asyncplay.js";
 import { Live, setConn } from "./live.js";
 import { loadLog as readLog } from "./gamelog.js";
-import { renderHeader, renderWaitingRoom, toast, watchFinalScreen } from "./gamechrome.js";
+import { renderHeader, renderWaitingRoom, watchFinalScreen } from "./gamechrome.js";
+import { toast } from "./toast.js";
 import { heldOf, turnEnder, turnKeys } from "./turnend.js";
 
 injectSprite();
@@ -382,12 +383,7 @@ const feed = new TurnFeed((msg) => {
   recount();
   if (msg.type !== "your_turn") return;
   const here = String(msg.game) === String(st.id);
-  if (!here) {
-    const host = $("#toasts");
-    const note = h("div", { class: "toast turn-toast", role: "status" }, turnNotice(msg));
-    host.appendChild(note);
-    setTimeout(() => note.remove(), 15000);
-  }
+  if (!here) toast(turnNotice(msg), { class: "turn-toast", role: "status", ms: 15000 });
   if (!here || document.hidden) showNotification(msg);
 });
 if (auth.user) { feed.start(); recount(); }

@@ -1,6 +1,6 @@
 // What the game page draws around the table: the header (title, who I am, the status line with
 // clocks, hints badge, undo and bell, the away banner), the waiting room before the start, the
-// replay and rematch buttons of the final screen, and the toasts.
+// replay and rematch buttons of the final screen (its toasts: toast.js).
 // `page`: {st, els, ui() (the table), conn(state, text), applyState, resync, refreshSummary, load}.
 import { api, auth } from "./api.js";
 import { h, clear, $ } from "./dom.js";
@@ -10,13 +10,7 @@ import { awayBanner, clockChips, notificationButton, titleWithCount, undoButton 
 import { exitButtons, outcomeNote, resignedBanner, waitingButtons } from "./exits.js";
 import { nextGameButton } from "./nextgame.js";
 import { vacationNotes } from "./vacation.js";
-
-export function toast(text) {
-  const host = $("#toasts");
-  const note = h("div", { class: "toast", role: "alert" }, text);
-  host.appendChild(note);
-  setTimeout(() => note.remove(), 5000);
-}
+import { toast } from "./toast.js";
 
 export function renderHeader(page) {
   const { st, els } = page;

@@ -1,23 +1,18 @@
 // A game in the lobby's lists: its seats, state and buttons (join, start, play, watch, replay);
-// the lobby's shared state (the catalog, the bots) and its toasts. lobby.js, friends.js and
+// the lobby's shared state (the catalog, the bots). lobby.js, friends.js and
 // newgame.js draw with these.
 import { api, auth } from "./api.js";
 import { h, clear, $, cap, timeAgo } from "./dom.js";
 import { seatColour, botLabel } from "./seats.js";
 import { t, tOr } from "./i18n.js";
 import { describeControl, glyph } from "./asyncplay.js";
+import { toast } from "./toast.js";
 
 export const state = { catalog: [], bots: [], busy: false, refresh: () => {} };
 
 export function seatBadge(seat) {
   const c = seatColour(seat);
   return h("span", { class: "seat-chip small", style: { background: c.fill, color: c.ink } }, String(seat + 1));
-}
-
-export function toast(text) {
-  const t = h("div", { class: "toast", role: "alert" }, text);
-  $("#toasts").appendChild(t);
-  setTimeout(() => t.remove(), 5000);
 }
 
 // ------------------------------------------------------------------ game summaries

@@ -3,18 +3,13 @@
 import { api, asList } from "./api.js";
 import { h, clear, $, cap } from "./dom.js";
 import { t, tOr, setupPage } from "./i18n.js";
+import { toast } from "./toast.js";
 
 setupPage();
 
 const PAGE = 50;
 const params = new URLSearchParams(location.search);
 const lb = { games: [], game: params.get("game"), offset: 0, total: 0 };
-
-function toast(text) {
-  const el = h("div", { class: "toast", role: "alert" }, text);
-  $("#toasts").appendChild(el);
-  setTimeout(() => el.remove(), 5000);
-}
 
 function titleOf(name) {
   const d = lb.games.find((x) => x.name === name);

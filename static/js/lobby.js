@@ -8,7 +8,8 @@ import { t, setupPage } from "./i18n.js";
 import { renderPreferences } from "./notifyprefs.js";
 import { renderDailyCard } from "./daily.js";
 import { notificationButton, setBadge, showNotification, titleWithCount, TurnFeed } from "./asyncplay.js";
-import { fill, gameItem, isMine, state, titleOf, toast } from "./gameitem.js";
+import { fill, gameItem, isMine, state, titleOf } from "./gameitem.js";
+import { toast } from "./toast.js";
 import { toggleNew } from "./newgame.js";
 import { renderFriends, renderInvites } from "./friends.js";
 

@@ -7,18 +7,13 @@ import { h, clear, $, cap, timeAgo } from "./dom.js";
 import { t, tOr, setupPage } from "./i18n.js";
 import { describeControl } from "./asyncplay.js";
 import { ratingChart } from "./ratingchart.js";
+import { toast } from "./toast.js";
 
 setupPage();
 
 const name = new URLSearchParams(location.search).get("name") || (auth.user && auth.user.username) || "";
 const enc = encodeURIComponent;
 const page = { games: [], cards: {} };
-
-function toast(text) {
-  const el = h("div", { class: "toast", role: "alert" }, text);
-  $("#toasts").appendChild(el);
-  setTimeout(() => el.remove(), 5000);
-}
 
 function titleOf(game) {
   const d = page.games.find((x) => x.name === game);

@@ -10,6 +10,7 @@ import { mountTable } from "./mount.js";
 import { t, tOr, setupPage } from "./i18n.js";
 import { AnalysisPanel, labelText } from "./analysis.js";
 import { showSuggestion, clearSuggestion } from "./suggest.js";
+import { toast } from "./toast.js";
 
 injectSprite();
 setupPage();
@@ -66,12 +67,6 @@ const els = {
 };
 
 let ui = null;
-
-function toast(text) {
-  const el = h("div", { class: "toast", role: "alert" }, text);
-  $("#toasts").appendChild(el);
-  setTimeout(() => el.remove(), 5000);
-}
 
 // ------------------------------------------------------------------ loading versions
 async function fetchVersion(v) {

@@ -8,6 +8,7 @@ import { api, auth, request } from "./api.js";
 import { h, clear, $, cap, timeAgo } from "./dom.js";
 import { t, tOr } from "./i18n.js";
 import { describeControl } from "./asyncplay.js";
+import { toast } from "./toast.js";
 
 const TIMES = { untimed: null, "move-600": { mode: "move", seconds: 600 },
   "move-86400": { mode: "move", seconds: 86400 }, "move-259200": { mode: "move", seconds: 259200 } };
@@ -15,14 +16,6 @@ const WAITS = [[15, () => t("seek.wait_15m")], [60, () => t("seek.wait_1h")], [2
 const STATUS = { open: () => t("seek.status_open"), paired: () => t("seek.status_paired"), expired: () => t("seek.status_expired"), cancelled: () => t("seek.status_cancelled") };
 const RANGES = [0, 100, 200, 400];
 const state = { catalog: [], form: { game: null, seats: 2, time: "move-86400", rated: true, range: 0, minutes: 60 }, waiting: new Set(), gone: false };
-
-function toast(text) {
-  const host = $("#toasts");
-  if (!host) return;
-  const note = h("div", { class: "toast", role: "alert" }, text);
-  host.appendChild(note);
-  setTimeout(() => note.remove(), 5000);
-}
 
 const titleOf = (name) => {
   const d = state.catalog.find((x) => x.name === name);

@@ -5,6 +5,7 @@ import { api, auth, request } from "./api.js";
 import { h, clear, $ } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { seatName } from "./seats.js";
+import { toast } from "./toast.js";
 
 const day = (iso) => new Date(iso).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
 
@@ -22,14 +23,6 @@ export function vacationNotes(st) {
     out.push(h("span", { class: "badge vacation", dataset: { vacationSeat: key } }, text));
   }
   return out;
-}
-
-function toast(text) {
-  const host = $("#toasts");
-  if (!host) return;
-  const note = h("div", { class: "toast", role: "alert" }, text);
-  host.appendChild(note);
-  setTimeout(() => note.remove(), 5000);
 }
 
 async function render() {

@@ -28,7 +28,7 @@ from app.migrate import upgrade
 from app.models import Base
 from app.settings import Settings
 from tests.conftest import require_postgres
-from tests.toygame import TOY
+from tests.toygame import PLUGIN as TOY_PLUGIN, TOY
 
 #: every table, emptied between PostgreSQL tests (from the models: a new table is never missed)
 TABLES = [t.name for t in reversed(Base.metadata.sorted_tables)]
@@ -44,7 +44,7 @@ def pytest_configure(config):
 @pytest.fixture(autouse=True)
 def toy_game():
     """The test-only toy game is offered during each app test (and only then)."""
-    engine.register(TOY, replace=True)
+    engine.register(TOY_PLUGIN, replace=True)
     yield TOY
     engine.unregister("toy")
 

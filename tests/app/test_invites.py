@@ -134,6 +134,48 @@ async def test_bad_invitations_are_refused_with_their_codes(api):
         assert (await s.execute(select(Seat))).first() is None
 
 
+async def test_the_game_store_drops_the_cached_game_whose_invitations_it_changes(
+        api, monkeypatch):
+    """The invitations' seats are written by the game store (app/games/store_invites.py),
+    which drops the game's cached copy itself: the next read sees the new seats."""
+    ada, bob, cy = await api.user("ada"), await api.user("bob"), await api.user("cyd")
+    api.services.signals.wake_outbox = lambda: None
+    gid = (await invite(ada, "bob", seats=3)).json()["id"]
+    games = api.services.games
+    store, cache = games.store, games.cache
+
+    async def unannounced(game_id: int, session=None) -> None:
+        return None  # the seats notice (whose listener drops the cache too) stays unsent
+
+    monkeypatch.setattr(store, "seats_changed", unannounced)
+
+    async def seat_users() -> list[int | None]:
+        c = await games.current(gid)
+        assert cache.get(gid) is not None  # cached by the read
+        seats = {seat: user for user, seat in (c.users or {}).items()}  # users: user -> seat
+        return [seats.get(s) for s in range(3)]
+
+    assert await seat_users() == [ada.id, bob.id, None]
+
+    async def cy_only(session) -> list[tuple[int, str]]:
+        return [(cy.id, "cyd")]
+
+    name, invited = await store.add_invitations(gid, ada.id, cy_only,
+                                                lambda game, users: {"users": users})
+    assert (name, invited) == ("toy", [cy.id]) and cache.get(gid) is None
+    assert await seat_users() == [ada.id, bob.id, cy.id]
+    done = await store.answer_invite(gid, bob.id, accept=False,
+                                     declined=lambda game, users: {"users": users})
+    assert (done.game, done.created_by, done.user_id) == ("toy", ada.id, bob.id)
+    assert cache.get(gid) is None
+    assert await seat_users() == [ada.id, None, cy.id]
+    done = await store.withdraw_invite(gid, ada.id, "CYD")
+    assert done.user_id == cy.id and cache.get(gid) is None
+    assert await seat_users() == [ada.id, None, None]
+    # the notices went out in the same transactions: cy's invitation, ada's decline notice
+    assert [n["users"] for n in await notices(api, gid)][1:] == [[cy.id], [ada.id]]
+
+
 async def test_pending_invitations_and_the_invitation_rate_are_limited(db_url):
     settings = make_settings(db_url, max_pending_invitations_per_user=2,
                              rate_invites_burst=4, rate_invites_per_hour=1.0)

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.usefixtures("no_console_errors")
 
 DRAW = r"""async ({catalog, placed, width}) => {
   const { ZooMapView } = await import('/js/arknova/zoomap.js');
-  const { indexCatalog } = await import('/js/arknova/cards.js');
+  const { indexCatalog } = await import('/js/arknova/catalog.js');
   const byId = indexCatalog(catalog);
   const sponsorBuildings = {};
   for (const c of byId.values()) {

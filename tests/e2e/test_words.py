@@ -20,7 +20,7 @@ WORDS = """async () => {
   const { actionEffect } = await import('/js/arknova/explain.js');
   const { universityLabel } = await import('/js/arknova/words.js');
   const { sentence } = await import('/js/arknova/log.js');
-  const { indexCatalog } = await import('/js/arknova/cards.js');
+  const { indexCatalog } = await import('/js/arknova/catalog.js');
   const { t } = await import('/js/i18n.js');
   const cat = await (await fetch('/api/catalog/arknova')).json();
   const byId = indexCatalog(cat);

@@ -1,7 +1,7 @@
 // Cards of the zoo builder, rendered from the catalog (GET /api/catalog/arknova).
 import { h, cap, listing } from "../dom.js";
 import { icon, iconLabel, ICON_INFO } from "../icons.js";
-import { lang, t, tOr } from "../i18n.js";
+import { t, tOr } from "../i18n.js";
 
 export const CONTINENTS = ["africa", "americas", "asia", "australia", "europe"];
 export const CLASSES = ["predator", "herbivore", "primate", "reptile", "bird", "bear", "pet", "sea"];
@@ -13,46 +13,6 @@ export const TYPE_LABEL = {
 
 /** The name of an action card ("Build"), in the page's language. */
 export const actionName = (a) => tOr(`action.${a}`, cap(a));
-
-/**
- * Index every card of a catalog by id; cards keep their group in `group`. Names and texts are
- * put into the page's language (`catalog.i18n[lang]`: card names and final-scoring texts by card
- * id; building and map names from the message catalogue); `name_en` keeps the English name.
- */
-export function indexCatalog(catalog) {
-  const byId = new Map();
-  const groups = (catalog && catalog.cards) || {};
-  const tr = (catalog && catalog.i18n && catalog.i18n[lang]) || {};
-  const names = tr.cards || {};
-  const texts = tr.texts || {};
-  for (const b of Object.values((catalog && catalog.buildings) || {})) {
-    if (b && b.id && b.name_en === undefined) { b.name_en = b.name; b.name = tOr(`building.${b.id}`, b.name); }
-  }
-  for (const m of Object.values((catalog && catalog.maps) || {})) {
-    if (m && m.id && m.name_en === undefined) {
-      m.name_en = m.name;
-      m.name = tOr(`map.${m.id}.name`, m.name);
-      m.description = tOr(`map.${m.id}.description`, m.description);
-    }
-  }
-  for (const [group, list] of Object.entries(groups)) {
-    if (!Array.isArray(list)) continue;
-    for (const c of list) {
-      if (!c || !c.id) continue;
-      const card = { ...c, group, type: c.type || group.replace(/s$/, ""), name_en: c.name };
-      if (names[c.id]) card.name = names[c.id];
-      if (c.text && texts[c.id]) card.text = texts[c.id];
-      if (c.building && c.building.id) card.building = { ...c.building, name: tOr(`building.${c.building.id}`, c.building.name) };
-      byId.set(c.id, card);
-    }
-  }
-  return byId;
-}
-
-export function cardName(byId, id) {
-  const c = byId && byId.get(id);
-  return c ? c.name : String(id);
-}
 
 /** Gains dict -> a row of icons with numbers. */
 export function gainIcons(gains, opts = {}) {

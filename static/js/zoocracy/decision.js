@@ -3,11 +3,12 @@
 // Secret decisions (bids, votes) show who has answered, never what.
 import { h, clear, $$, cap, stableKey } from "../dom.js";
 import { seatChip, seatName, seatLabel } from "../seats.js";
-import { t, listing } from "../i18n.js";
+import { t } from "../i18n.js";
 import { DecisionBar as TableBar } from "../decisionbar.js";
 import { OFFICE, inSentence, phaseLabel, whoName } from "./common.js";
 import { stepLabel } from "./board.js";
 import { markerAnswer, forcedPass } from "./warn.js";
+import { proposalSummary } from "./proposal.js";
 
 const SIMULTANEOUS = new Set(["bid", "vote", "discard"]); const FINISHERS = new Set(["done", "pass", "hold", "decline", "members_done"]);
 
@@ -201,7 +202,7 @@ export class DecisionBar extends TableBar {
         const votes = take("vote");
         const plain = votes.filter((a) => !a.card);
         const doubled = votes.filter((a) => a.card);
-        rows.push(this.row(null, this.proposalSummary(dec.proposal)));
+        rows.push(this.row(null, proposalSummary(this.ui, dec.proposal)));
         rows.push(this.row(t("zc.bar.your_vote"), ...plain.map((a) => this.answer(a.yes ? t("zc.vote.yes") : t("zc.vote.no"), a, { primary: a.yes, secondary: !a.yes, class: a.yes ? "vote-yes" : "vote-no" }))));
         if (doubled.length) rows.push(this.row(t("zc.bar.counting_twice"), ...doubled.map((a) => this.answer(this.label(a), a, { class: "small" }))));
         break;
@@ -254,7 +255,7 @@ export class DecisionBar extends TableBar {
         break;
       }
       case "proposal": {
-        rows.push(this.row(null, this.proposalSummary({ seat: dec.seat, members: dec.members, offices: dec.offices, goals: dec.goals }, dec.step)));
+        rows.push(this.row(null, proposalSummary(this.ui, { seat: dec.seat, members: dec.members, offices: dec.offices, goals: dec.goals }, dec.step)));
         const parl = pub.parliament || [];
         const adds = take("add");
         if (adds.length) rows.push(this.row(t("zc.bar.add_coalition"), ...adds.map((a) => this.answer(this.partyLabel(a.party, ` ${t("zc.bar.n_seats", { count: parl[a.party] ?? 0 })}`), a))));
@@ -320,41 +321,6 @@ export class DecisionBar extends TableBar {
     if (!places.length) return this.answer(label, done, { secondary: true, class: "zc-done" });
     return h("button", { class: "btn secondary zc-done zc-done-ask", type: "button", disabled: this.st.pending || this.sel.confirmDone,
       onclick: () => { this.sel.confirmDone = true; this.render(); } }, label);
-  }
-
-  /** A compact line: coalition, seats, offices, promises (a proposal being drafted or voted). */
-  proposalSummary(p, step) {
-    const pub = this.ui.pub;
-    const me = this.st.seat;
-    const parl = pub.parliament || [];
-    const members = p.members || [];
-    const seats = members.reduce((s, q) => s + (parl[q] || 0), 0);
-    const offices = p.offices || {};
-    const goals = p.goals || {};
-    const bit = (label, q, cur) => h("span", { class: ["zc-sum-bit", cur && "current"] }, `${label} `, q === undefined || q === null ? h("span", { class: "muted-bar" }, "?") : seatChip(q, { small: true }));
-    return h("span", { class: "zc-summary" },
-      h("span", { class: ["zc-sum-bit", step === "members" && "current"] }, `${t("zc.gov.coalition")} `, members.map((q) => seatChip(q, { small: true })),
-        h("b", { class: "num" }, ` ${seats}/${pub.majority ?? "?"}`)),
-      bit(`${OFFICE.head.glyph} ${OFFICE.head.short}`, offices.head, step === "head"),
-      bit(`${OFFICE.finance.glyph} ${OFFICE.finance.short}`, offices.finance, step === "finance"),
-      bit(`${OFFICE.defence.glyph} ${OFFICE.defence.short}`, offices.defence, step === "defence"),
-      bit(t("zc.bar.goal_r", { round: pub.round }), goals.now, step === "goal_now"),
-      bit(t("zc.bar.goal_r", { round: pub.round + 1 }), goals.next, step === "goal_next"),
-      p.seat !== undefined && p.seat !== me ? h("span", { class: "zc-sum-bit" }, `${t("zc.bar.by")} `, seatChip(p.seat, { small: true })) : null,
-      members.length ? h("span", { class: "zc-sum-words" }, this.coalitionWords(p, seats)) : null);
-  }
-
-  /** The proposal in one sentence: who governs with how many seats, who holds which office. */
-  coalitionWords(p, seats) {
-    const pub = this.ui.pub;
-    const me = this.st.seat;
-    const names = (p.members || []).map((q) => whoName(q, me));
-    const offices = p.offices || {};
-    const words = [t("zc.bar.coalition_words", { names: listing(names), seats, majority: pub.majority ?? "?" })];
-    const held = ["head", "finance", "defence"].filter((o) => offices[o] !== undefined && offices[o] !== null)
-      .map((o) => t("zc.bar.office_words", { office: OFFICE[o].label, name: whoName(offices[o], me) }));
-    if (held.length) words.push(`${listing(held)}.`);
-    return words.join(" ");
   }
 
   // ---------------------------------------------------------------- the table: legal targets

@@ -1,0 +1,107 @@
+"""Storage of the chat (app/chat.py says what the chat is): all the SQL of the ``chat_messages``
+table, and the few reads of the games' tables the chat makes in its own transaction (the game's
+status and seal, who sits in it, its name; #34.4 step 2 moves those into the game store). A
+line, its mention notice (the outbox) and its announcement are written in one transaction."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import select
+
+from .db import Database
+from .models import ChatMessage, Game, Seat, User
+from .models_delivery import OutboxEvent
+
+
+class Standing(NamedTuple):
+    """A game as the chat sees it: its status, its seal, whether the viewer sits in it."""
+
+    status: str
+    sealed_until: datetime | None
+    seated: bool
+
+
+class ChatTx:
+    """One read or write session of the chat (a write: the caller commits)."""
+
+    def __init__(self, session: Any) -> None:
+        self.s = session
+
+    async def standing(self, game_id: int, user_id: int | None) -> Standing | None:
+        """The game's status, seal and whether ``user_id`` sits in it (None: no such game)."""
+        found = (await self.s.execute(select(Game.status, Game.sealed_until)
+                                      .where(Game.id == game_id))).first()
+        if found is None:
+            return None
+        seated = False
+        if user_id is not None:
+            seated = await self.s.scalar(
+                select(Seat.seat).where(Seat.game_id == game_id, Seat.user_id == user_id)
+                .limit(1)) is not None
+        return Standing(found.status, found.sealed_until, seated)
+
+    async def lines(self, game_id: int, channel: str, after: int | None,
+                    limit: int) -> tuple[list[ChatMessage], bool]:
+        """Lines of a channel, oldest first: those after id ``after``, else the newest
+        ``limit``; and whether there are more."""
+        q = select(ChatMessage).where(ChatMessage.game_id == game_id,
+                                      ChatMessage.channel == channel)
+        if after is not None:
+            rows = list((await self.s.execute(q.where(ChatMessage.id > after)
+                                              .order_by(ChatMessage.id).limit(limit + 1))
+                         ).scalars().all())
+            return rows[:limit], len(rows) > limit
+        rows = list((await self.s.execute(q.order_by(ChatMessage.id.desc()).limit(limit + 1))
+                     ).scalars().all())
+        return list(reversed(rows[:limit])), len(rows) > limit
+
+    async def add_line(self, **fields: Any) -> ChatMessage:
+        """A new line (flushed: its id is known)."""
+        row = ChatMessage(**fields)
+        self.s.add(row)
+        await self.s.flush()
+        return row
+
+    async def user_ids(self, keys: list[str]) -> list[int]:
+        """The ids of the users with these username keys, in id order."""
+        return list((await self.s.execute(select(User.id).where(User.username_key.in_(keys))
+                                          .order_by(User.id))).scalars().all())
+
+    async def seated(self, game_id: int) -> set[int]:
+        """The users seated in the game."""
+        return {u for u in (await self.s.execute(select(Seat.user_id).where(
+            Seat.game_id == game_id, Seat.user_id.is_not(None)))).scalars().all()
+            if u is not None}
+
+    async def game_name(self, game_id: int) -> str | None:
+        return await self.s.scalar(select(Game.game).where(Game.id == game_id))
+
+    def add_notice(self, game_id: int, payload: dict) -> None:
+        """A notice through the outbox, in this transaction."""
+        self.s.add(OutboxEvent(kind="notice", game_id=game_id, version=0, payload=payload))
+
+    async def publish(self, bus: Any, channel: str, payload: str) -> None:
+        """Announce ``payload`` on ``channel`` with the commit (``bus.publish_in``)."""
+        await bus.publish_in(self.s, channel, payload)
+
+    async def commit(self) -> None:
+        await self.s.commit()
+
+
+class ChatStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @contextlib.asynccontextmanager
+    async def reading(self) -> AsyncIterator[ChatTx]:
+        async with self.db.read() as s:
+            yield ChatTx(s)
+
+    @contextlib.asynccontextmanager
+    async def writing(self) -> AsyncIterator[ChatTx]:
+        async with self.db.write() as s:
+            yield ChatTx(s)
