@@ -20,7 +20,10 @@ winner's; and at half time.
 
 Levels: ``random``, ``greedy-ref`` (today's ``greedy``: the hand-weighted evaluation, frozen as
 the reference), ``fast``, ``search`` (``search:0.25`` and other bot specs work too, see
-:func:`engine.bots.make_bot`). ``--json FILE`` also writes every figure as JSON.
+:func:`engine.bots.make_bot`; ``--level NAME=SPEC`` names a spec with commas). ``--paired``
+plays every pair on the same deals, game by game; ``--first K`` starts at game ``K``. Besides
+the wall milliseconds it prints each level's CPU milliseconds per decision and per move start
+(where a search level searches). ``--json FILE`` also writes every figure as JSON.
 """
 
 from __future__ import annotations
