@@ -210,8 +210,8 @@ class SearchBot(MctsBot):
     """The search level: :class:`MctsBot` on the learned value (leaves and rollouts), one
     second per decision by default. Its rollouts are cheaper than mcts's (the other seats'
     moves over 8 answers, follow-ups over 3) and it plays up to 40 playouts: at the same CPU
-    per game as 24 playouts of mcts's rollouts it won 8 of 12 paired games against fast where
-    those won 5 (docs/bots.md, "Search experiments"; to be confirmed over 200 games)."""
+    per game as 24 playouts of mcts's rollouts it won 12.5 of 22 paired games against fast
+    where those won 11 (docs/bots.md, "Search experiments"; to be confirmed over 200 games)."""
 
     kind = "search"
     strength = 3
