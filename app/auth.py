@@ -32,12 +32,9 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from cachetools import LRUCache
 from fastapi import Depends, Request
-from sqlalchemy import delete, select
-from sqlalchemy.exc import IntegrityError
 
-from . import credentials
-from .db import Database
-from .models import Token, User
+from . import auth_store as store, credentials
+from .db import Database, Duplicate
 from .refusal import Refusal
 from .settings import Settings
 from .times import aware, utcnow
@@ -100,22 +97,18 @@ class AuthService:
         credentials.check_new_account(username, password)
         key, look = username.lower(), credentials.confusable_key(username)
         async with self.db.read() as s:
-            if await s.scalar(select(User.id).where(User.username_key == key)) is not None:
+            if await store.name_taken(s, key):
                 raise Refusal("username_taken", "That username is taken.")
-            if await s.scalar(select(User.id).where(
-                    User.username_skeleton.in_(credentials.lookalike_keys(username))).limit(1)):
+            if await store.lookalike_taken(s, credentials.lookalike_keys(username)):
                 raise credentials.username_lookalike()
         password_hash = await self.hashing(self.hasher.hash, password)
         token = secrets.token_urlsafe(32)
         async with self.db.write() as s:
-            user = User(username=username, username_key=key, username_skeleton=look,
-                        password_hash=password_hash)
-            s.add(user)
             try:
-                await s.flush()
-            except IntegrityError:
+                user = await store.add_user(s, username, key, look, password_hash)
+            except Duplicate:
                 raise Refusal("username_taken", "That username is taken.") from None
-            s.add(self._token_row(user.id, token))
+            self._add_token(s, user.id, token)
             await s.commit()
             return UserInfo(user.id, user.username), token
 
@@ -125,8 +118,7 @@ class AuthService:
         if USERNAME_RE.match(username) and credentials.is_text(password) and \
                 len(password) <= PASSWORD_MAX:
             async with self.db.read() as s:
-                user = (await s.execute(select(User).where(User.username_key == key))
-                        ).scalar_one_or_none()
+                user = await store.user_by_key(s, key)
         else:
             password = "-"  # no such account can exist; verify a dummy all the same
         stored = user.password_hash if user is not None else self._dummy_hash
@@ -136,14 +128,11 @@ class AuthService:
         token = secrets.token_urlsafe(32)
         async with self.db.write() as s:
             # forget this user's expired tokens while we are here
-            await s.execute(delete(Token).where(Token.user_id == user.id,
-                                                Token.expires_at < utcnow()))
-            s.add(self._token_row(user.id, token))
+            await store.drop_expired(s, user.id, utcnow())
+            self._add_token(s, user.id, token)
             if self.hasher.check_needs_rehash(stored):
                 fresh = await self.hashing(self.hasher.hash, password)
-                db_user = await s.get(User, user.id)
-                if db_user is not None:
-                    db_user.password_hash = fresh
+                await store.set_password(s, user.id, fresh)
             await s.commit()
         return UserInfo(user.id, user.username), token
 
@@ -153,20 +142,20 @@ class AuthService:
         except (VerificationError, InvalidHashError):
             return False
 
-    def _token_row(self, user_id: int, token: str) -> Token:
+    def _add_token(self, s, user_id: int, token: str) -> None:
         now = utcnow()
-        return Token(user_id=user_id, token_hash=hash_token(token), created_at=now,
-                     expires_at=now + timedelta(days=self.settings.token_ttl_days))
+        store.add_token(s, user_id, hash_token(token), now,
+                        now + timedelta(days=self.settings.token_ttl_days))
 
     async def logout(self, token: str) -> bool:
         digest = hash_token(token)
         async with self.db.write() as s:
-            result = await s.execute(delete(Token).where(Token.token_hash == digest))
+            dropped = await store.drop_token(s, digest)
             if self.announce_revoke is not None:
                 await self.announce_revoke(s, digest)  # delivered on commit
             await s.commit()
         self._revoked(digest)
-        return bool(result.rowcount)
+        return bool(dropped)
 
     async def logout_everywhere(self, user: UserInfo, keep: str | None = None) -> int:
         """Revoke every login token of ``user`` (but ``keep``, if given); their sockets close
@@ -174,15 +163,12 @@ class AuthService:
         keep_digest = hash_token(keep) if keep else None
         payload = f"u:{user.id}" + (f":{keep_digest}" if keep_digest else "")
         async with self.db.write() as s:
-            query = delete(Token).where(Token.user_id == user.id)
-            if keep_digest:
-                query = query.where(Token.token_hash != keep_digest)
-            result = await s.execute(query)
+            dropped = await store.drop_tokens_of(s, user.id, keep_digest)
             if self.announce_revoke is not None:
                 await self.announce_revoke(s, payload)
             await s.commit()
         self._revoked(payload)
-        return result.rowcount or 0
+        return dropped
 
     async def change_password(self, user: UserInfo, current: str, new: str,
                               token: str) -> int:
@@ -190,17 +176,16 @@ class AuthService:
         is revoked (the one that asked, ``token``, stays). Returns how many were revoked."""
         credentials.check_password(new, user.username)  # the same rules as at registration
         async with self.db.read() as s:
-            stored = await s.scalar(select(User.password_hash).where(User.id == user.id))
+            stored = await store.password_hash(s, user.id)
         ok = stored is not None and credentials.is_text(current) and \
             len(current) <= PASSWORD_MAX and await self.hashing(self._verify, stored, current)
         if not ok:
             raise Refusal("wrong_password", "The current password is wrong.")
         fresh = await self.hashing(self.hasher.hash, new)
         async with self.db.write() as s:
-            db_user = await s.get(User, user.id)
-            if db_user is None:  # pragma: no cover - the token's user exists
+            if not await store.set_password(s, user.id, fresh):  # pragma: no cover
+                # (the token's user exists)
                 raise Refusal("bad_token", "The token is invalid, expired or revoked.")
-            db_user.password_hash = fresh
             await s.commit()
         return await self.logout_everywhere(user, keep=token)
 
@@ -236,8 +221,7 @@ class AuthService:
         out: set[str] = set()
         for i in range(0, len(digests), 500):
             async with self.db.read() as s:
-                rows = (await s.execute(select(Token.token_hash, Token.expires_at).where(
-                    Token.token_hash.in_(digests[i:i + 500])))).all()
+                rows = await store.token_expiries(s, digests[i:i + 500])
             out.update(r.token_hash for r in rows if aware(r.expires_at) > utcnow())
         return out
 
@@ -256,10 +240,7 @@ class AuthService:
                 return None
             return hit[0]
         async with self.db.read() as s:
-            row = (await s.execute(
-                select(User.id, User.username, Token.expires_at)
-                .join(Token, Token.user_id == User.id)
-                .where(Token.token_hash == digest))).first()
+            row = await store.token_user(s, digest)
         if row is None or aware(row.expires_at) <= utcnow():
             self.forget(digest)
             return None

@@ -89,9 +89,12 @@ def may_read(channel: str, seated: bool, finished: bool) -> bool:
 
 
 class ChatService:
-    def __init__(self, db, settings, hub, bus, limits, signals=None) -> None:
+    def __init__(self, db, settings, hub, bus, limits, signals=None, *, games) -> None:
         self.db = db
         self.store = ChatStore(db)  # the chat's SQL
+        #: the game store (app.games.store): the game's status, seal, seats and name, read in
+        #: the chat's transaction
+        self.games = games
         self.signals = signals  # wakes the outbox after a line that mentions someone
         self.settings = settings
         self.hub = hub
@@ -102,11 +105,12 @@ class ChatService:
         bus.listen(CHANNEL, self._on_published)
 
     # ---------------------------------------------------------------- reading
-    @staticmethod
-    async def _standing(tx: ChatTx, game_id: int, user: UserInfo | None) -> tuple[str, bool]:
+    async def _standing(self, tx: ChatTx, game_id: int,
+                        user: UserInfo | None) -> tuple[str, bool]:
         """(game status, whether ``user`` sits in the game); 404 for no such game, 403
         ``game_sealed`` for a game private to its players (app/redaction.py)."""
-        found = await tx.standing(game_id, user.id if user is not None else None)
+        found = await self.games.standing(game_id, user.id if user is not None else None,
+                                          tx.session)
         if found is None:
             raise not_found("game")
         redaction.check_sealed(found.sealed_until, found.seated)
@@ -172,13 +176,13 @@ class ChatService:
         if not keys:
             return False
         found = await tx.user_ids(sorted(keys))
-        seated = await tx.seated(game_id)
+        seated = await self.games.seated_users(game_id, tx.session)
         finished = status == "finished"
         users = [u for u in found if u != user.id
                  and may_read(channel, u in seated, finished)][:MAX_MENTIONS]
         if not users:
             return False
-        name = await tx.game_name(game_id) or ""
+        name = await self.games.game_name(game_id, tx.session) or ""
         excerpt = text if len(text) <= EXCERPT else text[:EXCERPT - 1] + "…"
         tx.add_notice(game_id, Notify(
             "chat_mention", game_id, name, engine.title_of(name), tuple(users), user.username,

@@ -1,28 +1,19 @@
 """Storage of the chat (app/chat.py says what the chat is): all the SQL of the ``chat_messages``
-table, and the few reads of the games' tables the chat makes in its own transaction (the game's
-status and seal, who sits in it, its name; #34.4 step 2 moves those into the game store). A
+table. The game's status and seal, who sits in it and its name are the game store's reads
+(``app/games/store_lookups.py``), made in the chat's transaction (:attr:`ChatTx.session`). A
 line, its mention notice (the outbox) and its announcement are written in one transaction."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import select
 
 from .db import Database
-from .models import ChatMessage, Game, Seat, User
+from .models import ChatMessage, User
 from .models_delivery import OutboxEvent
-
-
-class Standing(NamedTuple):
-    """A game as the chat sees it: its status, its seal, whether the viewer sits in it."""
-
-    status: str
-    sealed_until: datetime | None
-    seated: bool
 
 
 class ChatTx:
@@ -31,18 +22,10 @@ class ChatTx:
     def __init__(self, session: Any) -> None:
         self.s = session
 
-    async def standing(self, game_id: int, user_id: int | None) -> Standing | None:
-        """The game's status, seal and whether ``user_id`` sits in it (None: no such game)."""
-        found = (await self.s.execute(select(Game.status, Game.sealed_until)
-                                      .where(Game.id == game_id))).first()
-        if found is None:
-            return None
-        seated = False
-        if user_id is not None:
-            seated = await self.s.scalar(
-                select(Seat.seat).where(Seat.game_id == game_id, Seat.user_id == user_id)
-                .limit(1)) is not None
-        return Standing(found.status, found.sealed_until, seated)
+    @property
+    def session(self) -> Any:
+        """The transaction, for the game store's reads made in it (the game's standing)."""
+        return self.s
 
     async def lines(self, game_id: int, channel: str, after: int | None,
                     limit: int) -> tuple[list[ChatMessage], bool]:
@@ -70,15 +53,6 @@ class ChatTx:
         """The ids of the users with these username keys, in id order."""
         return list((await self.s.execute(select(User.id).where(User.username_key.in_(keys))
                                           .order_by(User.id))).scalars().all())
-
-    async def seated(self, game_id: int) -> set[int]:
-        """The users seated in the game."""
-        return {u for u in (await self.s.execute(select(Seat.user_id).where(
-            Seat.game_id == game_id, Seat.user_id.is_not(None)))).scalars().all()
-            if u is not None}
-
-    async def game_name(self, game_id: int) -> str | None:
-        return await self.s.scalar(select(Game.game).where(Game.id == game_id))
 
     def add_notice(self, game_id: int, payload: dict) -> None:
         """A notice through the outbox, in this transaction."""

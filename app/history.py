@@ -16,11 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import select
-
 import engine
 
-from .models import Snapshot
 from .refusal import Refusal
 
 #: the log rows that end a game without an engine move (its outcome is in the game row)
@@ -36,16 +33,6 @@ def engine_game(name: str):
     except KeyError:
         raise Refusal("game_unavailable",
                       f"The game {name!r} is not available on this server.") from None
-
-
-async def undo_snapshots(s, game_id: int, records) -> dict[int, dict]:
-    """The stored states of the undo rows among ``records`` (each undo version has one)."""
-    versions = [r.version for r in records if r.kind == "undo"]
-    if not versions:
-        return {}
-    rows = (await s.execute(select(Snapshot.version, Snapshot.state).where(
-        Snapshot.game_id == game_id, Snapshot.version.in_(versions)))).all()
-    return {r.version: r.state for r in rows}
 
 
 def step(game, state: dict, record, undone: dict[int, dict]) -> dict:

@@ -48,13 +48,12 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid, b64urlencode
 from pywebpush import WebPushException, webpush_async
-from sqlalchemy import delete, select
-from sqlalchemy.exc import IntegrityError
 
-from . import i18n, jsonutil, netcheck, serverkeys
+from . import i18n, jsonutil, netcheck, push_store as store, serverkeys
 from .auth import UserInfo
+from .db import Duplicate
 from .jobqueue import JobWorker, stepped_backoff
-from .models_delivery import PushDelivery, PushSubscription
+from .models_delivery import PushDelivery
 from .refusal import Refusal, not_found
 from .times import utcnow
 
@@ -182,32 +181,14 @@ class PushService:
         check_subscription(endpoint, p256dh, auth, self.settings)
         await self._check_resolves(endpoint)
         async with self.db.write() as s:
-            row = await s.scalar(select(PushSubscription)
-                                 .where(PushSubscription.endpoint == endpoint))
-            if row is None:
-                row = PushSubscription(user_id=user.id, endpoint=endpoint, created_at=utcnow())
-                s.add(row)
-            elif row.user_id != user.id:  # the browser is someone else's now: theirs
-                await s.execute(delete(PushDelivery)
-                                .where(PushDelivery.subscription_id == row.id))
-                row.user_id, row.created_at = user.id, utcnow()
-            row.p256dh, row.auth, row.lang = p256dh, auth, lang
             try:
-                await s.flush()
-            except IntegrityError:  # the same browser subscribing twice at once
+                sub_id, stored = await store.save_subscription(
+                    s, user.id, endpoint, p256dh, auth, lang, self.settings.push_per_user)
+            except Duplicate:  # the same browser subscribing twice at once
                 raise Refusal("push_subscription_busy",
                               "This subscription is being saved; try again.") from None
-            old = (await s.execute(select(PushSubscription.id)
-                                   .where(PushSubscription.user_id == user.id)
-                                   .order_by(PushSubscription.created_at.desc(),
-                                             PushSubscription.id.desc())
-                                   .offset(self.settings.push_per_user))).scalars().all()
-            if old:  # beyond the limit: the oldest browsers go
-                await s.execute(delete(PushDelivery)
-                                .where(PushDelivery.subscription_id.in_(old)))
-                await s.execute(delete(PushSubscription).where(PushSubscription.id.in_(old)))
             await s.commit()
-            return {"id": row.id, "endpoint": row.endpoint}
+            return {"id": sub_id, "endpoint": stored}
 
     async def _check_resolves(self, endpoint: str) -> None:
         """Any public https host (``push_hosts`` empty): every address of the host is public."""
@@ -225,36 +206,27 @@ class PushService:
 
     async def unsubscribe(self, user: UserInfo, endpoint: str) -> None:
         async with self.db.write() as s:
-            found = await s.scalar(select(PushSubscription.id).where(
-                PushSubscription.endpoint == endpoint, PushSubscription.user_id == user.id))
+            found = await store.own_subscription(s, user.id, endpoint)
             if found is None:
                 raise not_found("push subscription")
-            await self._drop(s, found)
+            await store.drop(s, found)
             await s.commit()
-
-    @staticmethod
-    async def _drop(s, subscription_id: int) -> None:
-        await s.execute(delete(PushDelivery).where(PushDelivery.subscription_id == subscription_id))
-        await s.execute(delete(PushSubscription).where(PushSubscription.id == subscription_id))
 
     # ---------------------------------------------------------------- queueing
     async def enqueue_for_user(self, user_id: int, render: Callable[[str], dict]) -> int:
         """Queue one message per subscription of the user (``render(lang)``: its payload);
         returns how many were queued."""
         async with self.db.read() as s:  # most players have none: no write transaction then
-            subs = (await s.execute(select(PushSubscription.id, PushSubscription.lang).where(
-                PushSubscription.user_id == user_id).order_by(PushSubscription.id))).all()
+            subs = await store.subscriptions(s, user_id)
         if not subs:
             return 0
         now = utcnow()
         async with self.db.write() as s:
             for sub in subs:
-                s.add(PushDelivery(subscription_id=sub.id, payload=render(sub.lang),
-                                   status="pending", attempts=0, next_attempt_at=now,
-                                   created_at=now))
+                store.add_delivery(s, sub.id, render(sub.lang), now)
             try:
-                await s.commit()
-            except IntegrityError:  # a subscription dropped meanwhile
+                await store.commit(s)
+            except Duplicate:  # a subscription dropped meanwhile (its foreign key)
                 await s.rollback()
                 return 0
         self.worker.wake()
@@ -334,12 +306,7 @@ class PushService:
     @staticmethod
     async def _load(session, ids: list[int]) -> list:
         """The claimed messages with their subscriptions."""
-        return list((await session.execute(
-            select(PushDelivery.id, PushDelivery.attempts, PushDelivery.payload,
-                   PushSubscription.id.label("sub_id"), PushSubscription.endpoint,
-                   PushSubscription.p256dh, PushSubscription.auth)
-            .join(PushSubscription, PushSubscription.id == PushDelivery.subscription_id)
-            .where(PushDelivery.id.in_(ids)))).all())
+        return await store.deliveries(session, ids)
 
     async def _deliver(self, job) -> str | None:
         """Send one claimed message: None when delivered or when the browser dropped the
@@ -351,7 +318,7 @@ class PushService:
         log.debug("push delivery %s: %s (attempt %s)", job.id, outcome, job.attempts + 1)
         if outcome.result == "gone":
             async with self.db.write() as s:
-                await self._drop(s, job.sub_id)
+                await store.drop(s, job.sub_id)
                 await s.commit()
             return None
         return None if outcome.result == "delivered" else (outcome.error or "failed")
@@ -370,22 +337,17 @@ class PushChannel:
 
     async def reachable(self, session, user_ids: list[int]) -> set[int]:
         """The users among ``user_ids`` with at least one subscription (one query)."""
-        return set((await session.execute(select(PushSubscription.user_id).where(
-            PushSubscription.user_id.in_(user_ids)).distinct())).scalars().all())
+        return await store.reachable(session, user_ids)
 
     def accepts(self, recipient) -> bool:
         return True  # whether the user has a browser subscribed is asked by ``reachable``
 
     async def enqueue(self, session, notice, recipient) -> None:
-        subs = (await session.execute(select(PushSubscription.id, PushSubscription.lang).where(
-            PushSubscription.user_id == recipient.user_id).order_by(PushSubscription.id))).all()
         now = utcnow()
-        for sub in subs:
-            session.add(PushDelivery(
-                subscription_id=sub.id, status="pending", attempts=0, next_attempt_at=now,
-                created_at=now, payload=PushService.payload(
-                    notice.kind, notice.game_id, notice.title, notice.version, notice.deadline,
-                    sub.lang, notice.by, notice.excerpt)))
+        for sub in await store.subscriptions(session, recipient.user_id):
+            store.add_delivery(session, sub.id, PushService.payload(
+                notice.kind, notice.game_id, notice.title, notice.version, notice.deadline,
+                sub.lang, notice.by, notice.excerpt), now)
 
     def wake(self) -> None:
         self.push.wake()

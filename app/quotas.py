@@ -22,9 +22,6 @@ import asyncio
 import random
 from collections import Counter
 
-from sqlalchemy import func, select
-
-from .models import Game, Seat, User
 from .ratelimit import Limiter
 from .refusal import Refusal
 from .settings import Settings
@@ -32,34 +29,11 @@ from .settings import Settings
 SEARCH_BOT = "mcts"
 
 
-async def creator_load(session, creator: int) -> tuple[int, Counter]:
-    """The creator's unfinished games (of their own making: games dealt by the server, such as
-    the daily challenge's, do not count) and their bot seats by kind, counted in ``session``
-    (the write transaction that creates the game) with the creator's row locked, so two
-    creations by one user queue (SQLite has one writer at a time anyway). Game creation and
-    rematches both count through here."""
-    await session.execute(select(User.id).where(User.id == creator).with_for_update())
-    unfinished = ((Game.created_by == creator) & (Game.status != "finished")
-                  & (Game.source == "play"))
-    active = await session.scalar(select(func.count()).select_from(Game).where(unfinished))
-    rows = (await session.execute(
-        select(Seat.bot, func.count()).join(Game, Game.id == Seat.game_id)
-        .where(unfinished, Seat.bot.is_not(None)).group_by(Seat.bot))).all()
-    return int(active or 0), Counter({kind: n for kind, n in rows})
-
-
-async def enforce_new_game(session, settings: Settings, creator: int, new_bots: Counter,
-                           time_control: dict | None) -> None:
-    """:func:`creator_load` then :func:`check_new_game`: refuse (409) a game that ``creator``
-    is about to store in ``session``."""
-    active, bot_seats = await creator_load(session, creator)
-    check_new_game(settings, active, bot_seats, new_bots, time_control)
-
-
 def check_new_game(settings: Settings, active: int, bot_seats: Counter, new_bots: Counter,
                    time_control: dict | None) -> None:
     """Refuse (409) a new game beyond the creator's quotas. ``active``: the creator's unfinished
-    games, ``bot_seats``: bot kind -> seats over them (:func:`creator_load`), ``new_bots``:
+    games, ``bot_seats``: bot kind -> seats over them (counted by the game store:
+    ``creator_load`` in app/games/store_lookups.py, in the creating transaction), ``new_bots``:
     bot kind -> seats of the new game."""
     limit = settings.max_active_games_per_user
     if active >= limit:

@@ -41,13 +41,12 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
-
 import engine
 
 from .db import Database
-from .models import Game, Rating, RatingHistory, Seat, User
+from .models import Game, Seat
 from .outcome import places_of
+from .ratings_store import RatingStore, RatingTx
 from .refusal import not_found
 from .times import iso, utcnow
 
@@ -194,8 +193,12 @@ def why_unrated(game: Game, seats: list[Seat]) -> str | None:
 
 
 class RatingService:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, games) -> None:
         self.db = db
+        self.store = RatingStore(db)  # the ratings' SQL
+        #: the game store (app.games.store): the game's row and seats, locked, and its
+        #: ``rated`` flag, in the ratings' transaction
+        self.games = games
 
     async def on_finished(self, s, game_ids: list[int]) -> None:
         """Listener of ``signals.finished`` (the outbox's transaction ``s``): rate each game
@@ -208,29 +211,25 @@ class RatingService:
     async def rate(self, game_id: int) -> bool:
         """Rate a finished game in a transaction of its own; False when it is not rated (or
         was already)."""
-        async with self.db.write() as s:
-            done = await self.rate_in(s, game_id)
-            await s.commit()
+        async with self.store.writing() as tx:
+            done = await self.rate_in(tx.session, game_id)
+            await tx.commit()
         return done
 
     async def rate_in(self, s, game_id: int) -> bool:
         """Update the ratings from a finished game in ``s`` (not committed); False when it is
         not rated (or was)."""
-        row = (await s.execute(select(Game).where(Game.id == game_id).with_for_update())
-               ).scalar_one_or_none()
+        row, seats = await self.games.for_rating(game_id, s)
         if row is None or row.rated:
             return False
-        seats = (await s.execute(select(Seat).where(Seat.game_id == game_id)
-                                 .order_by(Seat.seat))).scalars().all()
-        reason = why_unrated(row, list(seats))
+        reason = why_unrated(row, seats)
         if reason is not None:
             log.info("game %s is not rated: %s", game_id, reason)
             return False
         by_seat = {x.seat: x.user_id for x in seats}
-        users = sorted(set(by_seat.values()))
-        stored = {r.user_id: r for r in (await s.execute(
-            select(Rating).where(Rating.game == row.game, Rating.user_id.in_(users))
-            .order_by(Rating.user_id).with_for_update())).scalars().all()}
+        users = sorted({u for u in by_seat.values() if u is not None})
+        tx: RatingTx = self.store.tx(s)
+        stored = await tx.locked(row.game, users)
         before = {seat: (Glicko(stored[u].rating, stored[u].rd, stored[u].volatility)
                          if u in stored else Glicko())
                   for seat, u in by_seat.items()}
@@ -238,60 +237,37 @@ class RatingService:
         now = utcnow()
         for seat, new in after.items():
             uid = by_seat[seat]
-            r = stored.get(uid)
-            if r is None:
-                r = stored[uid] = Rating(user_id=uid, game=row.game, games=0)
-                s.add(r)
-            r.rating, r.rd, r.volatility = new.rating, new.rd, new.volatility
-            r.games = (r.games or 0) + 1
-            r.updated_at = now
-            s.add(RatingHistory(user_id=uid, game=row.game, game_id=game_id,
-                                rating=new.rating, rd=new.rd, created_at=now))
-        row.rated = True
-        await s.flush()
+            assert uid is not None  # why_unrated: every seat is a person's
+            tx.put(stored, uid, row.game, game_id, new.rating, new.rd, new.volatility, now)
+        await self.games.mark_rated(game_id, s)
+        await tx.flush()
         log.info("game %s rated", game_id)
         return True
 
     async def leaderboard(self, game: str, limit: int, offset: int) -> dict:
         if game not in engine.game_names():
             raise not_found("game")
-        async with self.db.read() as s:
-            total = await s.scalar(select(func.count()).select_from(Rating)
-                                   .where(Rating.game == game))
-            rows = (await s.execute(
-                select(Rating, User.username).join(User, User.id == Rating.user_id)
-                .where(Rating.game == game)
-                .order_by(Rating.rating.desc(), Rating.user_id).limit(limit).offset(offset))).all()
+        total, rows = await self.store.leaderboard(game, limit, offset)
         entries = [{"rank": offset + i + 1, "user": {"id": r.user_id, "username": name},
                     "rating": round(r.rating, 1), "rd": round(r.rd, 1), "games": r.games}
                    for i, (r, name) in enumerate(rows)]
-        return {"game": game, "total": total or 0, "offset": offset, "entries": entries}
+        return {"game": game, "total": total, "offset": offset, "entries": entries}
 
     async def of_user(self, username: str) -> dict:
-        async with self.db.read() as s:
-            user = (await s.execute(select(User).where(
-                User.username_key == username.lower()))).scalar_one_or_none()
-            if user is None:
-                raise not_found("user")
-            rows = (await s.execute(select(Rating).where(Rating.user_id == user.id)
-                                    .order_by(Rating.game))).scalars().all()
-            out = []
-            for r in rows:
-                better = await s.scalar(select(func.count()).select_from(Rating).where(
-                    Rating.game == r.game, Rating.rating > r.rating))
-                out.append({"game": r.game, "rating": round(r.rating, 1), "rd": round(r.rd, 1),
-                            "volatility": round(r.volatility, 6), "games": r.games,
-                            "rank": (better or 0) + 1})
+        found = await self.store.of_user(username)
+        if found is None:
+            raise not_found("user")
+        user, rows = found
+        out = [{"game": r.game, "rating": round(r.rating, 1), "rd": round(r.rd, 1),
+                "volatility": round(r.volatility, 6), "games": r.games, "rank": better + 1}
+               for r, better in rows]
         return {"user": {"id": user.id, "username": user.username}, "ratings": out}
 
 
     async def history_of(self, user_id: int, per_game: int = 200) -> dict[str, list[dict]]:
         """A player's rating after each rated game (the newest ``per_game`` of each game),
         oldest first: ``{game: [{at, rating, rd, game_id}]}`` (the profile's chart)."""
-        async with self.db.read() as s:
-            rows = (await s.execute(
-                select(RatingHistory).where(RatingHistory.user_id == user_id)
-                .order_by(RatingHistory.game, RatingHistory.id.desc()))).scalars().all()
+        rows = await self.store.history_of(user_id)
         out: dict[str, list[dict]] = {}
         for r in rows:
             points = out.setdefault(r.game, [])

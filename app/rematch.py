@@ -49,8 +49,9 @@ class RematchService:
         """The rematch of a finished game, created on the first call: (summary, created)."""
         settings = self.settings
 
-        async def quota(session, bots: Counter, time_control: dict | None) -> None:
-            await quotas.enforce_new_game(session, settings, user.id, bots, time_control)
+        def quota(active: int, bot_seats: Counter, bots: Counter,
+                  time_control: dict | None) -> None:
+            quotas.check_new_game(settings, active, bot_seats, bots, time_control)
 
         def invitation(new_id: int, game: str, invited: tuple[int, ...]) -> dict:
             return Notify("invitation", new_id, game, engine.title_of(game), invited,

@@ -73,7 +73,7 @@ class Services:
         self.bus.listen(USER_CHANNEL, self.userfeed.deliver)
         self.scheduler = Scheduler(self.games, self.db, settings.scheduler_interval)
         # asynchronous play (issue #8): ratings, game records and the replay history, rematches
-        self.ratings = RatingService(self.db)
+        self.ratings = RatingService(self.db, self.games.store)
         self.signals.on_finished(self.ratings.on_finished)
         self.records = RecordService(settings, self.games)
         self.rematch = RematchService(self.db, self.games, self.signals, settings)
@@ -100,21 +100,22 @@ class Services:
         # a game waiting for a bot that no bot plays is driven again (app/games/bots.py)
         self.scheduler.add_chore(self.games.bots.sweep)
         self.chat = ChatService(self.db, settings, self.hub, self.bus, self.limits,
-                                self.signals)
+                                self.signals, games=self.games.store)
         self.webhooks = WebhookService(self.db, settings)
         self.signals.on_your_turn(self.webhooks.on_your_turn)
         self.signals.on_notice(self.webhooks.on_notice)  # resigned, aborted (issue #33)
         # notices for players who are away (issue #21): email now, Web Push plugs in
-        self.notify = NotifyService(self.db, settings, is_online=self.userfeed.online)
+        # the daily challenge (issue #18): its attempts are settled when their game ends
+        self.daily = DailyService(self.db, settings, self.games)
+        self.notify = NotifyService(self.db, settings, is_online=self.userfeed.online,
+                                    games=self.games.store, daily=self.daily.store)
         self.signals.on_your_turn(self.notify.on_your_turn)
         self.signals.on_finished(self.notify.on_finished)
         self.signals.on_notice(self.notify.on_notice)
         # Web Push is a channel of the dispatcher: the same choices apply to it as to email
         self.push = PushService(self.db, settings)
         self.notify.add_channel(PushChannel(self.push))
-        # the daily challenge (issue #18): its attempts are settled when their game ends
-        self.daily = DailyService(self.db, settings, self.games)
-        self.signals.on_finished(self.daily.on_finished)
+        self.signals.on_finished(self.daily.on_finished)  # after the notices, as before
         # post-game analysis and hints (issue #19): after the ratings, it sees which games
         # were rated just now
         self.analysis = AnalysisService(self.db, settings, self.games, self.instance)

@@ -36,14 +36,12 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
-from sqlalchemy import delete, func, select
-from sqlalchemy.exc import IntegrityError
 
-from . import jsonutil, netcheck
+from . import jsonutil, netcheck, webhooks_store as store
 from .auth import UserInfo
+from .db import Duplicate
 from .jobqueue import LEASE, JobWorker, stepped_backoff
-from .models import User
-from .models_delivery import NotificationPrefs, Webhook, WebhookDelivery
+from .models_delivery import Webhook, WebhookDelivery
 from .refusal import Refusal, not_found
 from .signals import Notify, YourTurn
 from .times import iso, utcnow
@@ -132,14 +130,7 @@ class WebhookService:
 
     async def list(self, user: UserInfo) -> dict:
         async with self.db.read() as s:
-            rows = (await s.execute(select(Webhook).where(Webhook.user_id == user.id)
-                                    .order_by(Webhook.id))).scalars().all()
-            out = []
-            for row in rows:
-                last = (await s.execute(
-                    select(WebhookDelivery).where(WebhookDelivery.webhook_id == row.id)
-                    .order_by(WebhookDelivery.id.desc()).limit(1))).scalar_one_or_none()
-                out.append(self._public(row, last))
+            out = [self._public(row, last) for row, last in await store.hooks_of(s, user.id)]
         return {"webhooks": out, "limit": self.settings.webhooks_per_user}
 
     async def create(self, user: UserInfo, url) -> dict:
@@ -147,21 +138,15 @@ class WebhookService:
         secret = "whsec_" + secrets.token_urlsafe(32)
         async with self.db.write() as s:
             # one registration of this user at a time (the limit); SQLite has one writer
-            await s.execute(select(User.id).where(User.id == user.id).with_for_update())
-            count = await s.scalar(select(func.count()).select_from(Webhook)
-                                   .where(Webhook.user_id == user.id))
-            if await s.scalar(select(Webhook.id).where(Webhook.user_id == user.id,
-                                                       Webhook.url == url)) is not None:
+            count, same = await store.registered(s, user.id, url)
+            if same:
                 raise Refusal("webhook_exists", "You already have a webhook for that URL.")
             limit = self.settings.webhooks_per_user
             if count >= limit:
                 raise Refusal("webhook_limit", f"At most {limit} webhooks per user.")
-            row = Webhook(user_id=user.id, url=url, secret=secret, active=True,
-                          created_at=utcnow())
-            s.add(row)
             try:
-                await s.flush()
-            except IntegrityError:
+                row = await store.add(s, user.id, url, secret, utcnow())
+            except Duplicate:
                 raise Refusal("webhook_exists",
                               "You already have a webhook for that URL.") from None
             await s.commit()
@@ -169,13 +154,9 @@ class WebhookService:
 
     async def delete(self, user: UserInfo, webhook_id: int) -> None:
         async with self.db.write() as s:
-            found = await s.scalar(select(Webhook.id).where(Webhook.id == webhook_id,
-                                                            Webhook.user_id == user.id))
-            if found is None:
+            if await store.own(s, user.id, webhook_id) is None:
                 raise not_found("webhook")
-            await s.execute(delete(WebhookDelivery)
-                            .where(WebhookDelivery.webhook_id == webhook_id))
-            await s.execute(delete(Webhook).where(Webhook.id == webhook_id))
+            await store.drop(s, webhook_id)
             await s.commit()
 
     # ---------------------------------------------------------------- events
@@ -185,7 +166,7 @@ class WebhookService:
         users = sorted({u for event in events for u in event.users})
         if not users:
             return None
-        hooks = await self._hooks(s, users)
+        hooks = await store.active_hooks(s, users)
         if not hooks:
             return None
         now = utcnow()
@@ -195,29 +176,11 @@ class WebhookService:
             for hook in hooks:
                 if hook.user_id not in event.users:
                     continue
-                s.add(WebhookDelivery(
-                    webhook_id=hook.id, event="your_turn", status="pending", attempts=0,
-                    next_attempt_at=now, created_at=now,
-                    payload={"event": "your_turn", "game": game,
-                             "user": {"id": hook.user_id, "username": hook.username},
-                             "deadline": event.deadline}))
+                store.add_delivery(s, hook.id, "your_turn", {
+                    "event": "your_turn", "game": game,
+                    "user": {"id": hook.user_id, "username": hook.username},
+                    "deadline": event.deadline}, now)
         return self.worker.wake
-
-    @staticmethod
-    async def _hooks(s, users: Sequence[int]) -> Sequence[Any]:
-        """The active webhooks of ``users`` whose "webhook" channel is on."""
-        hooks = (await s.execute(
-            select(Webhook.id, Webhook.user_id, User.username)
-            .join(User, User.id == Webhook.user_id)
-            .where(Webhook.user_id.in_(users), Webhook.active.is_(True))
-            .order_by(Webhook.id))).all()
-        if hooks:  # the "webhook" switch of the notification preferences (app/notify)
-            off = {uid for uid, prefs in (await s.execute(
-                select(NotificationPrefs.user_id, NotificationPrefs.prefs)
-                .where(NotificationPrefs.user_id.in_(users)))).all()
-                if ((prefs or {}).get("channels") or {}).get("webhook") is False}
-            hooks = [hook for hook in hooks if hook.user_id not in off]
-        return list(hooks)
 
     async def on_notice(self, s, items: Sequence[Notify]):
         """Listener of ``signals.notice``: a player resigned or aborted a game (event
@@ -225,7 +188,7 @@ class WebhookService:
         a quick match made a game (``matched``, ``by`` the opponents) to each player's."""
         items = [n for n in items if n.kind in ("resigned", "aborted", "matched")]
         users = sorted({u for n in items for u in n.users})
-        hooks = await self._hooks(s, users) if users else []
+        hooks = await store.active_hooks(s, users) if users else []
         if not hooks:
             return None
         now = utcnow()
@@ -234,11 +197,9 @@ class WebhookService:
                     "url": f"/game.html?id={n.game_id}"}
             for hook in hooks:
                 if hook.user_id in n.users:
-                    s.add(WebhookDelivery(
-                        webhook_id=hook.id, event=n.kind, status="pending", attempts=0,
-                        next_attempt_at=now, created_at=now,
-                        payload={"event": n.kind, "game": game, "by": n.by,
-                                 "user": {"id": hook.user_id, "username": hook.username}}))
+                    store.add_delivery(s, hook.id, n.kind, {
+                        "event": n.kind, "game": game, "by": n.by,
+                        "user": {"id": hook.user_id, "username": hook.username}}, now)
         return self.worker.wake
 
     # ---------------------------------------------------------------- the worker
@@ -269,11 +230,7 @@ class WebhookService:
     @staticmethod
     async def _load(s, ids: Sequence[int]) -> Sequence[Any]:
         """The claimed deliveries: (id, attempts, payload, url, secret)."""
-        return (await s.execute(
-            select(WebhookDelivery.id, WebhookDelivery.attempts, WebhookDelivery.payload,
-                   Webhook.url, Webhook.secret)
-            .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
-            .where(WebhookDelivery.id.in_(ids)))).all()
+        return await store.deliveries(s, ids)
 
     async def _pin_target(self, url: str) -> tuple[str, dict, dict]:
         """Resolve the URL's host once, check every address it has, and return the URL to

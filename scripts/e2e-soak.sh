@@ -7,8 +7,8 @@
 #
 # Each run is an ordinary pytest process: no retry plugin, and a skipped or xfailed browser test
 # counts as a failure of the run (CI=true also turns a missing Chromium into a failure). The
-# runs' JUnit reports and outputs stay in test-artifacts/soak/. Exit status 0 only when every
-# run passed.
+# runs' JUnit reports, outputs and the test server's logs stay in test-artifacts/soak/. Exit
+# status 0 only when every run passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,6 +47,8 @@ for i in $(seq 1 "$N"); do
         -rfEsx --junitxml="$OUT/run-$i.xml" > "$OUT/run-$i.log" 2>&1
     rc=$?
     secs=$(( $(date +%s) - start ))
+    # the test server's log of this run (tests/e2e/conftest.py leaves it in test-artifacts/)
+    for f in test-artifacts/server-*.log; do [ -e "$f" ] && mv "$f" "$OUT/run-$i-$(basename "$f")"; done
     # failures, errors, skips and xfails of this run, one line each, with the test's name
     "$PY" - "$OUT/run-$i.xml" "$rc" > "$OUT/run-$i.failures" <<'PYEOF'
 import sys

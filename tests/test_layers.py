@@ -95,9 +95,10 @@ def test_every_refusal_code_has_its_status_at_the_edge():
 STORAGE = (
     "db.py", "models.py", "models_delivery.py", "migrate.py",
     "games/store.py", "games/store_exits.py", "games/store_records.py", "games/store_reads.py",
-    "games/store_rematch.py", "games/store_invites.py",
-    "daily/store.py", "people_store.py", "seeks/store.py", "vacations_store.py",
-    "chat_store.py",
+    "games/store_rematch.py", "games/store_invites.py", "games/store_lookups.py",
+    "daily/store.py", "analysis/store.py", "notify/store.py", "people_store.py", "seeks/store.py", "vacations_store.py",
+    "chat_store.py", "ratings_store.py", "push_store.py", "webhooks_store.py",
+    "auth_store.py",
     # the edge: tells "the database is away" (503) from a bug (500) by SQLAlchemy's exceptions
     "errors.py",
 )
@@ -109,11 +110,6 @@ STORAGE = (
 SQLALCHEMY_ALLOWED = (
     # infrastructure that owns one table of its own (its module is its store)
     "bus.py", "jobqueue.py", "outbox.py", "ratelimit.py", "serverkeys.py",
-    # domain modules that query their tables (and the games' tables) themselves
-    "analysis/service.py", "analysis/worker.py", "auth.py", "history.py",
-    "notify/channels.py", "notify/daily.py",
-    "notify/digest.py", "notify/service.py", "push.py", "quotas.py", "ratings.py",
-    "webhooks.py",
 )
 
 

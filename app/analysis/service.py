@@ -20,23 +20,18 @@ from __future__ import annotations
 
 import logging
 
-from sqlalchemy import select
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
-
 from .. import redaction
 from ..auth import UserInfo
+from ..db import Duplicate
 from ..history import effective_log
-from ..models import ActionRecord, Analysis, Game, User
+from ..models import Analysis, Game
 from ..refusal import Refusal, not_found
 from ..times import iso, utcnow
 from .hints import HintPool
+from .store import ACTIVE, AnalysisStore, AnalysisTx
 from .worker import AnalysisWorker
 
 log = logging.getLogger("menagerie.analysis")
-
-ACTIVE = ("pending", "running")
-
 
 def engine_settings(settings) -> dict:
     """The engine's analysis settings of this server (its defaults, playouts overridden)."""
@@ -63,6 +58,7 @@ def view(row: Analysis | None, *, can_request: bool, can_cancel: bool) -> dict:
 class AnalysisService:
     def __init__(self, db, settings, games, owner: str) -> None:
         self.db = db
+        self.store = AnalysisStore(db)  # the analyses' SQL
         self.settings = settings
         self.games = games  # app.games.GameService
         self.worker = AnalysisWorker(db, settings, owner, self._payload)
@@ -91,16 +87,10 @@ class AnalysisService:
             return True
         return await self.games.store.seat_of(game.id, user.id) is not None
 
-    async def _row(self, s, game_id: int, lock: bool = False) -> Analysis | None:
-        q = select(Analysis).where(Analysis.game_id == game_id)
-        if lock:
-            q = q.with_for_update()
-        return (await s.execute(q)).scalar_one_or_none()
-
     async def get(self, game_id: int, user: UserInfo | None) -> dict:
         game = await self._game(game_id)
-        async with self.db.read() as s:
-            row = await self._row(s, game_id)
+        async with self.store.reading() as tx:
+            row = await tx.row(game_id)
         return view(row, can_request=user is not None and game.status == "finished",
                     can_cancel=await self._player(game, user))
 
@@ -116,38 +106,31 @@ class AnalysisService:
                           "Only the game's players can ask for its analysis.")
         config = engine_settings(self.settings)
         now = utcnow()
-        async with self.db.write() as s:
-            row = await self._row(s, game_id, lock=True)
+        async with self.store.writing() as tx:
+            row = await tx.row(game_id, lock=True)
             if row is None or row.status in ("failed", "cancelled"):
-                await self._one_at_a_time(s, user, game_id)
+                await self._one_at_a_time(tx, user, game_id)
             if row is None:
-                row = Analysis(game_id=game_id, status="pending", settings=config, entries=[],
-                               requested_by=user.id, created_at=now, updated_at=now)
-                s.add(row)
+                tx.add(game_id=game_id, status="pending", settings=config, entries=[],
+                       requested_by=user.id, created_at=now, updated_at=now)
             elif row.status in ("failed", "cancelled"):
-                # again: it resumes from the entries it stored
-                row.requested_by = user.id
-                row.status, row.attempts, row.error, row.report = "pending", 0, None, None
-                row.finished_at, row.owner, row.lease_until = None, None, None
-                row.updated_at = now
+                tx.again(row, user.id, now)  # it resumes from the entries it stored
             try:
-                await s.commit()
-            except IntegrityError:  # the same game requested at once elsewhere: that row
-                await s.rollback()
-            row = await self._row(s, game_id)
+                await tx.commit()
+            except Duplicate:  # the same game requested at once elsewhere: that row
+                pass
+            row = await tx.row(game_id)
+        assert row is not None  # stored just now, here or elsewhere
         if row.status in ACTIVE:
             self.worker.wake()
         out = view(row, can_request=True, can_cancel=await self._player(game, user))
         return (200 if row.status == "done" else 202), out
 
     @staticmethod
-    async def _one_at_a_time(s, user: UserInfo, game_id: int) -> None:
+    async def _one_at_a_time(tx: AnalysisTx, user: UserInfo, game_id: int) -> None:
         """429 ``analysis_pending`` while another analysis the user asked for is queued or
         running (counted with the user's row locked: two requests at once queue)."""
-        await s.execute(select(User.id).where(User.id == user.id).with_for_update())
-        other = await s.scalar(select(Analysis.game_id).where(
-            Analysis.requested_by == user.id, Analysis.status.in_(ACTIVE),
-            Analysis.game_id != game_id).limit(1))
+        other = await tx.other_active(user.id, game_id)
         if other is not None:
             raise Refusal("analysis_pending",
                           "Your previous analysis is still queued or running; one at a time.",
@@ -158,15 +141,15 @@ class AnalysisService:
         if not await self._player(game, user):
             raise Refusal("not_a_player",
                           "Only the game's players can cancel its analysis.")
-        async with self.db.write() as s:
-            row = await self._row(s, game_id, lock=True)
+        async with self.store.writing() as tx:
+            row = await tx.row(game_id, lock=True)
             if row is None:
                 raise not_found("analysis")
             if row.status not in ACTIVE:
                 raise Refusal("analysis_not_running",
                               "This analysis is not running.", state=row.status)
-            row.status, row.updated_at = "cancelled", utcnow()
-            await s.commit()
+            tx.cancelled(row, utcnow())
+            await tx.commit()
             self.worker.cancel(row.id)
             out = view(row, can_request=True, can_cancel=True)
         return out
@@ -180,30 +163,17 @@ class AnalysisService:
     async def on_finished(self, s, game_ids: list[int]):
         """Listener of ``signals.finished``, after the ratings (same transaction ``s``): a
         game rated just now is analysed automatically."""
-        rated = list((await s.execute(select(Game.id).where(
-            Game.id.in_(sorted(set(game_ids))), Game.rated.is_(True)))).scalars().all())
+        rated = await self.games.store.rated_among(game_ids, s)
         if not rated:
             return None
-        insert = (postgresql.insert if s.bind.dialect.name == "postgresql" else sqlite.insert)
-        config = engine_settings(self.settings)
-        now = utcnow()
-        for game_id in rated:
-            await s.execute(insert(Analysis).values(
-                game_id=game_id, status="pending", settings=config, entries=[], done=0,
-                attempts=0, created_at=now, updated_at=now)
-                .on_conflict_do_nothing(index_elements=["game_id"]))
+        await self.store.tx(s).queue(rated, engine_settings(self.settings), utcnow())
         return self.worker.wake
 
     async def _payload(self, s, row: Analysis) -> dict:
         """The job's data (``compute.run_job``): the game and its effective log."""
-        game = await s.get(Game, row.game_id)
+        game, records = await self.games.store.for_analysis(row.game_id, s)
         if game is None:
             raise ValueError(f"game {row.game_id} is gone")
-        records = (await s.execute(
-            select(ActionRecord.version, ActionRecord.seat, ActionRecord.action,
-                   ActionRecord.kind)
-            .where(ActionRecord.game_id == row.game_id)
-            .order_by(ActionRecord.version))).all()
         steps = effective_log(records)
         return {"game": game.game, "seats": game.seat_count, "options": game.options,
                 "seed": game.seed, "settings": row.settings,

@@ -32,11 +32,10 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
-
 from ..models import Analysis
 from ..times import utcnow
 from . import compute
+from .store import AnalysisStore
 
 log = logging.getLogger("menagerie.analysis")
 
@@ -59,19 +58,6 @@ class Running:
 FAIR_SLACK = 20
 
 
-async def fair_order(s, due, limit: int) -> list[int]:
-    """The ids of up to ``limit`` due jobs in turns across their requesters: every user's
-    oldest job first (oldest user first), then every user's second one, and so on; the jobs
-    the server queued itself (rated games, ``requested_by`` NULL) take turns as one more
-    requester. So nobody's long queue keeps anybody else's job waiting (issue #31)."""
-    m = Analysis
-    turn = func.row_number().over(partition_by=func.coalesce(m.requested_by, 0),
-                                  order_by=m.id).label("turn")
-    ranked = select(m.id.label("id"), turn).where(*due).subquery()
-    return list((await s.execute(select(ranked.c.id).order_by(ranked.c.turn, ranked.c.id)
-                                 .limit(limit))).scalars().all())
-
-
 class AnalysisWorker:
     """Claims and runs analysis jobs (see the module's doc). ``payload(session, row)`` builds
     the job's data from its game (``compute.run_job``'s ``job``)."""
@@ -79,6 +65,7 @@ class AnalysisWorker:
     def __init__(self, db, settings, owner: str,
                  payload: Callable[[Any, Analysis], Awaitable[dict]]) -> None:
         self.db = db
+        self.store = AnalysisStore(db)  # the claims, leases and progress (its SQL)
         self.settings = settings
         self.owner = owner
         self._payload = payload
@@ -156,33 +143,10 @@ class AnalysisWorker:
 
     async def claim(self, limit: int) -> list[tuple[int, int]]:
         """Take up to ``limit`` due jobs: (analysis id, game id) of each, in turns across the
-        users who asked (:func:`fair_order`)."""
-        now = utcnow()
-        m = Analysis
-        due = (or_(m.status == "pending", (m.status == "running") & (m.lease_until <= now)),
-               m.id.notin_(list(self.running) or [0]))
-        async with self.db.write() as s:
-            order = await fair_order(s, due, limit + FAIR_SLACK)
-            if not order:
-                await s.rollback()
-                return []
-            q = (select(m.id, m.game_id, m.attempts).where(*due, m.id.in_(order))
-                 .with_for_update(skip_locked=True))
-            place = {row_id: i for i, row_id in enumerate(order)}
-            rows = sorted((await s.execute(q)).all(), key=lambda r: place[r.id])[:limit]
-            taken = []
-            for row_id, game_id, attempts in rows:
-                if attempts >= MAX_ATTEMPTS:
-                    await s.execute(update(m).where(m.id == row_id).values(
-                        status="failed", lease_until=None, owner=None, updated_at=now,
-                        error="The analysis stopped unexpectedly too many times."))
-                    continue
-                await s.execute(update(m).where(m.id == row_id).values(
-                    status="running", owner=self.owner, lease_until=now + self.lease,
-                    attempts=attempts + 1, updated_at=now, error=None))
-                taken.append((row_id, game_id))
-            await s.commit()
-        return taken
+        users who asked (``store.fair_order``)."""
+        return await self.store.claim(
+            self.owner, self.running, limit, FAIR_SLACK, self.lease, MAX_ATTEMPTS, utcnow(),
+            "The analysis stopped unexpectedly too many times.")
 
     def _launch(self, row_id: int, game_id: int) -> None:
         job = Running(row_id, game_id, self._ctx.Event())
@@ -213,11 +177,11 @@ class AnalysisWorker:
             self.on_end(job.analysis_id, status)
 
     async def _work(self, job: Running) -> str:
-        async with self.db.read() as s:
-            row = await s.get(Analysis, job.analysis_id)
+        async with self.store.reading() as tx:
+            row = await tx.job(job.analysis_id)
             if row is None or row.owner != self.owner or row.status != "running":
                 return "lost"
-            data = await self._payload(s, row)
+            data = await self._payload(tx.session, row)
             job.entries = list(row.entries or [])
         data["done"] = job.entries
         out = self._ctx.Queue()
@@ -268,48 +232,20 @@ class AnalysisWorker:
         """Store the entries so far and renew the lease; False when the row is no longer ours
         and running (cancelled, deleted, taken over)."""
         now = utcnow()
-        async with self.db.write() as s:
-            r = await s.execute(
-                update(Analysis)
-                .where(Analysis.id == job.analysis_id, Analysis.owner == self.owner,
-                       Analysis.status == "running")
-                .values(entries=list(job.entries), done=len(job.entries), total=job.total,
-                        lease_until=now + self.lease, updated_at=now))
-            await s.commit()
-        return r.rowcount == 1
+        return await self.store.progress(job.analysis_id, self.owner, list(job.entries),
+                                         job.total, now + self.lease, now)
 
     async def _finish(self, job: Running, status: str, report: dict | None,
                       error: str | None, refund: bool = False) -> str:
         """The end of a run here: ``done``, ``failed``, ``pending`` (due again) or
         ``cancelled`` (a cancel already marked the row: only the entries are kept)."""
         now = utcnow()
-        values: dict = dict(entries=list(job.entries), done=len(job.entries), total=job.total,
-                            updated_at=now, lease_until=None, owner=None)
-        if report is not None:
-            values["report"] = report
-        if refund:
-            values["attempts"] = Analysis.attempts - 1
-        if error is not None:
-            values["error"] = error[:500]
-        where = [Analysis.id == job.analysis_id, Analysis.owner == self.owner]
-        if status == "cancelled":
-            where.append(Analysis.status == "cancelled")
-        else:
-            where.append(Analysis.status == "running")
-            values["status"] = status
-            if status in ("done", "failed"):
-                values["finished_at"] = now
-        async with self.db.write() as s:
-            r = await s.execute(update(Analysis).where(*where).values(**values))
-            await s.commit()
-        if r.rowcount != 1 and status != "cancelled":
+        done = await self.store.finish(
+            job.analysis_id, self.owner, status, list(job.entries), job.total, report,
+            error[:500] if error is not None else None, refund, now)
+        if not done and status != "cancelled":
             # cancelled meanwhile: keep what was computed for a later request
-            async with self.db.write() as s:
-                await s.execute(update(Analysis).where(
-                    Analysis.id == job.analysis_id, Analysis.owner == self.owner,
-                    Analysis.status == "cancelled").values(
-                        entries=list(job.entries), done=len(job.entries), total=job.total,
-                        owner=None, lease_until=None, updated_at=now))
-                await s.commit()
+            await self.store.keep_cancelled(job.analysis_id, self.owner, list(job.entries),
+                                            job.total, now)
             return "cancelled"
         return status

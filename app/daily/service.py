@@ -63,7 +63,7 @@ class DailyService:
         self.db = db
         self.settings = settings
         self.games = games  # app.games.GameService
-        self.store = DailyStore(db)
+        self.store = DailyStore(db, games.store)  # the game store reads the games
         #: the kinds defined (tests replace them); those the engine cannot deal are not offered
         self.kinds = kinds
         self._why: dict[str, str | None] = {}

@@ -3,8 +3,11 @@
 An attempt row is stored in the same transaction as its game (``GameService.create_dealt``
 with :meth:`DailyStore.new_attempt` as the ``also`` rows), and the unique constraint
 ``(user_id, kind, day)`` makes a second start of the same attempt, in any process, fail with
-``IntegrityError`` (:class:`~app.db.Duplicate` from the game store) before anything is stored. Nothing here depends on the database: the same
-statements run on SQLite and PostgreSQL.
+``IntegrityError`` (:class:`~app.db.Duplicate` from the game store) before anything is stored.
+Nothing here depends on the database: the same statements run on SQLite and PostgreSQL. The
+games' tables are the game store's (``app/games/store_lookups.py``): an attempt's game status,
+the finished games' results and the players' finished games are its reads, made in this
+store's transaction.
 
 The result columns (``finished_at``, ``score``, ``time_used``, ``in_time``) are copied from the
 finished game by :meth:`DailyStore.settle`: when the game ends (the ``finished`` signal) and,
@@ -14,13 +17,13 @@ for any attempt that signal missed (a crash right after the move), before every 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, case, func, or_, select, update
+from sqlalchemy import ColumnElement, and_, case, func, or_, select, update
 
 from ..db import Database
-from ..models import DailyAttempt, Game, Seat, User
+from ..models import DailyAttempt, User
 from ..models_delivery import NotificationPrefs
 from ..times import aware
 from .calendar import day_end
@@ -48,14 +51,15 @@ class Attempt:
 
 
 _COLUMNS = (DailyAttempt.id, DailyAttempt.user_id, DailyAttempt.kind, DailyAttempt.day,
-            DailyAttempt.game_id, Game.status, DailyAttempt.started_at,
-            DailyAttempt.finished_at, DailyAttempt.score, DailyAttempt.time_used,
-            DailyAttempt.in_time, DailyAttempt.ranked)
+            DailyAttempt.game_id, DailyAttempt.started_at, DailyAttempt.finished_at,
+            DailyAttempt.score, DailyAttempt.time_used, DailyAttempt.in_time,
+            DailyAttempt.ranked)
 
 
-def _attempt(row, username: str | None = None) -> Attempt:
-    # row[:12] is the 12 fields before username (mypy cannot count a slice)
-    return Attempt(*row[:12], username=username)  # type: ignore[misc]
+def _attempt(row: Any, status: str, username: str | None = None) -> Attempt:
+    return Attempt(row.id, row.user_id, row.kind, row.day, row.game_id, status,
+                   row.started_at, row.finished_at, row.score, row.time_used, row.in_time,
+                   row.ranked, username=username)
 
 
 def _time():
@@ -63,8 +67,16 @@ def _time():
 
 
 class DailyStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, games: Any) -> None:
         self.db = db
+        self.games = games  # the game store (app.games.store)
+
+    async def _attempts(self, s: Any, rows: Any, named: bool = False) -> list[Attempt]:
+        """The attempts of ``rows`` with their games' status (read in ``s``)."""
+        rows = list(rows)
+        status = await self.games.statuses([r.game_id for r in rows], s)
+        return [_attempt(r, status[r.game_id], r.username if named else None)
+                for r in rows if r.game_id in status]
 
     @staticmethod
     def new_attempt(user_id: int, kind: str, day: date, now: datetime, ranked: bool = True):
@@ -79,11 +91,7 @@ class DailyStore:
         a verified email address."""
         async with self.db.read() as s:
             made = await s.scalar(select(User.created_at).where(User.id == user_id))
-            games = await s.scalar(
-                select(func.count(func.distinct(Game.id))).select_from(Game)
-                .join(Seat, Seat.game_id == Game.id)
-                .where(Seat.user_id == user_id, Game.status == "finished",
-                       Game.source == "play"))
+            games = await self.games.finished_play_count(user_id, s)
             verified = await s.scalar(select(NotificationPrefs.email_verified_at).where(
                 NotificationPrefs.user_id == user_id))
         return (aware(made) if made is not None else None), int(games or 0), verified is not None
@@ -91,25 +99,25 @@ class DailyStore:
     # ------------------------------------------------------------------ attempts
     async def attempt(self, user_id: int, kind: str, day: date) -> Attempt | None:
         async with self.db.read() as s:
-            row = (await s.execute(select(*_COLUMNS).join(Game, Game.id == DailyAttempt.game_id)
-                                   .where(DailyAttempt.user_id == user_id,
-                                          DailyAttempt.kind == kind,
-                                          DailyAttempt.day == day))).first()
-        return _attempt(row) if row is not None else None
+            rows = (await s.execute(select(*_COLUMNS).where(DailyAttempt.user_id == user_id,
+                                                            DailyAttempt.kind == kind,
+                                                            DailyAttempt.day == day))).all()
+            found = await self._attempts(s, rows)
+        return found[0] if found else None
 
     async def attempts_of(self, user_id: int, day: date) -> dict[str, Attempt]:
         """The user's attempts of a day, by kind."""
         async with self.db.read() as s:
-            rows = (await s.execute(select(*_COLUMNS).join(Game, Game.id == DailyAttempt.game_id)
-                                    .where(DailyAttempt.user_id == user_id,
-                                           DailyAttempt.day == day))).all()
-        return {r.kind: _attempt(r) for r in rows}
+            rows = (await s.execute(select(*_COLUMNS).where(DailyAttempt.user_id == user_id,
+                                                            DailyAttempt.day == day))).all()
+            found = await self._attempts(s, rows)
+        return {a.kind: a for a in found}
 
     async def settle(self, *, game_id: int | None = None, user_id: int | None = None,
                      days: list[date] | None = None, kind: str | None = None) -> int:
         """Copy the results of finished games to their attempts not settled yet (those of one
         game, one user, or some days); returns how many were settled."""
-        conds = [DailyAttempt.finished_at.is_(None), Game.status == "finished"]
+        conds: list[ColumnElement[bool]] = [DailyAttempt.finished_at.is_(None)]
         if game_id is not None:
             conds.append(DailyAttempt.game_id == game_id)
         if user_id is not None:
@@ -119,9 +127,11 @@ class DailyStore:
         if kind is not None:
             conds.append(DailyAttempt.kind == kind)
         async with self.db.read() as s:  # most calls find nothing: no write transaction then
-            due = await s.scalar(select(DailyAttempt.id).join(
-                Game, Game.id == DailyAttempt.game_id).where(*conds).limit(1))
-        if due is None:
+            open_games = (await s.execute(select(DailyAttempt.game_id).where(*conds))
+                          ).scalars().all()
+            due = open_games and "finished" in (
+                await self.games.statuses(open_games, s)).values()
+        if not due:
             return 0
         async with self.db.write() as s:
             done = await self.settle_in(s, conds)
@@ -129,29 +139,31 @@ class DailyStore:
         return done
 
     async def settle_in(self, s, conds: list) -> int:
-        """:meth:`settle` in the session ``s`` (not committed): ``conds`` as built there."""
+        """:meth:`settle` in the session ``s`` (not committed): ``conds`` (on the attempts)
+        as built there; the attempts of finished games are settled."""
         rows = (await s.execute(
-            select(DailyAttempt.id, DailyAttempt.day, Game.result, Game.clock,
-                   Game.time_control, Game.updated_at, Seat.seat)
-            .join(Game, Game.id == DailyAttempt.game_id)
-            .outerjoin(Seat, and_(Seat.game_id == DailyAttempt.game_id,
-                                  Seat.user_id == DailyAttempt.user_id))
-            .where(*conds))).all()
+            select(DailyAttempt.id, DailyAttempt.day, DailyAttempt.game_id,
+                   DailyAttempt.user_id).where(*conds))).all()
+        games = await self.games.finished_among([r.game_id for r in rows], s)
+        done = 0
         for r in rows:
-            score, used = outcome(r.result, r.clock, r.time_control,
-                                  r.seat if r.seat is not None else 0)
-            finished = aware(r.updated_at)
+            game = games.get(r.game_id)
+            if game is None:
+                continue  # still running
+            score, used = outcome(game.result, game.clock, game.time_control,
+                                  game.seats.get(r.user_id, 0))
+            finished = aware(game.updated_at)
             await s.execute(update(DailyAttempt).where(
                 DailyAttempt.id == r.id, DailyAttempt.finished_at.is_(None)).values(
                 finished_at=finished, score=score, time_used=used,
                 in_time=score is not None and finished < day_end(r.day)))
-        return len(rows)
+            done += 1
+        return done
 
     async def settle_games(self, s, game_ids: list[int]) -> int:
         """Settle the attempts of these just finished games in ``s`` (the outbox's
         transaction)."""
         return await self.settle_in(s, [DailyAttempt.finished_at.is_(None),
-                                        Game.status == "finished",
                                         DailyAttempt.game_id.in_(game_ids)])
 
     # ------------------------------------------------------------------ leaderboards
@@ -164,13 +176,12 @@ class DailyStore:
         """The day's unranked attempts finished in time (the practice deal), best first."""
         async with self.db.read() as s:
             rows = (await s.execute(
-                select(*_COLUMNS, User.username).join(Game, Game.id == DailyAttempt.game_id)
-                .join(User, User.id == DailyAttempt.user_id)
+                select(*_COLUMNS, User.username).join(User, User.id == DailyAttempt.user_id)
                 .where(*self._ranked(day, kind, False))
                 .order_by(DailyAttempt.score.desc(), _time(), DailyAttempt.finished_at,
                           DailyAttempt.user_id)
                 .limit(limit))).all()
-        return [_attempt(r, r.username) for r in rows]
+            return await self._attempts(s, rows, named=True)
 
     async def leaderboard(self, day: date, kind: str, limit: int,
                           offset: int) -> tuple[int, int, list[tuple[Attempt, int]]]:
@@ -183,8 +194,7 @@ class DailyStore:
             total = await s.scalar(select(func.count()).select_from(DailyAttempt)
                                    .where(*self._ranked(day, kind)))
             rows = (await s.execute(
-                select(*_COLUMNS, User.username).join(Game, Game.id == DailyAttempt.game_id)
-                .join(User, User.id == DailyAttempt.user_id)
+                select(*_COLUMNS, User.username).join(User, User.id == DailyAttempt.user_id)
                 .where(*self._ranked(day, kind))
                 .order_by(DailyAttempt.score.desc(), _time(), DailyAttempt.finished_at,
                           DailyAttempt.user_id)
@@ -192,13 +202,13 @@ class DailyStore:
             out: list[tuple[Attempt, int]] = []
             previous: tuple[Any, Any] | None = None
             rank = 0
-            for i, r in enumerate(rows):
-                key = (r.score, r.time_used)
+            for i, a in enumerate(await self._attempts(s, rows, named=True)):
+                key = (a.score, a.time_used)
                 if key != previous:
                     rank = (offset + i + 1 if i else
-                            1 + await self._better(s, day, kind, r.score, r.time_used))
+                            1 + await self._better(s, day, kind, a.score, a.time_used))
                 previous = key
-                out.append((_attempt(r, r.username), rank))
+                out.append((a, rank))
         return players or 0, total or 0, out
 
     async def rank(self, attempt: Attempt) -> int | None:
@@ -215,6 +225,19 @@ class DailyStore:
             *self._ranked(day, kind),
             or_(DailyAttempt.score > score,
                 and_(DailyAttempt.score == score, _time() < used)))) or 0
+
+    @staticmethod
+    async def players_around(s: Any, today: date, days: int) -> tuple[set[int], set[int]]:
+        """Who took a challenge in the ``days`` days before ``today``, and who started one
+        ``today`` (the "challenge open" notice's, app/notify/daily.py, in its session ``s``)."""
+        recent = set((await s.execute(select(DailyAttempt.user_id).where(
+            DailyAttempt.day >= today - timedelta(days=days),
+            DailyAttempt.day < today))).scalars().all())
+        if not recent:
+            return set(), set()
+        started = set((await s.execute(select(DailyAttempt.user_id).where(
+            DailyAttempt.day == today))).scalars().all())
+        return recent, started
 
     # ------------------------------------------------------------------ streaks, past days
     async def days_played(self, user_id: int) -> list[date]:
@@ -250,20 +273,19 @@ class DailyStore:
                 order_by=(DailyAttempt.score.desc(), _time(), DailyAttempt.finished_at,
                           DailyAttempt.user_id)).label("place")
             ranked = (select(*_COLUMNS, User.username.label("username"), place)
-                      .join(Game, Game.id == DailyAttempt.game_id)
                       .join(User, User.id == DailyAttempt.user_id)
                       .where(DailyAttempt.day.in_(days), DailyAttempt.in_time.is_(True),
                              DailyAttempt.ranked.is_(True))
                       .subquery())
-            best = {(r.day, r.kind): _attempt(r, r.username) for r in (await s.execute(
-                select(ranked).where(ranked.c.place == 1))).all()}
+            best = {(a.day, a.kind): a for a in await self._attempts(s, (await s.execute(
+                select(ranked).where(ranked.c.place == 1))).all(), named=True)}
         return counts, best
 
     async def mine_on(self, user_id: int, days: list[date]) -> dict[tuple[date, str], Attempt]:
         if not days:
             return {}
         async with self.db.read() as s:
-            rows = (await s.execute(select(*_COLUMNS).join(Game, Game.id == DailyAttempt.game_id)
-                                    .where(DailyAttempt.user_id == user_id,
-                                           DailyAttempt.day.in_(days)))).all()
-        return {(r.day, r.kind): _attempt(r) for r in rows}
+            rows = (await s.execute(select(*_COLUMNS).where(DailyAttempt.user_id == user_id,
+                                                            DailyAttempt.day.in_(days)))).all()
+            found = await self._attempts(s, rows)
+        return {(a.day, a.kind): a for a in found}

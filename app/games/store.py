@@ -25,18 +25,17 @@ from typing import Any, NamedTuple, Protocol
 from sqlalchemy import case, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .. import quotas
 from ..bus import SEATS_CHANNEL, USER_CHANNEL
 from ..db import Database, Duplicate
-from ..history import undo_snapshots
 from ..models import ActionRecord, Game, Seat, Snapshot
 from ..models_delivery import OutboxEvent
 from ..refusal import not_found
 from ..times import utcnow
 from .store_exits import ExitRows, ExitTx
 from .store_invites import Answered, Choose, InviteRows, Notice
+from .store_lookups import LookupRows, Lookups, creator_load
 from .store_reads import ReadRows
-from .store_records import History, RecordRows
+from .store_records import History, RecordRows, undo_snapshots
 from .store_rematch import Invitation, Quota, Rematched, RematchRows, StartCheck
 
 
@@ -107,8 +106,9 @@ class Move:
     held: int | None = None
 
 
-class GameStore(Protocol):
-    """Everything the game service stores or reads of games (see the module docstring)."""
+class GameStore(Lookups, Protocol):
+    """Everything the game service stores or reads of games (see the module docstring), and
+    the other domains' reads of them (:class:`~.store_lookups.Lookups`)."""
 
     async def insert_game(self, fields: dict, seats: list[dict],
                           quota: Callable[[int, Counter], None] | None = None,
@@ -244,7 +244,7 @@ class LobbyTx(ExitTx):
             self._seats = False
 
 
-class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows, InviteRows):
+class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows, InviteRows, LookupRows):
     """:class:`GameStore` over SQLAlchemy: SQLite, and the base of the PostgreSQL store.
     ``cache`` (the game service's, or None): what the store drops when it changes a game
     outside the service's own paths (a rematch's seats)."""
@@ -267,7 +267,7 @@ class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows, InviteRows):
         :class:`~app.db.Duplicate`)."""
         async with self.db.write() as s:
             if quota is not None:
-                quota(*await quotas.creator_load(s, fields["created_by"]))
+                quota(*await creator_load(s, fields["created_by"]))
             row = Game(**fields)
             s.add(row)
             await s.flush()

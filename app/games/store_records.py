@@ -4,13 +4,26 @@ actions and snapshots."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import insert, select
 
 from ..db import Database
-from ..history import undo_snapshots
 from ..models import ActionRecord, Game, Seat, Snapshot, User
+
+
+async def undo_snapshots(s: Any, game_id: int,
+                         records: Iterable[Any]) -> dict[int, dict[str, Any]]:
+    """The stored states of the undo rows among ``records`` (each undo version has one), read
+    in the session ``s``."""
+    versions = [r.version for r in records if r.kind == "undo"]
+    if not versions:
+        return {}
+    rows = (await s.execute(select(Snapshot.version, Snapshot.state).where(
+        Snapshot.game_id == game_id, Snapshot.version.in_(versions)))).all()
+    return {r.version: r.state for r in rows}
 
 
 @dataclass

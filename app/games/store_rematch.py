@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy import select
@@ -18,9 +18,11 @@ from ..models import Game, Seat, User
 from ..models_delivery import OutboxEvent
 from ..refusal import Refusal, not_found
 from ..times import utcnow
+from .store_lookups import creator_load
 
-#: ``quota(session, bots by kind, time control)``: refuses a game over the creator's quotas
-Quota = Callable[[Any, Counter[str], dict[str, Any] | None], Awaitable[None]]
+#: ``quota(active games, their bot seats by kind, the new game's bots by kind, time control)``:
+#: refuses a game over the creator's quotas (the load counted by ``creator_load``)
+Quota = Callable[[int, Counter[str], Counter[str], dict[str, Any] | None], None]
 #: ``invitation(new game id, game name, invited users)``: the outbox payload of the notice
 Invitation = Callable[[int, str, tuple[int, ...]], dict[str, Any]]
 
@@ -85,7 +87,8 @@ class RematchRows(SeatWriter):
     async def create_rematch(self, game_id: int, user_id: int, quota: Quota | None,
                              invitation: Invitation) -> Rematched:
         """The rematch of a finished game where ``user_id`` sits, created on the first call.
-        ``quota(session, bots by kind, time control)`` runs in the transaction first;
+        ``quota(active, bot seats, bots by kind, time control)`` runs in the transaction
+        first, with the creator's load (``creator_load``, the creator's row locked);
         ``invitation(new id, game name, invited users)`` is the outbox payload of the notice
         to the other humans, added in the same transaction."""
         async with self.db.write() as s:
@@ -100,7 +103,8 @@ class RematchRows(SeatWriter):
             if existing is not None:
                 return Rematched(existing, False)
             if quota is not None:  # the same quotas as creating a game
-                await quota(s, Counter(x.bot for x in seats if x.bot), old.time_control)
+                quota(*await creator_load(s, user_id), Counter(x.bot for x in seats if x.bot),
+                      old.time_control)
             now = utcnow()
             new = Game(game=old.game, options=old.options, seed=secrets.token_hex(16),
                        seat_count=old.seat_count, status="open", version=0, state=None,

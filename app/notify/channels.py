@@ -20,12 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import select
-
 from ..jobqueue import JobWorker, stepped_backoff
 from ..models_delivery import EmailJob
-from ..times import utcnow
-from . import mail
+from . import mail, store
 
 #: waits between attempts of a mail, in units of ``email_backoff_base``
 BACKOFF_STEPS = (1, 6, 24, 120, 720)
@@ -89,10 +86,7 @@ class EmailChannel:
         return self.available and recipient.email is not None
 
     def add_job(self, session, user_id: int, to_addr: str, payload: dict) -> None:
-        now = utcnow()
-        session.add(EmailJob(user_id=user_id, kind=payload["kind"], to_addr=to_addr,
-                             payload=payload, status="pending", attempts=0,
-                             next_attempt_at=now, created_at=now))
+        store.add_email_job(session, user_id, to_addr, payload)
 
     async def enqueue(self, session, notice: Notice, recipient: Recipient) -> None:
         assert recipient.email is not None
@@ -117,9 +111,7 @@ class EmailChannel:
 
     @staticmethod
     async def _load(session, ids: list[int]) -> list:
-        return (await session.execute(
-            select(EmailJob.id, EmailJob.attempts, EmailJob.to_addr, EmailJob.payload)
-            .where(EmailJob.id.in_(ids)))).all()
+        return await store.email_jobs(session, ids)
 
     async def _send(self, job) -> str | None:
         message = mail.render(job.payload, await self.links.ready(), job.to_addr, self.settings.smtp_from)

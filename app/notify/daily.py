@@ -12,15 +12,11 @@ that queues the notice, so two processes never send it twice.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
-
-from ..models import DailyAttempt
-from ..models_delivery import NotificationPrefs
+from ..db import Duplicate
 from ..times import utcnow
-from . import prefs as P
+from . import prefs as P, store
 from .channels import Notice, Recipient
 
 log = logging.getLogger("menagerie.notify")
@@ -38,15 +34,11 @@ async def run_daily_open(service, now: datetime | None = None) -> int:
     today = now.date()  # the challenge's day is the UTC day
     db, hour = service.db, service.settings.daily_notice_hour
     async with db.read() as s:
-        recent = set((await s.execute(select(DailyAttempt.user_id).where(
-            DailyAttempt.day >= today - timedelta(days=DAILY_RECENT_DAYS),
-            DailyAttempt.day < today))).scalars().all())
+        # who played lately: the daily store's table
+        recent, started = await service.daily.players_around(s, today, DAILY_RECENT_DAYS)
         if not recent:
             return 0
-        started = set((await s.execute(select(DailyAttempt.user_id).where(
-            DailyAttempt.day == today))).scalars().all())
-        rows = {r.user_id: r for r in (await s.execute(select(NotificationPrefs).where(
-            NotificationPrefs.user_id.in_(sorted(recent - started))))).scalars().all()}
+        rows = await store.prefs_of(s, recent - started)
     queued = 0
     for user_id in sorted(recent - started):
         row = rows.get(user_id)
@@ -63,8 +55,8 @@ async def run_daily_open(service, now: datetime | None = None) -> int:
         if not channels:
             continue
         try:
-            async with db.write() as s:
-                if not await _claim(s, user_id, today.isoformat(), recipient.lang):
+            async with store.writing(db) as s:
+                if not await store.claim_daily(s, user_id, today.isoformat(), recipient.lang):
                     await s.rollback()
                     continue
                 reach = {c.name: await c.reachable(s, [user_id]) for c in channels
@@ -73,7 +65,7 @@ async def run_daily_open(service, now: datetime | None = None) -> int:
                 for channel in channels:
                     await channel.enqueue(s, notice, recipient)
                 await s.commit()
-        except IntegrityError:  # another process made this player's row meanwhile
+        except Duplicate:  # another process made this player's row meanwhile
             continue
         if channels:
             queued += 1
@@ -81,21 +73,3 @@ async def run_daily_open(service, now: datetime | None = None) -> int:
                 channel.wake()
     return queued
 
-
-async def _claim(s, user_id: int, day: str, lang: str) -> bool:
-    """Mark ``day`` as told for ``user_id`` (a new preferences row if there is none); False
-    when another process told them already."""
-    done = await s.execute(update(NotificationPrefs).where(
-        NotificationPrefs.user_id == user_id,
-        (NotificationPrefs.daily_on.is_(None)) | (NotificationPrefs.daily_on != day))
-        .values(daily_on=day))
-    if done.rowcount:
-        return True
-    exists = await s.scalar(select(NotificationPrefs.user_id)
-                            .where(NotificationPrefs.user_id == user_id))
-    if exists is not None:
-        return False
-    # no stored choices: the defaults apply (prefs.merged), as for anyone without a row
-    s.add(NotificationPrefs(user_id=user_id, prefs={}, lang=lang, daily_on=day))
-    await s.flush()
-    return True

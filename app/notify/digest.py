@@ -9,14 +9,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select, update
-
 import engine
 
-from ..models import Game, Seat
-from ..models_delivery import NotificationPrefs
 from ..times import iso, utcnow
-from . import prefs as P
+from . import prefs as P, store
 
 
 async def run_digests(service, now: datetime | None = None) -> int:
@@ -27,8 +23,7 @@ async def run_digests(service, now: datetime | None = None) -> int:
         return 0
     now = now or utcnow()
     async with service.db.read() as s:
-        rows = (await s.execute(select(NotificationPrefs).where(
-            NotificationPrefs.email_verified_at.is_not(None)))).scalars().all()
+        rows = await store.verified(s)
     queued = 0
     for row in rows:
         prefs = P.merged(row.prefs)
@@ -38,16 +33,10 @@ async def run_digests(service, now: datetime | None = None) -> int:
         day = local.date().isoformat()
         if local.hour < service.settings.digest_hour or row.digest_on == day:
             continue
-        games = await waiting_games(service.db, row.user_id)
+        games = await waiting_games(service.games, row.user_id)
         links = await service.email.links.ready()
         async with service.db.write() as s:
-            claimed = await s.execute(
-                update(NotificationPrefs)
-                .where(NotificationPrefs.user_id == row.user_id,
-                       (NotificationPrefs.digest_on.is_(None))
-                       | (NotificationPrefs.digest_on != day))
-                .values(digest_on=day))
-            if not claimed.rowcount:
+            if not await store.claim_digest(s, row.user_id, day):
                 await s.rollback()
                 continue
             if games:
@@ -61,14 +50,10 @@ async def run_digests(service, now: datetime | None = None) -> int:
     return queued
 
 
-async def waiting_games(db, user_id: int) -> list[dict]:
-    """The running games where ``user_id`` owes a decision: [{"id", "title", "since"}]."""
-    async with db.read() as s:
-        rows = (await s.execute(
-            select(Game.id, Game.game, Game.waiting_for, Game.updated_at, Seat.seat)
-            .join(Seat, Seat.game_id == Game.id)
-            .where(Seat.user_id == user_id, Game.status == "running")
-            .order_by(Game.updated_at))).all()
+async def waiting_games(games, user_id: int) -> list[dict]:
+    """The running games where ``user_id`` owes a decision: [{"id", "title", "since"}]
+    (``games``: the game store)."""
+    rows = await games.turns_of(user_id)
     out = []
     for r in rows:
         if r.seat in (r.waiting_for or []):

@@ -21,19 +21,17 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select, update
-from sqlalchemy.exc import IntegrityError
-
 import engine
 
 from ..auth import UserInfo
 from ..credentials import check_email
-from ..models import ActionRecord, Game, Seat, Vacation
-from ..models_delivery import NoticeLog, NotificationPrefs
+from ..db import Duplicate
+from ..models_delivery import NotificationPrefs
 from ..refusal import BadLink, Refusal
 from ..signals import Notify, YourTurn
 from ..times import aware, iso, utcnow
-from . import daily as daily_notice, digest, prefs as P
+from ..vacations_store import on_vacation
+from . import daily as daily_notice, digest, prefs as P, store
 from .channels import Channel, EmailChannel, Notice, Recipient
 
 log = logging.getLogger("menagerie.notify")
@@ -58,8 +56,14 @@ def unavailable() -> Refusal:
 
 
 class NotifyService:
-    def __init__(self, db, settings, is_online: Callable[[int], bool] = lambda _uid: False):
+    def __init__(self, db, settings, is_online: Callable[[int], bool] = lambda _uid: False,
+                 *, games, daily):
         self.db = db
+        #: the game store (app.games.store): the games, their seats and their log as the
+        #: notices read them
+        self.games = games
+        #: the daily challenge's store (app.daily.store): who played it lately
+        self.daily = daily
         self.settings = settings
         self.is_online = is_online
         self.email = EmailChannel(db, settings)
@@ -110,18 +114,9 @@ class NotifyService:
         now = now or utcnow()
         soon = now + timedelta(minutes=self.settings.reminder_minutes)
         async with self.db.read() as s:
-            rows = (await s.execute(
-                select(Game.id, Game.game, Game.version, Game.waiting_for, Game.turn_deadline,
-                       Seat.seat, Seat.user_id)
-                .join(Seat, Seat.game_id == Game.id)
-                .where(Game.status == "running", Game.turn_deadline.is_not(None),
-                       Game.turn_deadline > now, Game.turn_deadline <= soon,
-                       Seat.user_id.is_not(None), Seat.bot.is_(None)))).all()
+            rows = await self.games.reminders_due(now, soon, s)
             # players on vacation get no reminders (app/vacations.py)
-            away = set((await s.execute(select(Vacation.user_id).where(
-                Vacation.user_id.in_(sorted({r.user_id for r in rows})),
-                Vacation.starts_at <= now, Vacation.ends_at > now))).scalars().all()) \
-                if rows else set()
+            away = await on_vacation(s, sorted({r.user_id for r in rows}), now)
         count = 0
         for r in rows:
             if r.seat in (r.waiting_for or []) and r.user_id not in away:
@@ -131,9 +126,6 @@ class NotifyService:
         return count
 
     # ---------------------------------------------------------------- preferences
-    async def _row(self, s, user_id: int) -> NotificationPrefs | None:
-        return await s.get(NotificationPrefs, user_id)
-
     def _view(self, row: NotificationPrefs | None, lang: str) -> dict:
         return {"preferences": P.merged(row.prefs if row else None),
                 "lang": row.lang if row else lang,
@@ -144,16 +136,7 @@ class NotifyService:
 
     async def get(self, user: UserInfo, lang: str) -> dict:
         async with self.db.read() as s:
-            return self._view(await self._row(s, user.id), lang)
-
-    async def _ensure(self, s, user_id: int, lang: str) -> NotificationPrefs:
-        row = await self._row(s, user_id)
-        if row is None:
-            row = NotificationPrefs(user_id=user_id, prefs=P.defaults(), lang=lang, tz="UTC",
-                                    updated_at=utcnow())
-            s.add(row)
-            await s.flush()
-        return row
+            return self._view(await store.prefs(s, user.id), lang)
 
     async def put(self, user: UserInfo, change: dict, lang: str) -> dict:
         if change.get("lang") is not None and change["lang"] not in P.LANGS:
@@ -161,7 +144,7 @@ class NotifyService:
         if change.get("time_zone") is not None:
             P.zone(change["time_zone"])
         async with self.db.write() as s:
-            row = await self._ensure(s, user.id, lang)
+            row = await store.ensure(s, user.id, lang, P.defaults())
             row.prefs = P.update(row.prefs, change)
             row.lang = change.get("lang") or row.lang
             row.tz = change.get("time_zone") or row.tz
@@ -176,7 +159,7 @@ class NotifyService:
         address = check_email(address)
         links = await self.email.links.ready()
         async with self.db.write() as s:
-            row = await self._ensure(s, user.id, lang)
+            row = await store.ensure(s, user.id, lang, P.defaults())
             row.email, row.email_verified_at, row.updated_at = address, None, utcnow()
             token = links.verify_token(user.id, address)
             self.email.add_job(s, user.id, address, {"kind": "verify", "lang": row.lang,
@@ -193,12 +176,9 @@ class NotifyService:
             raise bad_link()
         user_id, address = found
         async with self.db.write() as s:
-            done = await s.execute(
-                update(NotificationPrefs)
-                .where(NotificationPrefs.user_id == user_id, NotificationPrefs.email == address)
-                .values(email_verified_at=utcnow()))
+            done = await store.mark_verified(s, user_id, address, utcnow())
             await s.commit()
-        if not done.rowcount:
+        if not done:
             raise bad_link()
         return {"verified": True, "address": address}
 
@@ -211,7 +191,7 @@ class NotifyService:
         user_id, kind = found
         kind = SWITCH.get(kind, kind)  # a reminder's link turns off "your turn" notices
         async with self.db.write() as s:
-            row = await self._row(s, user_id)
+            row = await store.prefs(s, user_id)
             if row is not None:
                 stored = P.merged(row.prefs)
                 if kind == "digest":
@@ -251,16 +231,10 @@ class NotifyService:
         """Listener of ``signals.finished`` (the outbox's transaction ``s``): "game over"."""
         if not self.sending:
             return None
-        games = {r.id: r for r in (await s.execute(
-            select(Game.id, Game.game, Game.version).where(Game.id.in_(game_ids)))).all()}
-        people: dict[int, set[int]] = {}
-        for game_id, user_id in (await s.execute(select(Seat.game_id, Seat.user_id).where(
-                Seat.game_id.in_(game_ids), Seat.user_id.is_not(None),
-                Seat.bot.is_(None)))).all():
-            people.setdefault(game_id, set()).add(user_id)
+        games, people = await self.games.players_of(game_ids, s)
         return await self.stage(s, [
             (Notice("game_over", g.id, g.game, engine.title_of(g.game), g.version),
-             sorted(people[g.id])) for g in games.values() if people.get(g.id)])
+             sorted(people[g.id])) for g in games if people.get(g.id)])
 
     async def on_notice(self, s, items: list[Notify]):
         """Listener of ``signals.notice`` (the outbox's transaction ``s``): chat mentions and
@@ -275,10 +249,10 @@ class NotifyService:
         if not users or not self.sending:
             return
         try:
-            async with self.db.write() as s:
+            async with store.writing(self.db) as s:
                 wake = await self.stage(s, [(notice, users)])
                 await s.commit()
-        except IntegrityError:  # the same notice queued meanwhile (or the game is gone)
+        except Duplicate:  # the same notice queued meanwhile (or the game is gone)
             return
         if wake is not None:
             wake()
@@ -292,9 +266,7 @@ class NotifyService:
             return None
         now = utcnow()
         live = [c for c in self.channels if c.available]
-        rows = {r.user_id: r for r in (await s.execute(
-            select(NotificationPrefs).where(NotificationPrefs.user_id.in_(users))))
-            .scalars().all()}
+        rows = await store.prefs_of(s, users)
         # who each channel can reach at all (a push channel: users with a subscribed
         # browser); nobody reachable: no write for that user
         reach = {c.name: await c.reachable(s, users) for c in live if hasattr(c, "reachable")}
@@ -331,18 +303,10 @@ class NotifyService:
     async def _queue(self, s, notice: Notice, r: Recipient, channels: list, now) -> bool:
         """Queue one notice for one user in ``s`` unless the per-game throttle holds it back;
         whether it was queued."""
-        last = await s.scalar(select(NoticeLog.sent_at).where(
-            NoticeLog.user_id == r.user_id, NoticeLog.game_id == notice.game_id,
-            NoticeLog.kind == notice.kind))
+        last = await store.last_sent(s, r.user_id, notice.game_id, notice.kind)
         if last is not None:
             last = aware(last)
-            moved = await s.scalar(
-                select(ActionRecord.id)
-                .join(Seat, (Seat.game_id == ActionRecord.game_id)
-                      & (Seat.seat == ActionRecord.seat))
-                .where(ActionRecord.game_id == notice.game_id,
-                       Seat.user_id == r.user_id, ActionRecord.created_at > last)
-                .limit(1)) is not None
+            moved = await self.games.moved_since(notice.game_id, r.user_id, last, s)
             if notice.kind == "your_turn":
                 skip = P.throttled(r.prefs, last, moved, now)
             elif notice.kind == "chat_mention":  # at most one per game per MENTION_GAP
@@ -352,11 +316,8 @@ class NotifyService:
                 skip = notice.kind != "reminder" or not moved
             if skip:
                 return False
-            await s.execute(delete(NoticeLog).where(
-                NoticeLog.user_id == r.user_id, NoticeLog.game_id == notice.game_id,
-                NoticeLog.kind == notice.kind))
-        s.add(NoticeLog(user_id=r.user_id, game_id=notice.game_id, kind=notice.kind,
-                        sent_at=now))
+        await store.log_sent(s, r.user_id, notice.game_id, notice.kind, now,
+                             replace=last is not None)
         for channel in channels:  # (a channel's query flushes the record first)
             await channel.enqueue(s, notice, r)
         return True

@@ -26,7 +26,7 @@ import engine
 from engine.bots import bot_kinds
 from engine.core import IllegalAction
 
-from .. import jsonutil, quotas
+from .. import jsonutil
 from ..auth import UserInfo
 from ..bus import USER_CHANNEL
 from ..db import Database
@@ -94,7 +94,7 @@ class SeekService:
         if self.limits is not None:
             await self.limits.check(self.limits.seeks_user, user.id)
             await self.limits.check(self.limits.seeks_address, address)
-        active, _ = await quotas.creator_load(s, user.id)  # locks the user's row
+        active, _ = await self.games.store.creator_load(user.id, s)  # locks the user's row
         mine = await store.open_count(s, user.id)
         cap = self.settings.max_open_seeks_per_user
         if opening and mine >= cap:

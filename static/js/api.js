@@ -21,6 +21,12 @@ export class ApiError extends Error {
   }
 }
 
+// Which sign-in this page is on: one more at every save and clear. A request or a socket tells
+// "signed out" only for the sign-in it was made under: a 401 that comes back after the user has
+// signed out and in again (a request sent before "log out everywhere", answered late) must not
+// sign the new login out.
+let epoch = 0;
+
 export const auth = {
   /** Who is signed in ({id, username}) or null: what the page shows, not a credential. */
   get user() {
@@ -29,11 +35,17 @@ export const auth = {
   get signedIn() {
     return !!this.user;
   },
+  /** The sign-in this page is on now (see `epoch` above). */
+  get epoch() {
+    return epoch;
+  },
   save(user) {
+    epoch += 1;
     localStorage.setItem(USER_KEY, JSON.stringify(user));
     window.dispatchEvent(new CustomEvent("menagerie:auth"));
   },
   clear() {
+    epoch += 1;
     localStorage.removeItem(USER_KEY);
     window.dispatchEvent(new CustomEvent("menagerie:auth"));
   },
@@ -55,6 +67,7 @@ export async function request(method, path, body, opts = {}) {
   const csrf = UNSAFE.has(method) ? csrfToken() : null;
   if (csrf) headers["X-CSRF-Token"] = csrf;
   const init = { method, headers, credentials: "same-origin" };
+  const sentUnder = epoch;
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -72,8 +85,9 @@ export async function request(method, path, body, opts = {}) {
   }
   if (!res.ok) {
     const e = (data && data.error) || {};
-    // the login expired or was revoked (logout elsewhere, a password change): signed out here
-    if (res.status === 401 && auth.signedIn && opts.auth !== false) auth.clear();
+    // the login expired or was revoked (logout elsewhere, a password change): signed out here,
+    // unless the page has signed out or in since the request left (its 401 is about an old login)
+    if (res.status === 401 && auth.signedIn && opts.auth !== false && epoch === sentUnder) auth.clear();
     throw new ApiError(res.status, e.code, e.message || (data && data.detail) || res.statusText, data);
   }
   return data;

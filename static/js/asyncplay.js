@@ -339,15 +339,23 @@ export class TurnFeed {
     if (this.stopped) return;
     let ws;
     // the login cookie goes with the handshake (same origin); never a token in the URL
+    // a socket of an earlier sign-in is closed (its "signed_out" is about that login only)
+    if (this.ws) { const old = this.ws; this.ws = null; old.close(); }
     try { ws = new WebSocket(socketUrl("/api/me/ws")); } catch { this.schedule(); return; }
     this.ws = ws;
     ws.onopen = () => { this.attempt = 0; };
+    const under = auth.epoch;
     ws.onmessage = (e) => {
+      if (this.ws !== ws) return; // a replaced socket's late words
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       if (msg.type === "error" && msg.error && msg.error.code === "unauthorized") { this.stopped = true; return; }
-      // the login was revoked (logout elsewhere, "log out everywhere", a password change)
-      if (msg.type === "error" && msg.error && msg.error.code === "signed_out") { this.stopped = true; auth.clear(); return; }
+      // the login was revoked (logout elsewhere, "log out everywhere", a password change); a
+      // socket opened before the page signed out and in again speaks of the old login only
+      if (msg.type === "error" && msg.error && msg.error.code === "signed_out") {
+        if (auth.epoch !== under) return;
+        this.stopped = true; auth.clear(); return;
+      }
       if (msg.type === "your_turn" || msg.type === "game") this.onNotice(msg);
       // every notice, for the page's other parts (a quick match: static/js/seeks.js)
       window.dispatchEvent(new CustomEvent("menagerie:notice", { detail: msg }));

@@ -11,7 +11,7 @@ import os
 
 from sqlalchemy import select
 
-from app.analysis.worker import fair_order
+from app.analysis.store import fair_order
 from app.models import Analysis
 from app.times import utcnow
 

@@ -198,6 +198,10 @@ def server():
     except subprocess.TimeoutExpired:  # pragma: no cover
         proc.kill()
         proc.wait(timeout=5)
+    # the server's log outlives the run (a failure under load is read afterwards: what the
+    # server answered, and when); the database does not
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(log, ARTIFACTS / f"server-{port}.log")
     shutil.rmtree(tmp, ignore_errors=True)
 
 

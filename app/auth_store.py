@@ -1,0 +1,100 @@
+"""Storage of the accounts (app/auth.py says how logins work): the SQL of the ``users`` and
+``tokens`` tables that registering, logging in and out, and the token check make, as
+functions of the caller's session. (Other stores lock a user's row or join its name:
+``creator_load`` in the game store, the analyses' and webhooks' per-user limits.)"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+
+from .db import Duplicate
+from .models import Token, User
+
+
+async def name_taken(s: Any, key: str) -> bool:
+    """Whether a user has the username key (the lower-case name)."""
+    return await s.scalar(select(User.id).where(User.username_key == key)) is not None
+
+
+async def lookalike_taken(s: Any, skeletons: Iterable[str]) -> bool:
+    """Whether a user's name has one of these confusable skeletons."""
+    return bool(await s.scalar(select(User.id).where(
+        User.username_skeleton.in_(list(skeletons))).limit(1)))
+
+
+async def add_user(s: Any, username: str, key: str, skeleton: str,
+                   password_hash: str) -> User:
+    """A new account (flushed: its id is known); :class:`~app.db.Duplicate` when the name was
+    taken meanwhile."""
+    user = User(username=username, username_key=key, username_skeleton=skeleton,
+                password_hash=password_hash)
+    s.add(user)
+    try:
+        await s.flush()
+    except IntegrityError as exc:
+        raise Duplicate(str(exc.orig)) from exc
+    return user
+
+
+async def user_by_key(s: Any, key: str) -> User | None:
+    found: User | None = (await s.execute(select(User).where(User.username_key == key))
+                          ).scalar_one_or_none()
+    return found
+
+
+async def password_hash(s: Any, user_id: int) -> str | None:
+    found: str | None = await s.scalar(select(User.password_hash).where(User.id == user_id))
+    return found
+
+
+async def set_password(s: Any, user_id: int, hashed: str) -> bool:
+    """The user's new password hash (False: no such user)."""
+    user = await s.get(User, user_id)
+    if user is None:
+        return False
+    user.password_hash = hashed
+    return True
+
+
+def add_token(s: Any, user_id: int, digest: str, now: datetime, expires: datetime) -> None:
+    """A login token (its digest) of the user, valid until ``expires``."""
+    s.add(Token(user_id=user_id, token_hash=digest, created_at=now, expires_at=expires))
+
+
+async def drop_expired(s: Any, user_id: int, now: datetime) -> None:
+    """The user's tokens expired at ``now`` go."""
+    await s.execute(delete(Token).where(Token.user_id == user_id, Token.expires_at < now))
+
+
+async def drop_token(s: Any, digest: str) -> int:
+    """The token of that digest goes; how many went (0 or 1)."""
+    result = await s.execute(delete(Token).where(Token.token_hash == digest))
+    return int(result.rowcount or 0)
+
+
+async def drop_tokens_of(s: Any, user_id: int, keep: str | None = None) -> int:
+    """Every token of the user goes but the one of digest ``keep``; how many went."""
+    query = delete(Token).where(Token.user_id == user_id)
+    if keep:
+        query = query.where(Token.token_hash != keep)
+    result = await s.execute(query)
+    return int(result.rowcount or 0)
+
+
+async def token_expiries(s: Any, digests: list[str]) -> list[Any]:
+    """``token_hash, expires_at`` of the tokens among these digests."""
+    return list((await s.execute(select(Token.token_hash, Token.expires_at).where(
+        Token.token_hash.in_(digests)))).all())
+
+
+async def token_user(s: Any, digest: str) -> Any:
+    """``id, username, expires_at`` of the token's user (None: no such token)."""
+    return (await s.execute(
+        select(User.id, User.username, Token.expires_at)
+        .join(Token, Token.user_id == User.id)
+        .where(Token.token_hash == digest))).first()
