@@ -10,9 +10,8 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select
-from sqlalchemy.exc import IntegrityError
 
-from .db import Duplicate
+from .db import flush_unique
 from .models import Token, User
 
 
@@ -34,10 +33,7 @@ async def add_user(s: Any, username: str, key: str, skeleton: str,
     user = User(username=username, username_key=key, username_skeleton=skeleton,
                 password_hash=password_hash)
     s.add(user)
-    try:
-        await s.flush()
-    except IntegrityError as exc:
-        raise Duplicate(str(exc.orig)) from exc
+    await flush_unique(s)
     return user
 
 

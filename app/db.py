@@ -29,9 +29,11 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -50,6 +52,28 @@ class Duplicate(Exception):
     """A write refused by a unique constraint (another writer stored the same row first): the
     stores raise it in place of SQLAlchemy's ``IntegrityError``, so the domain that catches it
     needs no SQLAlchemy."""
+
+
+@asynccontextmanager
+async def unique() -> AsyncIterator[None]:
+    """Statements in this block refused by a unique (or foreign key) constraint raise
+    :class:`Duplicate` in place of SQLAlchemy's ``IntegrityError``."""
+    try:
+        yield
+    except IntegrityError as exc:
+        raise Duplicate(str(exc.orig)) from exc
+
+
+async def flush_unique(s: Any) -> None:
+    """Flush; :class:`Duplicate` when a constraint refuses it."""
+    async with unique():
+        await s.flush()
+
+
+async def commit_unique(s: Any) -> None:
+    """Commit; :class:`Duplicate` when a constraint refuses it."""
+    async with unique():
+        await s.commit()
 
 
 class Database:

@@ -9,9 +9,8 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select
-from sqlalchemy.exc import IntegrityError
 
-from .db import Duplicate
+from .db import commit_unique, flush_unique
 from .models_delivery import PushDelivery, PushSubscription
 from .times import utcnow
 
@@ -29,10 +28,7 @@ async def save_subscription(s: Any, user_id: int, endpoint: str, p256dh: str, au
         await s.execute(delete(PushDelivery).where(PushDelivery.subscription_id == row.id))
         row.user_id, row.created_at = user_id, utcnow()
     row.p256dh, row.auth, row.lang = p256dh, auth, lang
-    try:
-        await s.flush()
-    except IntegrityError as exc:
-        raise Duplicate(str(exc.orig)) from exc
+    await flush_unique(s)
     old = (await s.execute(select(PushSubscription.id)
                            .where(PushSubscription.user_id == user_id)
                            .order_by(PushSubscription.created_at.desc(),
@@ -88,7 +84,4 @@ async def deliveries(s: Any, ids: list[int]) -> list[Any]:
 async def commit(s: Any) -> None:
     """Commit; :class:`~app.db.Duplicate` if a constraint refuses it (a subscription dropped
     meanwhile)."""
-    try:
-        await s.commit()
-    except IntegrityError as exc:
-        raise Duplicate(str(exc.orig)) from exc
+    await commit_unique(s)

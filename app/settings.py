@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     argon2_memory_kib: int = Field(64 * 1024, ge=8)
     #: seconds a bot waits before each move (0 = play at once)
     bot_delay: float = Field(0.0, ge=0)
+    #: threads the bots think in (their own: a decision never queues behind a hint, an
+    #: analysis or a password hash in the default executor)
+    bot_threads: int = Field(2, ge=1, le=64)
     #: seconds between two passes of the deadline scheduler (time controls)
     scheduler_interval: float = Field(1.0, gt=0)
     #: run the deadline scheduler in this process (one process leads at a time anyway)

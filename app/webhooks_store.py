@@ -10,9 +10,8 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, func, select
-from sqlalchemy.exc import IntegrityError
 
-from .db import Duplicate
+from .db import flush_unique
 from .models import User
 from .models_delivery import NotificationPrefs, Webhook, WebhookDelivery
 
@@ -46,10 +45,7 @@ async def add(s: Any, user_id: int, url: str, secret: str, now: datetime) -> Web
     that URL already."""
     row = Webhook(user_id=user_id, url=url, secret=secret, active=True, created_at=now)
     s.add(row)
-    try:
-        await s.flush()
-    except IntegrityError as exc:
-        raise Duplicate(str(exc.orig)) from exc
+    await flush_unique(s)
     return row
 
 

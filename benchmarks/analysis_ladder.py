@@ -56,17 +56,39 @@ def play(levels: list[str], seed: str) -> tuple[list[dict], dict | None]:
     return log, game.result(state)
 
 
-def one(levels: list[str], seed: str, settings: Settings) -> dict:
-    game = engine.get_game("arknova")
+def played(levels: list[str], seed: str, logs: str | None) -> tuple[list[dict], dict | None]:
+    """:func:`play`, or the same game read back from ``logs`` (a folder: one JSON file per
+    game, written the first time), so analyses of different settings or branches meet the very
+    same games without playing them again."""
+    if not logs:
+        return play(levels, seed)
+    path = Path(logs) / (seed.replace(":", "_") + ".json")
+    if path.exists():
+        data = json.loads(path.read_text())
+        if data["levels"] == levels:
+            return data["log"], data["result"]
     log, res = play(levels, seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"levels": levels, "seed": seed, "log": log, "result": res}))
+    return log, res
+
+
+def one(levels: list[str], seed: str, settings: Settings, logs: str | None = None) -> dict:
+    game = engine.get_game("arknova")
+    log, res = played(levels, seed, logs)
+    if res is not None:  # read back from JSON: the scores' seat keys are strings
+        res = {**res, "scores": {int(k): v for k, v in res["scores"].items()}}
     started = time.process_time()
     report = analyse(game, 2, {}, seed, log, settings)
     cpu = time.process_time() - started
     scores = [res["scores"][s] for s in range(2)] if res else None
     acc = [s["accuracy"] for s in report["seats"]]
     entries = report["entries"]
+    starts = [e for e in entries if not e["chained"]]
     return {"levels": levels, "seed": seed, "scores": scores, "actions": len(log),
-            "points": len(entries), "cpu_s": round(cpu, 1), "accuracy": acc,
+            "points": len(entries), "move_starts": len(starts),
+            "playouts": max((e["playouts"] for e in starts), default=0),  # after a cut
+            "cpu_s": round(cpu, 1), "accuracy": acc,
             "max_loss": max((e["loss"] for e in entries), default=0.0),
             "sum_loss": [round(sum(e["loss"] for e in entries if e["seat"] == s), 1)
                          for s in range(2)]}
@@ -78,16 +100,22 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=4, help="games per pair (the issue: 100)")
     ap.add_argument("--seed", default="analysis-ladder")
     ap.add_argument("--playouts", type=int)
+    ap.add_argument("--policy", help="who picks and plays out the answers (own, learned, mix)")
+    ap.add_argument("--measure", help="margin, margin_learned or margin_mean")
+    ap.add_argument("--budget", type=int, help="sampled worlds a game's move starts may take")
     ap.add_argument("--json", help="write every figure to this file")
+    ap.add_argument("--logs", help="folder of the games' logs: read when there, else written")
+    ap.add_argument("--first", type=int, default=0, help="the first game's number")
     args = ap.parse_args()
-    settings = Settings() if args.playouts is None else \
-        dataclasses.replace(Settings(), playouts=args.playouts)
+    over = {k: getattr(args, k) for k in ("playouts", "policy", "measure", "budget")
+            if getattr(args, k) is not None}
+    settings = dataclasses.replace(Settings(), **over)
     games = []
     for pair in [p for p in args.pairs.split(",") if p]:
         a, b = pair.split(":", 1)
-        for i in range(args.games):
+        for i in range(args.first, args.first + args.games):
             levels = [a, b] if i % 2 == 0 else [b, a]
-            g = one(levels, f"{args.seed}:{a}:{b}:{i}", settings)
+            g = one(levels, f"{args.seed}:{a}:{b}:{i}", settings, args.logs)
             g["pair"] = pair
             games.append(g)
             print(json.dumps(g), file=sys.stderr, flush=True)

@@ -20,10 +20,13 @@ winner's; and at half time.
 
 Levels: ``random``, ``greedy-ref`` (today's ``greedy``: the hand-weighted evaluation, frozen as
 the reference), ``fast``, ``search`` (``search:0.25`` and other bot specs work too, see
-:func:`engine.bots.make_bot`; ``--level NAME=SPEC`` names a spec with commas). ``--paired``
-plays every pair on the same deals, game by game; ``--first K`` starts at game ``K``. Besides
-the wall milliseconds it prints each level's CPU milliseconds per decision and per move start
-(where a search level searches). ``--json FILE`` also writes every figure as JSON.
+:func:`engine.bots.make_bot`; ``--level NAME=SPEC`` names a spec with commas). A level
+``LEVEL@b`` plays on the weights of ``--value-b`` (the others on ``--value`` or the shipped
+file): ``--pairs fast:fast@b --value cand.json --value-b engine/arknova/data/value.json`` pits a
+candidate against the shipped value. ``--paired`` plays every pair on the same deals, game by
+game; ``--first K`` starts at game ``K``. Besides the wall milliseconds it prints each level's
+CPU milliseconds per decision and per move start (where a search level searches). ``--json
+FILE`` also writes every figure as JSON.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from engine.arknova import learned  # noqa: E402
+from engine.arknova.bot import learned  # noqa: E402
 from engine.bots import decide, make_bot  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
 
@@ -50,21 +53,38 @@ LEVELS = {"random": "random", "greedy-ref": "greedy", "fast": "fast", "search": 
 MAX_DECISIONS = 30_000
 
 
-def init_worker(path: str | None, levels: dict) -> None:
-    """A worker's initializer: the candidate value and the named levels of the command line."""
-    use_value(path)
+#: The weights each value name plays on (``a``: ``--value`` or the shipped file, ``b``:
+#: ``--value-b``); a level ``name@b`` decides on ``b``.
+VALUES: dict = {}
+
+
+def init_worker(path: str | None, path_b: str | None, levels: dict) -> None:
+    """A worker's initializer: the candidate values and the named levels of the command line."""
+    use_value(path, path_b)
     LEVELS.update(levels)
 
 
-def use_value(path: str | None) -> None:
-    """Play on the weights in ``path`` (a candidate value.json) instead of the shipped ones
-    (validated; also each worker's initializer)."""
+def use_value(path: str | None, path_b: str | None = None) -> None:
+    """Play on the weights in ``path`` (a candidate value.json) instead of the shipped ones,
+    and levels ``...@b`` on those in ``path_b`` (validated; also each worker's initializer)."""
+    shipped = learned.load
+    VALUES["a"] = shipped
     if path:
         data = learned.validate(json.loads(Path(path).read_text()))
-        learned.load = lambda: data  # the module's functions look ``load`` up at each call
+        VALUES["a"] = lambda: data
+    if path_b:
+        data_b = learned.validate(json.loads(Path(path_b).read_text()))
+        VALUES["b"] = lambda: data_b
+    learned.load = VALUES["a"]  # the module's functions look ``load`` up at each call
+
+
+def weights_of(level: str):
+    """The ``load`` a level decides on: ``b``'s for ``name@b``, else ``a``'s."""
+    return VALUES.get(level.rpartition("@")[2], VALUES["a"]) if "@" in level else VALUES["a"]
 
 
 def spec(level: str) -> str:
+    level = level.partition("@")[0]
     return LEVELS.get(level, level)
 
 
@@ -103,8 +123,10 @@ def play(task: tuple) -> dict:
                 continue
             many = len(game.legal_actions(state, seat)) > 1
             start = state["stack"][-1]["kind"] == "turn" if state["stack"] else False
+            learned.load = weights_of(levels[seat])
             t0, c0 = time.perf_counter(), time.process_time()
             action = decide(bots[seat], game, state, seat, rng)
+            learned.load = VALUES["a"]
             if many:
                 ms[seat].append(1000 * (time.perf_counter() - t0))
                 cpu[seat].append(1000 * (time.process_time() - c0))
@@ -182,6 +204,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", help="write every figure to this file")
     ap.add_argument("--value", help="a candidate value.json to measure (default: the shipped)")
+    ap.add_argument("--value-b", help="the value.json of levels named LEVEL@b (e.g. --pairs "
+                    "fast:fast@b --value cand.json --value-b engine/arknova/data/value.json)")
     ap.add_argument("--first", type=int, default=0,
                     help="index of the first game (resume a run: the same seeds go on)")
     ap.add_argument("--paired", action="store_true",
@@ -208,9 +232,9 @@ def main() -> None:
         tasks += [([lv], f"{args.seed}:solo:{i}")
                   for i in range(args.first, args.first + args.solo)]
     results = []
-    use_value(args.value)
+    use_value(args.value, args.value_b)
     with ProcessPoolExecutor(max_workers=args.workers, initializer=init_worker,
-                             initargs=(args.value, dict(LEVELS))) as pool:
+                             initargs=(args.value, args.value_b, dict(LEVELS))) as pool:
         for g in pool.map(play, tasks, chunksize=1):
             results.append(g)
             print(f"{len(results)}/{len(tasks)} {g['levels']} scores {g['scores']} turns "
@@ -218,8 +242,8 @@ def main() -> None:
                   f"{[round(sum(c) / 1000, 1) for c in g['cpu']]} start_cpu_ms_max "
                   f"{[round(max(c), 0) if c else 0 for c in g['starts']]}",
                   file=sys.stderr, flush=True)
-    out: dict = {"seed": args.seed, "value": args.value or "shipped", "games_per_pair": args.games, "pairs": [], "ms": {},
-                 "solo": {}}
+    out: dict = {"seed": args.seed, "value": args.value or "shipped", "value_b": args.value_b,
+                 "games_per_pair": args.games, "pairs": [], "ms": {}, "solo": {}}
     ms: dict[str, list[float]] = {}
     cpu: dict[str, list[float]] = {}
     starts: dict[str, list[float]] = {}

@@ -5,7 +5,7 @@
 
 Plays ``--games`` seat-rotated 2-player games per ``--bots`` pair (seeds ``"{seed}:{pair}:{i}"``)
 and ``--solo`` solo games per solo bot (``--solo-bots``, default ``greedy`` and ``fast``) with
-the weights currently shipped, records the features (:func:`engine.arknova.learned.features`)
+the weights currently shipped, records the features (:func:`engine.arknova.bot.learned.features`)
 of both seats at the start of every move, and fits ridge regressions (pure Python normal
 equations, features scaled to unit spread, ``--lam`` 0.3; the change from today's projected
 margin is what is fitted): the duel weights to each seat's final margin, the solo weights to the final score.
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from engine.arknova import learned  # noqa: E402
+from engine.arknova.bot import learned  # noqa: E402
 from engine.bots import decide, make_bot  # noqa: E402
 from engine.bots.simulate import parse_bots  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
@@ -123,7 +123,8 @@ def ridge(xs: list[list[float]], ys: list[float], lam: float) -> list[float]:
 LOWER = {"money": 0.05, "side_income": 0.0, "appeal_in": 0.0, "assets": 0.0, "space": 0.0,
          "hand": 0.6, "projects": 0.0, "cards": 0.3, "conservation": 0.0, "animals": 0.0,
          "side_income*breaks": 0.0, "appeal_in*breaks": 0.0, "money*phase": 0.05,
-         "assets*phase": 0.0, "space*phase": 0.0, "hand*phase": 0.4, "projects*phase": 0.0}
+         "assets*phase": 0.0, "space*phase": 0.0, "hand*phase": 0.4, "projects*phase": 0.0,
+         "ready": 0.0, "build": 0.0, "ready*phase": 0.0, "build*phase": 0.0}
 UPPER = {"malus": 0.0}
 #: Solo games have no floors on the hand: a solo game's last turns must not hoard cards (the
 #: fit itself puts the hand's weight on ``hand*phase``, which fades over the last turns).

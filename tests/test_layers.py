@@ -209,7 +209,7 @@ def test_a_game_package_in_a_generic_layer_is_found(tmp_path):
     for folder in GENERIC:
         (tmp_path / folder).mkdir(parents=True)
     (tmp_path / "engine/bots/x.py").write_text('MOD = "engine.zoocracy.evaluate"\n')
-    (tmp_path / "app/y.py").write_text("# see engine/arknova/labels.py\nOK = 1\n")
+    (tmp_path / "app/y.py").write_text("# see engine/arknova/presentation/labels.py\nOK = 1\n")
     (tmp_path / "engine/core/z.py").write_text('GAME = "arknova"\n')  # a game's name is data
     assert game_paths(tmp_path) == ["engine/bots/x.py:1", "app/y.py:1"]
 

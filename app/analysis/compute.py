@@ -76,6 +76,7 @@ def run_job(job: dict, out: Any, stop: Any, modules: list[str] = (), nice: int =
         actions = job["actions"]
         versions = job["versions"]
         points = an.points(game, seats, options, seed, actions)
+        settings = an.for_game(settings, points)  # a long game: fewer playouts per move
         out.put(("total", len(points)))
         done = {int(e["index"]): e for e in job.get("done") or []}
         todo = {p["index"]: p for p in points if p["index"] not in done}

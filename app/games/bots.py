@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from engine.bots import decide, get_bot
@@ -31,15 +32,58 @@ from .turns import Turns
 log = logging.getLogger("menagerie.games")
 
 
-async def bot_choice(c: Cached, seat: int, bot, confirms: int = 0) -> Any:
+#: a bot decision slower than this (waiting for a thread plus thinking) is logged as a warning
+SLOW_DECISION = 10.0
+#: a game whose bot driver has been inside one step this long is logged (with the step's stack)
+#: by the sweep: a stuck step is named, never silent
+STUCK_STEP = 45.0
+
+
+async def bot_choice(c: Cached, seat: int, bot, confirms: int = 0,
+                     threads: ThreadPoolExecutor | None = None) -> Any:
     """The bot's answer for ``seat`` at the cached version (from the seat's view only).
 
     ``confirms``: the log's confirm rows (app/games/turns.py), which move no piece: the bot
     draws from the version without them, so a game whose turns were confirmed gets the bot's
-    answers of the same game played without confirms (the fixed-seed browser tests rely on it)."""
+    answers of the same game played without confirms (the fixed-seed browser tests rely on it).
+    ``threads``: the bots' own threads (:class:`BotTurns`), so a bot never queues behind other
+    blocking work of the process (hints, analyses, password hashes share the default ones)."""
     game, state = c.game, c.state
     holder = {"rng": engine_rng.seed_to_int(f"{c.seed}:{c.version - confirms}:{seat}")}
-    return await asyncio.to_thread(decide, bot, game, state, seat, holder)
+    asked = time.monotonic()
+    started: list[float] = []
+
+    def think() -> Any:
+        started.append(time.monotonic())
+        return decide(bot, game, state, seat, holder)
+
+    action = await asyncio.get_running_loop().run_in_executor(threads, think)
+    done = time.monotonic()
+    if done - asked > SLOW_DECISION:
+        queued = (started[0] - asked) if started else done - asked
+        log.warning("game %s: bot %s in seat %s took %.1f s at version %s (%.1f s waiting for a "
+                    "thread, %.1f s thinking)", c.id, getattr(bot, "kind", bot), seat,
+                    done - asked, c.version, queued, done - asked - queued)
+    return action
+
+
+def awaiting_at(task: asyncio.Task[Any]) -> str:
+    """Where a task waits: each coroutine of its await chain, outermost first, one line each
+    (a task's own stack shows only its outermost coroutine)."""
+    lines = []
+    coro: Any = task.get_coro()
+    for _ in range(40):
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        if frame is None:
+            break
+        code = frame.f_code
+        lines.append(f"  {code.co_filename}:{frame.f_lineno} in {code.co_name}")
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+        if coro is None:
+            break
+    if coro is not None and lines:
+        lines.append(f"  awaiting {coro!r}"[:300])
+    return "\n".join(lines) or f"  {task!r}"
 
 
 class BotTurns:
@@ -48,6 +92,9 @@ class BotTurns:
         self.reads = reads
         self.moves = moves
         self.ends = ends
+        #: the bots' own threads: a decision never waits behind the default executor's work
+        self.threads = ThreadPoolExecutor(max_workers=ctx.settings.bot_threads,
+                                          thread_name_prefix="menagerie-bot")
         self.driver = BotDriver(self, ctx.settings)
         ctx.signals.on_bot_turn(self.driver.kick)
 
@@ -70,7 +117,8 @@ class BotTurns:
             log.error("game %s: seat %s has unknown bot %r", game_id, seat, c.bots[seat])
             return False
         try:
-            action = await bot_choice(c, seat, bot, await self.ctx.store.confirm_count(game_id))
+            action = await bot_choice(c, seat, bot, await self.ctx.store.confirm_count(game_id),
+                                      self.threads)
         except Exception:
             log.exception("game %s: bot %s in seat %s failed to choose", game_id, c.bots[seat],
                           seat)
@@ -114,7 +162,7 @@ class BotTurns:
                 continue
             try:
                 bot = get_bot(c.time_control.get("bot", clock_mod.DEFAULT_BOT))
-                action = await bot_choice(c, seat, bot)
+                action = await bot_choice(c, seat, bot, threads=self.threads)
                 await self.moves.act(game_id, c.version, action, auto_seat=seat)
             except Refusal as exc:
                 if exc.code in ("stale_version", "not_expired"):
@@ -187,6 +235,10 @@ class BotDriver:
         self._waiting_before: set[int] = set()
         self._swept = float("-inf")
         self._stalled_before: set[int] = set()
+        #: game -> when its driver began the step it is in (monotonic seconds)
+        self._step_began: dict[int, float] = {}
+        #: games already reported stuck in their current step
+        self._stuck: set[int] = set()
 
     def kick(self, game_id: int) -> None:
         if self._closed:
@@ -204,6 +256,8 @@ class BotDriver:
                 seen = self._kicks.get(game_id, 0)
                 if self.settings.bot_delay:
                     await asyncio.sleep(self.settings.bot_delay)
+                self._step_began[game_id] = time.monotonic()
+                self._stuck.discard(game_id)
                 if await self.turns.bot_step(game_id):
                     moves += 1
                     if moves >= self.settings.bot_max_moves:
@@ -220,6 +274,8 @@ class BotDriver:
             if self._tasks.get(game_id) is asyncio.current_task():
                 del self._tasks[game_id]
                 self._kicks.pop(game_id, None)
+                self._step_began.pop(game_id, None)
+                self._stuck.discard(game_id)
 
     async def resume(self) -> None:
         """Drive the games left waiting for a bot (after a restart)."""
@@ -245,7 +301,25 @@ class BotDriver:
                             game_id)
             self.kick(game_id)
         self._stalled_before = set(stalled)
+        self.report_stuck(now)
         return stalled
+
+    def report_stuck(self, now: float) -> list[int]:
+        """Log (once per step) each game whose driver has been inside one step for
+        ``STUCK_STEP`` seconds, with where it waits: a bot that thinks for ever, a lock never
+        released or a thread never free is named in the log, not only felt as a silent table."""
+        stuck = []
+        for game_id, task in list(self._tasks.items()):
+            began = self._step_began.get(game_id)
+            if task.done() or began is None or now - began < STUCK_STEP:
+                continue
+            stuck.append(game_id)
+            if game_id in self._stuck:
+                continue
+            self._stuck.add(game_id)
+            log.warning("game %s: the bot driver has been in one step for %.0f s; it waits at:\n%s",
+                        game_id, now - began, awaiting_at(task))
+        return stuck
 
     async def wait_idle(self, timeout: float = 30.0) -> None:
         """Wait until no bot is playing (tests)."""
@@ -261,3 +335,4 @@ class BotDriver:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
+        self.turns.threads.shutdown(wait=False, cancel_futures=True)

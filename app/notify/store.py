@@ -12,9 +12,8 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select, update
-from sqlalchemy.exc import IntegrityError
 
-from ..db import Database, Duplicate
+from ..db import Database, unique
 from ..models_delivery import EmailJob, NoticeLog, NotificationPrefs
 from ..times import utcnow
 
@@ -134,8 +133,5 @@ async def writing(db: Database) -> AsyncIterator[Any]:
     """A write transaction (the caller commits) in which a unique constraint refusing any
     statement, or the commit, raises :class:`~app.db.Duplicate` (the same notice or
     preferences row stored meanwhile by another process)."""
-    try:
-        async with db.write() as s:
-            yield s
-    except IntegrityError as exc:
-        raise Duplicate(str(exc.orig)) from exc
+    async with unique(), db.write() as s:
+        yield s

@@ -19,6 +19,10 @@ maps and buildings: ``data/maps/``, ``data/buildings.json``. Where is a rule?
 - the solo game (1 seat: the solo tile instead of the break token, the starting appeal, the
   donation spaces covered at breaks, the end after 27 turns): :mod:`.solo`; the animals' solo
   effects that replace their interactions: :mod:`.solo_effects`
+
+Not rules: the bots' and the analysis' evaluation is :mod:`.bot` (the rules never import it;
+only :data:`PLUGIN` names its evaluators), the words for people (labels of answers, hints) are
+:mod:`.presentation`.
 """
 
 from ..core import Plugin
@@ -26,27 +30,39 @@ from .game import GAME, ArkNova
 
 
 def _evaluate():
-    from .evaluate import EVALUATOR
+    from .bot.evaluate import EVALUATOR
     return EVALUATOR
 
 
 def _learned():
-    from .learned import EVALUATOR
+    from .bot.learned import EVALUATOR
     return EVALUATOR
 
 
 def _margin():
-    from .margin import EVALUATOR
+    from .bot.margin import EVALUATOR
     return EVALUATOR
 
 
+def _margin_learned():
+    from .bot.margin import LEARNED
+    return LEARNED
+
+
+def _margin_mean():
+    from .bot.margin import MEAN
+    return MEAN
+
+
 def _describer():
-    from .labels import describe
+    from .presentation.labels import describe
     return describe
 
 
 #: the game as one plugin (listed in ``engine/games.json``, registered by ``engine.core``)
-PLUGIN = Plugin(GAME, evaluators={"": _evaluate, "learned": _learned, "margin": _margin},
+PLUGIN = Plugin(GAME, evaluators={"": _evaluate, "learned": _learned, "margin": _margin,
+                                  "margin_learned": _margin_learned,
+                                  "margin_mean": _margin_mean},
                 describer=_describer, card_events=("animal", "sponsor"))
 
 __all__ = ["GAME", "PLUGIN", "ArkNova"]

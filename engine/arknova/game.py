@@ -236,7 +236,7 @@ class ArkNova(StackGame):
                 placement.footprints(zmap, building_spec(kind))
 
     def _hints(self, state, seat):
-        from .hints import hints
+        from .presentation.hints import hints
         with reading():
             return hints(state, seat)
 

@@ -8,21 +8,27 @@ answers and the generator resampled); the real hidden parts are never read.
 
 Two kinds of decision:
 
-- **the start of a move** (the seat is not inside its own chained move): greedy ranks the legal
-  answers on one sampled world and keeps its best ``candidates`` (answers more than ``margin``
-  below greedy's best are dropped), the chosen answer is added when it is not among them, and
-  every compared answer is played out in the same ``playouts`` sampled worlds (common random
-  numbers) by the search bot's playout (:meth:`engine.bots.mcts.MctsBot.playout`: the answer,
-  the seat's own follow-ups answered greedily, then every seat plays on greedily until the seat
-  has started ``horizon`` more moves); an answer's value is its mean over the worlds;
+- **the start of a move** (the seat is not inside its own chained move): each level of the
+  policy (``settings.policy``, default ``"mix"``: greedy on the hand-weighted value and the fast
+  level on the learned one) ranks the legal answers on one sampled world and keeps its best
+  (its share of ``candidates``; answers more than ``margin`` below its best are dropped), the
+  chosen answer is added when it is not among them, and every compared answer is played out in
+  the same ``playouts`` sampled worlds (common random numbers), the worlds played by the
+  policy's levels in turn (:meth:`engine.bots.mcts.MctsBot.playout_state`: the answer, the
+  seat's own follow-ups, then every seat plays on until the seat has started ``horizon`` more
+  moves); an answer's value is its mean over the worlds. A long game's move starts get fewer
+  playouts (``settings.budget``, :func:`for_game`);
 - **a decision inside the seat's own chained move** (a follow-up: which task, which card, where
-  to place): analysed cheaply, by greedy's one-ply look on ``chain_worlds`` sampled worlds
-  (each answer applied, the rest of the chain answered greedily, the position evaluated),
+  to place): analysed cheaply, by each policy level's one-ply look on ``chain_worlds`` sampled
+  worlds (each answer applied, the rest of the chain answered by that level, the end measured),
   the chosen answer always among the scored ones.
 
-Values are in the units of the game's evaluation (:mod:`engine.bots.evaluation`; for the zoo
-builder, projected final score minus the best opponent's: "VP-like"), from the deciding seat's
-point of view. ``loss = max(0, value_best - value_chosen)``.
+Where a playout stops is measured by ``settings.measure`` (:mod:`.analysis_measure`; default
+``"margin_mean"``: the mean of the hand projection and the learned value's predicted final
+margin, without money no turn left can spend; a finished game: its exact margin), in VP of
+expected final margin from the deciding seat's point of view. ``loss = max(0, value_best -
+value_chosen)``. Neither level's own value alone is the yardstick (docs/analysis.md, "A
+yardstick of neither level").
 
 **Accuracy** per seat: ``100 * exp(-mean_loss / unit)`` over the seat's analysed decisions,
 ``unit`` being the game's analysis unit (:func:`unit_of`: the evaluator's
@@ -39,32 +45,32 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 
 from ..core import rng as _rng
-from ..core.state import canonical_json
-from .analysis_measure import Measure
-from .evaluation import evaluator_for, searching, step
-from .greedy import (
-    GreedyBot,
-    candidates as shortlist,
-    finish_chain,
-    own_followup,
-    ranked,
-    score_answers,
-)
+from .analysis_measure import MEASURES
+from .analysis_values import POLICIES, answer_values as _values, find_answer
+from .evaluation import evaluator_for, step
+from .greedy import GreedyBot, candidates as shortlist, own_followup, score_answers
 from .labels import describe
-from .mcts import MctsBot
 
-#: The evaluator variant whose bots choose the analysis' answers and playouts (None: the
-#: game's own, hand-weighted; ``"learned"`` missed the planted blunders, docs/bots.md).
+#: The evaluator variant that writes an answer's line (``best_line``: greedy's own follow-ups,
+#: for the labels) and names the game's analysis unit (None: the game's own). Which answers
+#: are compared, who plays them out and what measures them: ``Settings.policy`` and
+#: ``Settings.measure`` (:mod:`.analysis_values`).
 VALUE: str | None = None
 
 #: The analysis unit of a game whose evaluator names none (value units; the zoo builder's 2 VP):
 #: accuracy = 100 * exp(-mean loss / unit), a loss above one unit is a mistake.
 ACCURACY_SCALE = 2.0
+#: The fewest playouts a long game's move starts are cut to (:func:`for_game`).
+MIN_PLAYOUTS = 2
 #: How many of the biggest losses the report lists.
 TOP_MISTAKES = 10
+
+
+#: The settings that are words.
+TEXT = ("seed", "policy", "measure")
 
 
 @dataclass(frozen=True)
@@ -79,12 +85,18 @@ class Settings:
     horizon: int = 1          #: own moves a playout plays after the analysed one
     chain_worlds: int = 1     #: sampled worlds for a decision inside the seat's chained move
     mistake: float | None = None  #: a loss above this is a mistake (None: the game's unit)
+    budget: int = 1600        #: sampled worlds a whole game's move starts may take (0: any)
+    policy: str = "mix"       #: who picks and plays out the compared answers (analysis_values)
+    measure: str = "margin_mean"  #: the margin variant that measures where playouts stop
 
     def __post_init__(self) -> None:
         if self.playouts < 1 or self.candidates < 0 or self.chain_worlds < 1 or \
                 self.horizon < 0:
             raise ValueError("analysis settings out of range (playouts and chain_worlds at "
                              "least 1, candidates and horizon at least 0)")
+        if self.policy not in POLICIES or self.measure not in MEASURES:
+            raise ValueError(f"analysis policy must be one of {sorted(POLICIES)}, measure one "
+                             f"of {list(MEASURES)}")
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -100,8 +112,8 @@ class Settings:
         for k, v in d.items():
             if k not in known or v is None:
                 continue
-            kw[k] = str(v) if k == "seed" else (float(v) if k in ("margin", "mistake")
-                                                else int(v))
+            kw[k] = str(v) if k in TEXT else (float(v) if k in ("margin", "mistake")
+                                              else int(v))
         return cls(**kw)
 
 
@@ -117,14 +129,30 @@ def _walk(game, seats, options, seed, actions):
 
 
 def points(game, seats, options, seed, actions) -> list[dict]:
-    """The decisions worth analysing, in order: ``{"index", "version", "seat", "action"}`` per
-    action of the log whose seat had more than one legal answer (``version`` = ``index``: the
-    state the decision was taken at is the one before ``actions[index]``)."""
+    """The decisions worth analysing, in order: ``{"index", "version", "seat", "action",
+    "chained"}`` per action of the log whose seat had more than one legal answer (``version`` =
+    ``index``: the state the decision was taken at is the one before ``actions[index]``;
+    ``chained``: inside the seat's own chained move, analysed by the one-ply look)."""
     out = []
+    ev = evaluator_for(game)
     for i, state, seat, action in _walk(game, seats, options, seed, actions):
         if len(game.legal_actions(state, seat)) > 1:
-            out.append({"index": i, "version": i, "seat": seat, "action": action})
+            out.append({"index": i, "version": i, "seat": seat, "action": action,
+                        "chained": own_followup(game, ev, state, seat)})
     return out
+
+
+def for_game(settings: Settings, pts: list[dict]) -> Settings:
+    """The settings a whole game is analysed with: ``settings``, with fewer playouts per move
+    start when its move starts (``pts``: :func:`points`) would play more than
+    ``settings.budget`` sampled worlds (a long game: a random seat's 1,000-action game took
+    three minutes). The cut is the same for every move start (at least :data:`MIN_PLAYOUTS`)
+    and depends only on the log, so a resumed job cuts the same."""
+    starts = sum(1 for p in pts if not p.get("chained"))
+    if settings.budget <= 0 or starts * settings.playouts <= settings.budget:
+        return settings
+    return replace(settings, playouts=max(min(settings.playouts, MIN_PLAYOUTS),
+                                          settings.budget // starts))
 
 
 # ---------------------------------------------------------------------------- one decision
@@ -156,83 +184,13 @@ def own_line(game, ev, state, seat, action, limit: int = 12) -> list:
     return out
 
 
-def _find(legal: list, action) -> int | None:
-    """Index of ``action`` in ``legal``: equal, or equal as JSON (a stored log's tuples are
-    lists, its dict keys strings)."""
-    for i, a in enumerate(legal):
-        if a == action:
-            return i
-    key = canonical_json(action)
-    return next((i for i, a in enumerate(legal) if canonical_json(a) == key), None)
-
-
 def answer_values(game, state, seat, chosen, settings: Settings, rng) -> tuple[list, list, list,
                                                                          list, bool]:
     """``(legal, compared indexes, margins, win chances, chained)`` for ``seat``'s decision in
-    ``state`` (``chosen``: an answer that must be among the compared ones, or None). The
-    answers are chosen and played on by the bots' evaluator (``VALUE``); where they stop is
-    measured in expected final margin (VP) and win chance (:mod:`.analysis_measure`)."""
-    ev = evaluator_for(game, VALUE)
-    meas = Measure(game, unit_of(game))
-    with searching(ev), searching(meas.ev):  # no state is changed in place in here
-        return _compare(game, ev, meas, state, seat, chosen, settings, rng)
-
-
-def _compare(game, ev, meas, state, seat, chosen, settings: Settings, rng):
-    g = GreedyBot()
-    world = game.determinize(state, seat, rng)
-    legal = game.legal_actions(world, seat)
-    if not legal:
-        raise ValueError(f"seat {seat} owes no decision here")
-    must = None
-    if chosen is not None:
-        must = _find(legal, chosen)
-        if must is None:
-            raise ValueError("the chosen answer is not a legal answer of this decision")
-    if len(legal) == 1:
-        m, w = meas(world, seat)
-        return legal, [0], [m], [w], False
-    order = ranked(game, ev, world, seat, legal, depth=g.depth, width=g.width,
-                   top_width=g.top_width)
-    chained = own_followup(game, ev, world, seat)
-    if chained:
-        # greedy's one-ply look on chain_worlds worlds: each answer, the rest of the chain
-        # answered greedily, the end of the chain measured
-        idx = [i for _, i in order]
-        if must is not None and must not in idx:
-            idx.append(must)
-        sums = [[0.0, 0.0] for _ in idx]
-        for w in range(settings.chain_worlds):
-            if w:
-                world = game.determinize(state, seat, rng)
-            for k, i in enumerate(idx):
-                end = finish_chain(game, ev, step(game, world, seat, legal[i]), seat,
-                                   g.depth, g.width)[0]
-                m, p = meas(end, seat)
-                sums[k][0] += m
-                sums[k][1] += p
-        n = settings.chain_worlds
-        return legal, idx, [a / n for a, _ in sums], [b / n for _, b in sums], True
-    best_v = order[0][0]
-    idx = [i for v, i in order[:max(1, settings.candidates)] if v >= best_v - settings.margin]
-    if must is not None and must not in idx:
-        idx.append(must)
-    if len(idx) == 1:  # nothing to compare: the answer's own chain, measured (the chart)
-        end = finish_chain(game, ev, step(game, world, seat, legal[idx[0]]), seat, g.depth,
-                           g.width)[0]
-        m, p = meas(end, seat)
-        return legal, idx, [m], [p], False
-    bot = MctsBot(budget=None, horizon=settings.horizon)
-    sums = [[0.0, 0.0] for _ in idx]
-    rounds = settings.playouts
-    for _ in range(rounds):
-        # one sampled world per round; every compared answer is played out in it
-        world = game.determinize(state, seat, rng)
-        for k, i in enumerate(idx):
-            m, p = meas(bot.playout_state(game, ev, world, seat, legal[i], rng), seat)
-            sums[k][0] += m
-            sums[k][1] += p
-    return legal, idx, [a / rounds for a, _ in sums], [b / rounds for _, b in sums], False
+    ``state`` (``chosen``: an answer that must be among the compared ones, or None): the
+    answers chosen and played on by ``settings.policy``, measured by ``settings.measure`` in
+    expected final margin (VP) and win chance (:mod:`.analysis_values`)."""
+    return _values(game, state, seat, chosen, settings, rng, unit=unit_of(game))
 
 
 def _pick(idx: list, vals: list) -> int:
@@ -258,7 +216,7 @@ def analyse_point(game, state, seat, chosen, settings, index) -> dict:
     rng = _rng_for(settings, index)
     legal, idx, vals, wins, chained = answer_values(game, state, seat, chosen, settings, rng)
     b = _pick(idx, vals)
-    c = idx.index(_find(legal, chosen))
+    c = idx.index(find_answer(legal, chosen))
     if vals[c] >= vals[b]:
         b = c
     wb, wc = round(wins[b], 3), round(wins[c], 3)
@@ -283,9 +241,10 @@ def analyse(game, seats, options, seed, actions, settings=None, *, done=None,
     """The whole report (:func:`summarize` of every entry). ``done``: entries already computed
     (a resumed job passes them; they are kept, not recomputed). ``progress(done_count, total)``
     after each entry; ``should_stop()`` -> True stops early with ``complete`` False."""
-    settings = settings or Settings()
     have = {e["index"]: e for e in (done or [])}
-    wanted = [p["index"] for p in points(game, seats, options, seed, actions)]
+    pts = points(game, seats, options, seed, actions)
+    settings = for_game(settings or Settings(), pts)
+    wanted = [p["index"] for p in pts]
     total = len(wanted)
     entries = [have[i] for i in wanted if i in have]
     count = len(entries)
@@ -396,5 +355,6 @@ def seat_world(game, state, seat):
         return None
 
 
-__all__ = ["ACCURACY_SCALE", "Settings", "accuracy", "analyse", "analyse_point", "answer_values",
+__all__ = ["ACCURACY_SCALE", "MIN_PLAYOUTS", "Settings", "accuracy", "analyse", "analyse_point",
+           "answer_values", "for_game",
            "own_line", "points", "seat_world", "summarize", "unit_of"]

@@ -9,8 +9,9 @@ to -94). The analysis therefore lets the bots' own evaluator choose the moves of
 
 - a finished game: the exact final margin (score minus the best other seat's; alone at the
   table: the score, whose goal is 0), and a win chance of 1, 1/2 or 0;
-- otherwise: the game's margin evaluator (``evaluator_for(game, "margin")``, the variant its
-  plugin names, e.g. the learned value's predicted final margin) and the
+- otherwise: the game's margin evaluator (``evaluator_for(game, "margin")``, or the variant
+  the settings name, as the game's plugin names them; for the zoo builder: the hand
+  projection, the learned value's predicted margin, or their mean) and the
   win chance ``chance(m, sigma)`` with its residual spread ``sigma`` (``extra["sigma"]``; a game
   without one: :data:`SIGMA_UNITS` analysis units).
 
@@ -26,6 +27,9 @@ from .evaluation import evaluator_for
 
 #: The variant of a game's evaluator that estimates the final margin (see the module doc).
 MEASURE = "margin"
+#: The measures the analysis' settings may name (a game without the variant: its own margin
+#: evaluator, else its own evaluation).
+MEASURES = (MEASURE, "margin_learned", "margin_mean")
 #: A game without a fitted spread: sigma = this many analysis units (value units).
 SIGMA_UNITS = 8.0
 
@@ -39,9 +43,11 @@ def chance(margin: float, sigma: float) -> float:
 class Measure:
     """:func:`measure` bound to one game (its margin evaluator and spread)."""
 
-    def __init__(self, game, unit: float) -> None:
+    def __init__(self, game, unit: float, variant: str = MEASURE) -> None:
         self.game = game
-        self.ev = evaluator_for(game, MEASURE)
+        if variant not in MEASURES:
+            raise ValueError(f"unknown analysis measure {variant!r} (one of {MEASURES})")
+        self.ev = evaluator_for(game, variant)
         self.unit = unit
 
     def sigma(self, seats: int) -> float:

@@ -15,7 +15,7 @@ const POLL_MS = 2000;
 //: the engine's reasons and label keys the page puts into words (engine/bots/labels.py)
 export const REASON_KEYS = ["analysis.reason.forced", "analysis.reason.clear", "analysis.reason.better"];
 
-//: the engine's own label keys the catalogues put into words (engine/arknova/labels.py,
+//: the engine's own label keys the catalogues put into words (engine/arknova/presentation/labels.py,
 //: engine/zoocracy/labels.py); the others keep the engine's English text
 const LABEL_KEYS = new Set(["analysis.label.action", "analysis.label.x_token", "analysis.label.keep",
   "analysis.label.keep_card", "analysis.label.building", "analysis.label.place", "analysis.label.animal",

@@ -307,10 +307,14 @@ function renderBar() {
 function takeSummary(g) {
   const { view, ...rest } = g;
   st.summary = rest;
-  st.status = g.status || st.status;
-  if (Array.isArray(g.waiting_for)) st.waitingFor = g.waiting_for;
-  st.held = heldOf(g);
-  if (g.result) st.result = g.result;
+  // whose turn it is belongs to a version: a summary answered late (after the socket's newer
+  // version) must not bring an older waiting list back (the page would wait for a seat for good)
+  if (typeof g.version !== "number" || g.version >= st.version) {
+    st.status = g.status || st.status;
+    if (Array.isArray(g.waiting_for)) st.waitingFor = g.waiting_for;
+    st.held = heldOf(g);
+    if (g.result) st.result = g.result;
+  }
   setSeats(Array.isArray(g.seats) ? g.seats : []);
   const me = auth.user;
   if (view && view.private && Number.isInteger(view.private.seat)) st.seat = view.private.seat;

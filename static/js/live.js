@@ -16,6 +16,10 @@ export function setConn(el, state, text) {
 /** The close code of a full server (app/quotas.py): a new spectator is shed for a while. */
 export const CROWDED = 4503;
 const SHED = new Set(["crowded", "server_busy"]);
+/** A socket quiet this long asks for what it may have missed (a "sync"); one that answers
+ * nothing, not even "synced", within ANSWER_WITHIN is taken for dead and opened again. */
+export const QUIET_MS = 25000;
+const ANSWER_WITHIN = 10000;
 
 export class Live {
   /** st: the page state (its id and version); onMessage(msg); conn(state, text): the indicator. */
@@ -29,6 +33,7 @@ export class Live {
     this.stopped = false;
     this.shed = 0; // refusals in a row with 4503 (crowded)
     this.retryAfter = 0;
+    this.quietMs = QUIET_MS; // a test may shorten it
   }
 
   connect() {
@@ -48,9 +53,15 @@ export class Live {
       this.attempt = 0;
       this.conn("live");
       ws.send(JSON.stringify({ type: "sync", after: Math.max(this.st.version, 0) }));
+      this.heard = Date.now();
+      this.asked = 0;
+      clearInterval(this.beat);
+      this.beat = setInterval(() => this.checkQuiet(ws), 5000);
     };
     ws.onmessage = (e) => {
       if (this.ws !== ws) return;
+      this.heard = Date.now();
+      this.asked = 0;
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       if (msg && msg.type === "error" && msg.error && SHED.has(msg.error.code)) {
@@ -64,11 +75,29 @@ export class Live {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      clearInterval(this.beat);
       if (ev.code === 4404) { this.stopped = true; this.conn("down", t("conn.no_such_game")); return; }
       if (ev.code === CROWDED) { this.crowded(); return; }
       this.schedule();
     };
     ws.onerror = () => { /* onclose follows */ };
+  }
+
+  /** A version announced while a message was lost must not leave the table stale for good:
+   * after QUIET_MS of silence the socket asks for the versions after the page's own (the
+   * server answers them, if any, then "synced"); no answer at all closes it (reconnect). */
+  checkQuiet(ws) {
+    if (this.ws !== ws || ws.readyState !== 1) { clearInterval(this.beat); return; }
+    const now = Date.now();
+    if (this.asked && now - this.asked >= ANSWER_WITHIN) {
+      this.asked = 0;
+      ws.close();
+      return;
+    }
+    if (!this.asked && now - this.heard >= this.quietMs) {
+      this.asked = now;
+      ws.send(JSON.stringify({ type: "sync", after: Math.max(this.st.version, 0) }));
+    }
   }
 
   schedule() {

@@ -290,8 +290,12 @@ async def test_a_hint_that_times_out_stops_computing(api, settings):
     gid, ada, _ = await hints_game(api, name="arknova")
     hints = api.services.analysis.hints
     before = {p.pid for p in multiprocessing.active_children()}
-    # the opening keep (70 answers) at 10,000 playouts per compared answer: minutes of search
-    hints.settings = settings.model_copy(update={"hint_playouts": 10_000, "hint_timeout": 0.5})
+    # the opening keep (70 answers), several of them compared (a wide margin: the compared
+    # answers are not only the levels' shared favourite, which would need no playout at all),
+    # at 10,000 playouts each: minutes of search
+    long_search = {"playouts": 10_000, "margin": 1000.0, "candidates": 8}
+    hints.engine_settings = lambda: long_search  # (shadows the method for this test)
+    hints.settings = settings.model_copy(update={"hint_timeout": 0.5})
     r = await ada.get(f"/api/games/{gid}/hint")
     assert r.status_code == 503 and r.json()["error"]["code"] == "hint_timeout", r.text
     loop = asyncio.get_running_loop()
@@ -308,6 +312,7 @@ async def test_a_hint_that_times_out_stops_computing(api, settings):
     while left := [p for p in multiprocessing.active_children() if p.pid not in before]:
         assert loop.time() < end, f"timed-out hints are still computing in {left}"
         await asyncio.sleep(0.1)
+    del hints.engine_settings
     hints.settings = settings
     r = await ada.get(f"/api/games/{gid}/hint")
     assert r.status_code == 200, r.text

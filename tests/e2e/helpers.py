@@ -360,14 +360,16 @@ def click_progress(page, rng: random.Random) -> str:
     (play animals and sponsors, build, support projects, take association tasks); returns what
     kind of answer it clicked ("wait" when nothing is owed)."""
     wait_settled(page)
-    before, types = page.evaluate(
+    # one read of the page's state (its legal answers can be refetched between two reads)
+    before, types, need = page.evaluate(
         "() => { const s = window.menagerie.state; const mine = !s.pending && s.legalVersion === s.version;"
-        " return [s.version, mine ? [...new Set(s.legal.map(a => a.type))] : []]; }")
+        " const keep = mine ? s.legal.find(a => a.type === 'keep') : null;"
+        " return [s.version, mine ? [...new Set(s.legal.map(a => a.type))] : [],"
+        " keep ? keep.cards.length : 0]; }")
     if not types:
         return "wait"
     if "keep" in types:
         offer = page.eval_on_selector_all("#decision .tray-card[aria-pressed]", "els => els.map(e => e.dataset.id)")
-        need = page.evaluate("window.menagerie.state.legal.find(a => a.type === 'keep').cards.length")
         score = _card_score(page, offer)
         for cid in sorted(offer, key=lambda c: score[c])[:need]:
             page.click(f'#decision .tray-card[data-id="{cid}"][aria-pressed="false"]')

@@ -13,6 +13,7 @@ a cheap, small animal without requirements, so the animal path always runs.
 from __future__ import annotations
 
 import random
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -300,6 +301,87 @@ def test_dropped_socket_recovers(table):
         assert q.evaluate("window.menagerie.state.view.public") == p.evaluate("window.menagerie.state.view.public")
 
 
+def test_a_lost_message_is_asked_for_again(table):
+    """A state message lost on the way (here: dropped by a route between the page and the
+    server) does not leave a table stale for good: a socket quiet for ``quietMs`` asks for the
+    versions after its own (a "sync"), and the page catches up without a reload."""
+    t = table
+    p = mover(t)
+    q = next(x for x in (t.ana, t.ben, t.spy) if x is not p)
+    dropped: list[int] = []
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_server(message):
+            text = message if isinstance(message, str) else message.decode()
+            if not dropped and '"type":"state"' in text.replace(" ", ""):
+                dropped.append(1)  # the first version announced after the route: lost
+                return
+            ws.send(message)
+
+        server.on_message(from_server)
+        ws.on_message(lambda message: server.send(message))
+
+    q.route_web_socket(re.compile(r".*/api/games/\d+/ws.*"), route)
+    q.evaluate("() => { window.menagerie.live.quietMs = 1500; window.menagerie.live.drop(0); }")
+    q.wait_for_selector("#conn[data-state='live']", timeout=WAIT)
+    v = version(q)
+    click_any_legal(p, random.Random(11))
+    target = version(p)
+    assert target > v
+    wait_version(q, target, timeout=WAIT)
+    assert dropped == [1], "the route dropped no state message: the test proved nothing"
+    assert q.evaluate("window.menagerie.state.view.public") == p.evaluate(
+        "window.menagerie.state.view.public")
+    q.evaluate("() => { window.menagerie.live.quietMs = 25000; }")
+
+
+def test_a_late_summary_does_not_bring_back_an_older_turn(table):
+    """A game summary asked at one version and answered after the socket brought a newer one
+    leaves the newer version's waiting list in place (soak 2026-12-03: the Zoocracy page kept
+    "Waiting for Greedy bot 2" for good, the bot having answered already: a summary of the
+    version before, answered late, had put the old waiting list back)."""
+    t = table
+    p = mover(t)
+    q = next(x for x in t.players if x is not p)
+    path = re.compile(rf".*/api/games/{t.gid}(\?.*)?$")
+    held: list = []
+
+    def hold(route):
+        held.append((route, route.fetch()))  # the answer as of now, delivered later
+
+    q.route(path, hold)
+    try:
+        q.evaluate("() => { window.__resynced = window.menagerie.resync(); }")
+        for _ in range(600):
+            if held:
+                break
+            q.wait_for_timeout(50)
+        assert held, "the page asked for no summary"
+        old = held[0][1].json()
+        # the other player moves until the game waits for someone else than before
+        rng = random.Random(5)
+        for _ in range(12):
+            click_any_legal(p, rng)
+            now = t.server.api("GET", f"/api/games/{t.gid}")
+            if now["waiting_for"] != old["waiting_for"]:
+                break
+            p = mover(t)
+        assert now["waiting_for"] != old["waiting_for"], (old["waiting_for"], now)
+        wait_version(q, now["version"])
+        # the summary of the older version arrives now
+        route, answer = held[0]
+        route.fulfill(response=answer)
+        q.evaluate("() => window.__resynced")
+        seen = q.evaluate("() => ({v: window.menagerie.state.version,"
+                          " w: window.menagerie.state.waitingFor})")
+        assert seen == {"v": now["version"], "w": now["waiting_for"]}, (old["version"], seen)
+    finally:
+        q.unroute(path, hold)
+    wait_settled(q)
+
+
 def test_a_few_more_turns_stay_in_step(table):
     t = table
     rng = random.Random(3)
@@ -310,6 +392,10 @@ def test_a_few_more_turns_stay_in_step(table):
         spectator_follows(t, v)
         other = t.ben if p is t.ana else t.ana
         wait_version(other, v)
+    # both pages come to have the answers of the newest version (a page that has just taken a
+    # version asks for its answers next: wait for that, do not read it at once)
+    wait_settled(t.ana)
+    wait_settled(t.ben)
     assert settled(t.ana) and settled(t.ben)
 
 

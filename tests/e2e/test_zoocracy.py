@@ -244,11 +244,16 @@ def test_zoocracy_against_two_bots_to_the_winner(server, browser, zoo_table, con
         try:
             page.wait_for_function(MINE_OR_OVER, timeout=60_000)
         except PlaywrightTimeout:
-            raise AssertionError("no decision of mine became answerable in 60 s: " + str(
-                page.evaluate("() => { const s = window.menagerie.state; return {"
-                              " pending: s.pending, version: s.version, legalVersion:"
-                              " s.legalVersion, legal: s.legal, bar: document.querySelector("
-                              "'#decision').innerHTML.slice(0, 2000) }; }"))) from None
+            # the page's state, the server's (a stale page or a silent bot?) and its log
+            seen = page.evaluate("() => { const s = window.menagerie.state; return {"
+                                 " pending: s.pending, version: s.version, legalVersion:"
+                                 " s.legalVersion, legal: s.legal, bar: document.querySelector("
+                                 "'#decision').innerHTML.slice(0, 2000) }; }")
+            told = page.evaluate("(id) => fetch('/api/games/' + id).then((r) => r.json())"
+                                 ".then((g) => ({version: g.version, status: g.status,"
+                                 " waiting_for: g.waiting_for}), (e) => String(e))", gid)
+            raise AssertionError(f"no decision of mine became answerable in 60 s: page {seen};"
+                                 f" server {told}; server log:\n{server.tail(40)}") from None
         assert sum(done.values()) < MAX_ANSWERS, f"the game is not over after {MAX_ANSWERS} answers: {done}"
         pub = public(page)
         if pub["over"]:

@@ -11,10 +11,12 @@ import pytest
 import engine
 from engine.bots import decide, get_bot
 from engine.bots.analysis import (
+    MIN_PLAYOUTS,
     Settings,
     accuracy,
     analyse,
     analyse_point,
+    for_game,
     points,
     summarize,
     unit_of,
@@ -85,7 +87,11 @@ def test_a_planted_blunder_is_among_the_biggest_mistakes(plant, clean_log):
     assert plant in top, report["mistakes"][:3]
     m = next(m for m in report["mistakes"] if m["index"] == plant)
     assert m["chosen"] == log[plant]["action"] and m["best"] != m["chosen"]
-    assert m["loss"] > 5 and m["value_best"] - m["value_chosen"] == pytest.approx(m["loss"])
+    # twice a mistake: the default yardstick is the mean of the hand projection, which sees
+    # the sponsor's appeal income the blunder gives up (14-15 VP), and the learned value, which
+    # does not (its income weights were fitted near 0: 0.3-0.6 VP); docs/analysis.md
+    assert m["loss"] > 2 * unit_of(ARK)
+    assert m["value_best"] - m["value_chosen"] == pytest.approx(m["loss"])
     assert m["chained"] is (plant == CHAIN_AT)
     # labels: structured and in words
     assert m["text"]["chosen"]["key"] and m["text"]["chosen"]["text"]
@@ -97,14 +103,34 @@ def test_a_planted_blunder_is_among_the_biggest_mistakes(plant, clean_log):
     assert report["seats"][seat]["mistakes"] >= 1
 
 
+@pytest.mark.parametrize("plant", [MOVE_AT, CHAIN_AT], ids=["move-start", "chained"])
+def test_the_planted_blunder_on_greedys_yardstick(plant):
+    """Greedy's own policy measured on the hand projection alone (the yardstick before
+    2026-12-03, still a setting) charges the blunder what the hand value sees in it."""
+    log = greedy_log(ARK, SEED, LENGTH, plant=plant)
+    state = ARK.setup(2, {}, SEED)
+    for item in log[:plant]:
+        state, _ = ARK.apply(state, item["seat"], item["action"])
+    own = Settings(playouts=3, candidates=1, policy="own", measure="margin")
+    entry = analyse_point(ARK, state, log[plant]["seat"], log[plant]["action"], own, plant)
+    assert entry["loss"] > 10
+
+
 def test_a_planted_blunder_in_a_whole_game():
-    """The same blunder in a game played to its end (~490 actions, ~440 analysed): still
-    among the three biggest mistakes, with the cheapest setting."""
+    """The same blunder in a game played to its end (~750 actions, ~730 analysed), with the
+    cheapest setting: a mistake, and one of the two biggest of the opening (the first 100
+    actions). Not among the game's three biggest any more: on the yardstick of neither level
+    the blunderer, who falls behind and then stalls (greedy's way: docs/analysis.md), is charged
+    more later on (up to 25 VP a move, where the fast level's answer gains what greedy's does
+    not, even measured on the hand projection alone)."""
     log = greedy_log(ARK, SEED, 5000, plant=MOVE_AT)
     assert ARK.result(state_at(ARK, log, len(log))) is not None  # the game is over
     report = analyse(ARK, 2, {}, SEED, log, Settings(playouts=2, candidates=1))
     assert report["complete"] and report["total"] > 400
-    assert MOVE_AT in [m["index"] for m in report["mistakes"][:3]]
+    planted = next(e for e in report["entries"] if e["index"] == MOVE_AT)
+    assert planted["loss"] > unit_of(ARK)
+    opening = sorted((e for e in report["entries"] if e["index"] < 100), key=lambda e: -e["loss"])
+    assert MOVE_AT in [e["index"] for e in opening[:2]]
 
 
 # ------------------------------------------------------------------ the report's shape
@@ -211,6 +237,37 @@ def test_settings_round_trip():
         Settings(candidates=-1)
     with pytest.raises(ValueError):
         Settings.from_dict({"playouts": "many"})
+    words = Settings(policy="mix", measure="margin_mean", budget=300)
+    assert Settings.from_dict(words.as_dict()) == words
+    assert Settings.from_dict(json.loads(json.dumps(words.as_dict()))) == words
+    with pytest.raises(ValueError):
+        Settings(policy="greedy")
+    with pytest.raises(ValueError):
+        Settings(measure="score")
+
+
+def test_a_long_game_gets_fewer_playouts_per_move(clean_log):
+    pts = points(ARK, 2, {}, SEED, clean_log)
+    starts = sum(1 for p in pts if not p["chained"])
+    assert 0 < starts < len(pts)  # both kinds of decision
+    # chained: the seat is inside its own move (the evaluator's own_followup)
+    state = ARK.setup(2, {}, SEED)
+    chained = {p["index"]: p["chained"] for p in pts}
+    for i, item in enumerate(clean_log):
+        if i in chained:
+            assert chained[i] == evaluator_for(ARK).own_followup(state, item["seat"])
+        state, _ = ARK.apply(state, item["seat"], item["action"])
+    base = Settings(playouts=8)
+    assert for_game(base, pts) is base  # no budget: every move start gets its 8
+    assert for_game(Settings(playouts=8, budget=8 * starts), pts) == Settings(
+        playouts=8, budget=8 * starts)
+    assert for_game(Settings(playouts=8, budget=3 * starts + 1), pts).playouts == 3
+    assert for_game(Settings(playouts=8, budget=1), pts).playouts == MIN_PLAYOUTS
+    # the whole report: the move starts' entries carry the playouts they got
+    cut = Settings(playouts=3, candidates=1, budget=2 * starts)
+    report = analyse(ARK, 2, {}, SEED, clean_log, cut)
+    assert {e["playouts"] for e in report["entries"]} <= {0, 2}
+    assert any(e["playouts"] == 2 for e in report["entries"])
 
 
 # ------------------------------------------------------------------ hidden information
@@ -225,8 +282,11 @@ def _perturbed_positions(log):
         yield index, seat, state, changed
 
 
-def test_analysis_and_hints_never_read_the_hidden_parts(clean_log):
-    wide = Settings(playouts=2, candidates=3)  # several answers played out
+@pytest.mark.parametrize("policy", ["own", "mix"])
+def test_analysis_and_hints_never_read_the_hidden_parts(clean_log, policy):
+    # several answers played out (mix: by both levels, measured by both values)
+    wide = Settings(playouts=2, candidates=3, policy=policy,
+                    measure="margin_mean" if policy == "mix" else "margin")
     played = 0
     for index, seat, state, changed in _perturbed_positions(clean_log):
         chosen = clean_log[index]["action"]

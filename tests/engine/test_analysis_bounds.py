@@ -9,11 +9,13 @@ that did not, or that tipped the lean, was charged tens of points no move can lo
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import engine
 from engine.bots.analysis import Settings, analyse, unit_of
-from engine.bots.analysis_measure import Measure, chance
+from engine.bots.analysis_measure import MEASURES, Measure, chance
 from engine.bots.hints import hint
 
 from .test_analysis import SEED, greedy_log, state_at
@@ -96,3 +98,32 @@ def test_a_hint_gives_the_win_chance(whole):
     assert all(0.0 <= a["win"] <= 1.0 for a in h["alternatives"])
     if h["reason"]["key"] == "analysis.reason.better":
         assert h["reason"]["params"]["gain"] >= 0 and "win_gain" in h["reason"]["params"]
+
+
+def test_money_no_turn_left_can_spend_is_not_counted(whole):
+    """Greedy hoards (1,161 coins at the end of a game against random): the bots' values count
+    every coin (the hand projection at least 0.03 VP, the learned one 0.05), the final score
+    none. A random move one break before the end was charged 65.5 VP: the best answer's playout
+    ended the game (exact margin), the chosen one's did not (projected with the rival's hoard).
+    The measure counts only the money the turns left can spend."""
+    from engine.arknova.bot import margin as mg
+    from engine.arknova.bot.evaluate import EVALUATOR as HAND, clock
+
+    log, _, _ = whole
+    late = state_at(ARK, log, len(log) - 12)  # the last round: few turns left
+    early = state_at(ARK, log, 40)
+    assert not late["over"] and clock(late)[1] < clock(early)[1]
+    for state, spendable in ((late, False), (early, True)):
+        rich = json.loads(json.dumps(state))
+        rich["players"][1]["money"] += 1000
+        for variant in MEASURES:
+            meas = Measure(ARK, unit_of(ARK), variant)
+            before, after = meas(state, 0)[0], meas(rich, 0)[0]
+            turns = clock(state)[1]
+            if spendable:  # far from the end the coins can still be spent: they count
+                assert after < before - 1.0, variant
+            else:  # near it, at most what the turns left can spend changes hands
+                cap = max(0.0, mg.SPEND_PER_TURN * turns - state["players"][1]["money"])
+                assert before - after <= 0.2 * cap + 1e-6, (variant, before, after, turns)
+        # the bots' own value does count the hoard (the reference stays as it was)
+        assert HAND.value(rich, 0) < HAND.value(state, 0) - 25.0

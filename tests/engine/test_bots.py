@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 import engine
-import engine.arknova.evalmemo as M
+import engine.arknova.bot.evalmemo as M
 from engine.bots import (
     FastBot,
     GreedyBot,
@@ -290,7 +290,7 @@ def test_evaluator_prefers_more_points():
 
 
 def test_bot_state_copies_are_exact_and_independent():
-    from engine.arknova.evaluate import clone_state
+    from engine.arknova.bot.evaluate import clone_state
     from engine.arknova.game import BUILDING_KEYS
     from engine.bots.evaluation import fast_clone
 
@@ -355,7 +355,7 @@ def test_every_scoring_counter_says_what_it_reads():
     """The final points' memo keys on what each counter reads (COUNTER_READS): a counter
     added to scoring.count must be named there, or the memo falls back to the whole zoo."""
     from engine.arknova import scoring
-    from engine.arknova.zooparts import COUNTER_READS
+    from engine.arknova.bot.zooparts import COUNTER_READS
 
     assert scoring.counter_names() == set(COUNTER_READS)
 

@@ -1,4 +1,4 @@
-"""The learned value (engine/arknova/learned.py): its weights file, its symmetry, the tempo term
+"""The learned value (engine/arknova/bot/learned.py): its weights file, its symmetry, the tempo term
 that makes a winning seat end the game, and the bots on it (no timing assertions)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import copy
 import pytest
 
 import engine
-from engine.arknova import learned
+from engine.arknova.bot import learned
 from engine.bots import FastBot, decide
 from engine.bots.evaluation import evaluator_for
 from engine.core.state import clone
@@ -123,3 +123,97 @@ def test_a_finished_game_keeps_the_tempo_term():
     assert learned.value(state, winner) == final_value(ARK, state, winner) + bonus
     assert learned.value(state, 1 - winner) == final_value(ARK, state, 1 - winner)
     assert learned.value(state, winner) >= learned.WIN_BONUS + bonus
+
+
+def test_an_older_weights_file_loads_with_the_new_features_at_zero():
+    """A value.json written before features were added (its names a subsequence of today's)
+    loads with weight 0 on the missing ones; names out of order are refused."""
+    data = copy.deepcopy(learned.load())
+    names = learned.DUEL
+    keep = [i for i, n in enumerate(names) if n not in ("ready", "build", "ready*phase")]
+    old = {**data, "duel": {**data["duel"], "features": [names[i] for i in keep],
+                            "weights": [float(i + 1) for i in keep]}}
+    widened = learned.validate(copy.deepcopy(old))["duel"]
+    assert widened["features"] == list(names)
+    assert widened["weights"] == [0.0 if i not in keep else float(i + 1)
+                                  for i in range(len(names))]
+    swapped = copy.deepcopy(old)
+    swapped["duel"]["features"][:2] = swapped["duel"]["features"][1::-1]
+    with pytest.raises(learned.ValueFileError):
+        learned.validate(swapped)
+
+
+def _animal(size: int, with_size) -> str:
+    """An animal card without requirements (icons, water, rock, ...) of ``size`` spaces."""
+    from engine.arknova import deck
+
+    for c in deck.all_cards().values():
+        if (c["type"] == "animal" and not c.get("special") and with_size(c["size"], size)
+                and not any((c.get("requires") or {}).values())):
+            return c["id"]
+    raise AssertionError("no such animal")
+
+
+def test_hand_potential_counts_animals_playable_now_or_after_one_build():
+    """``ready``: animals in hand with a free home and the money for them; ``build``: those
+    that need an enclosure first, with the money for both (2 per space)."""
+    from engine.arknova import deck
+    from engine.arknova.bot.evaluate import zoo_parts
+
+    state, seat = next((s, k) for s in positions(ARK, 2, 40, every=5, limit=1500)
+                       for k, p in enumerate(s["players"])
+                       if any(b["kind"] == "enclosure" and not b["animals"]
+                              for b in p["buildings"]))
+    p = state["players"][seat]
+    free = max(len(b["cells"]) for b in p["buildings"]
+               if b["kind"] == "enclosure" and not b["animals"])
+    small, big = _animal(free, int.__le__), _animal(free, int.__gt__)
+    cs, cb = deck.card(small), deck.card(big)
+    build_price = cb["cost"] + 2 * cb["size"]
+    ready_i, build_i = learned.ZOO.index("ready"), learned.ZOO.index("build")
+
+    def potential(money: int) -> tuple[float, float, float]:
+        s = clone(state)
+        s["players"][seat]["hand"] = [small, big]
+        s["players"][seat]["money"] = money
+        z = learned.zoo_features(s, seat)
+        return z[ready_i], z[build_i], zoo_parts(s, seat)[8]  # points per conservation
+
+    ready, build, cp_w = potential(max(cs["cost"], build_price))
+    assert ready == cs["appeal"] + cp_w * cs["conservation"]
+    assert build == cb["appeal"] + cp_w * cb["conservation"]
+    ready, build, _ = potential(build_price - 1)
+    assert build == 0.0 and ready == (cs["appeal"] + cp_w * cs["conservation"]
+                                      if cs["cost"] <= build_price - 1 else 0.0)
+    assert potential(cs["cost"] - 1)[0] == 0.0
+
+
+def test_money_beyond_the_cap_counts_for_nothing(monkeypatch):
+    """``money_cap`` (value.json, optional): money past it adds nothing to the features (a zoo
+    with hundreds of unspendable money valued it and stalled the game to keep it)."""
+    state = clone(next(iter(positions(ARK, 2, 13, every=1))))
+    state["players"][0]["money"], state["players"][1]["money"] = 500, 20
+    i, j = learned.DUEL.index("money"), learned.DUEL.index("money*phase")
+    assert learned.features(state, 0)[i] == 480.0
+    shipped = learned.load()
+    capped = {**shipped, "money_cap": 50}
+    monkeypatch.setattr(learned, "load", lambda: capped)
+    x = learned.features(state, 0)
+    assert x[i] == 30.0
+    richer = clone(state)
+    richer["players"][0]["money"] = 900
+    assert learned.features(richer, 0)[i] == 30.0
+    assert learned.features(richer, 0)[j] == x[j]
+    for bad in (0, -5, float("inf"), "many"):
+        with pytest.raises(learned.ValueFileError):
+            learned.validate({**copy.deepcopy(capped), "money_cap": bad})
+        with pytest.raises(learned.ValueFileError):
+            learned.validate({**copy.deepcopy(capped),
+                              "solo": {**capped["solo"], "money_cap": bad}})
+    # a part's own cap: here only solo games are capped, duels count all the money
+    solo_only = {**shipped, "solo": {**shipped["solo"], "money_cap": 50}}
+    monkeypatch.setattr(learned, "load", lambda: solo_only)
+    assert learned.features(state, 0)[i] == 480.0
+    alone = clone(next(iter(positions(ARK, 1, 13, every=1))))
+    alone["players"][0]["money"] = 500
+    assert learned.features(alone, 0)[learned.SOLO.index("money")] == 50.0

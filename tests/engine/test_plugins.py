@@ -27,8 +27,9 @@ def test_the_manifest_lists_the_installed_games_and_their_plugins():
 
 
 def test_evaluators_and_describers_come_from_the_plugin():
-    from engine.arknova import labels as ark_labels, learned, margin
-    from engine.arknova.evaluate import EVALUATOR as ARK
+    from engine.arknova.bot import learned, margin
+    from engine.arknova.bot.evaluate import EVALUATOR as ARK
+    from engine.arknova.presentation import labels as ark_labels
     from engine.zoocracy import labels as zoo_labels
     from engine.zoocracy.evaluate import EVALUATOR as ZOO
 

@@ -224,7 +224,7 @@ def test_every_code_has_words_in_every_language():
     import re
     from pathlib import Path
 
-    from engine.arknova import hints as mod
+    from engine.arknova.presentation import hints as mod
 
     source = Path(mod.__file__).read_text()
     assert set(re.findall(r'"code": "(\w+)"', source)) == set(mod.REASONS)

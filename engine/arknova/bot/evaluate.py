@@ -37,14 +37,14 @@ a state for callers that need one.
 
 from __future__ import annotations
 
-from ..bots.evaluation import Evaluator, fast_clone, final_value
-from . import solo
-from .decisions import HANDLERS
+from ...bots.evaluation import Evaluator, fast_clone, final_value
+from .. import solo
+from ..decisions import HANDLERS
+from ..game import copy_buildings
+from ..tables import T, conservation_value
+from ..zoo import building_spec
 from .evalmemo import MEMO, ZOOS, ZOOS_MAX, encode, remember, seen, session
-from .game import copy_buildings
 from .shortlist import shortlist
-from .tables import T, conservation_value
-from .zoo import building_spec
 from .zooparts import (
     CONSTRICTION,
     ICON,
@@ -213,7 +213,7 @@ def _pending(state: dict, seat: int, turns_left: float) -> float:
 def value(state: dict, seat: int) -> float:
     """The seat's projected victory points minus the best other seat's (see module doc)."""
     if state["over"]:
-        from .game import GAME
+        from ..game import GAME
 
         return final_value(GAME, state, seat) or 0.0
     breaks_left, turns_left = clock(state)

@@ -33,18 +33,19 @@ import math
 from functools import lru_cache
 from importlib import resources
 
-from ..bots.evaluation import Evaluator, final_value
+from ...bots.evaluation import Evaluator, final_value
+from .. import deck
+from ..tables import T, appeal_income
 from .evaluate import EVALUATOR as HAND, clock, pending, zoo_parts
-from .tables import appeal_income
-from .zooparts import hand_value
+from .zooparts import HAND_SHARE, hand_value
 
 #: Per-zoo quantities (see :func:`zoo_features`).
 ZOO = ("vp", "money", "side_income", "appeal_in", "assets", "space", "hand", "projects", "malus",
-       "cards", "conservation", "animals")
+       "cards", "conservation", "animals", "ready", "build")
 #: Zoo quantities that also enter times the clock: income times breaks left, the rest times the
 #: phase (share of the game left, 1 far from the end, 0 at it).
 BY_BREAKS = ("side_income", "appeal_in")
-BY_PHASE = ("vp", "money", "assets", "space", "hand", "projects")
+BY_PHASE = ("vp", "money", "assets", "space", "hand", "projects", "ready", "build")
 #: Features of the end itself (duel only; see :func:`end_features`): the lead times how near the
 #: end is, who is nearer to ending it (times the nearness), and breaks so far times the lead.
 END = ("lead*near", "ends_first*near", "lead*breaks_done")
@@ -75,7 +76,8 @@ def zoo_features(state: dict, seat: int) -> list[float]:
     if len(_FEATS) >= FEATS_MAX:
         _FEATS.clear()
     p = state["players"][seat]  # the parts are computed from (and keyed on) this zoo
-    feats = _zoo_features(parts) + [float(p["conservation"]), float(len(p["animals"]))]
+    feats = (_zoo_features(parts) + [float(p["conservation"]), float(len(p["animals"]))]
+             + hand_potential(p, parts))
     # the money income beyond what the appeal track pays (kiosks, sponsors): the appeal's own
     # income goes with its points (fitted together, the two were collinear)
     feats[2] -= appeal_income(p["appeal"])
@@ -92,7 +94,41 @@ def _zoo_features(parts: tuple) -> list[float]:
             space, worth, proj, float(malus), float(len(hand[0]))]  # + conservation, animals
 
 
-def _with_clock(z: list[float], breaks_left: float, turns_left: float) -> list[float]:
+def hand_potential(p: dict, parts: tuple) -> list[float]:
+    """``[ready, build]``: what the hand can become with the money at hand, in points (an
+    animal's appeal plus its conservation at the zoo's points per conservation): ``ready`` the
+    animals playable now (requirements met, a home free, affordable), ``build`` those whose
+    requirements are met but which need an enclosure first (affordable with the enclosure's
+    price, ``cost_per_space`` times the animal's size; map room is not checked). Each is the
+    best-first sum of what the money buys (the two counted apart, each from all the money)."""
+    money, (cards, _), cp_w = parts[1], parts[6], parts[8]
+    now, later = [], []
+    for cid, (cost, _, share) in zip(p["hand"], cards):
+        if cost is None or share == HAND_SHARE["none"]:  # not an animal / requirement not met
+            continue
+        c = deck.card(cid)
+        pts = c["appeal"] + cp_w * c["conservation"]
+        if share == HAND_SHARE["home"]:
+            now.append((pts, cost))
+        else:
+            later.append((pts, cost + T.build.cost_per_space * c["size"]))
+    return [_afford(now, money), _afford(later, money)]
+
+
+def _afford(items: list, money: float) -> float:
+    total = 0.0
+    for pts, price in sorted(items, key=lambda it: (-it[0], it[1])):
+        if price <= money:
+            total += pts
+            money -= price
+    return total
+
+
+def _with_clock(z: list[float], breaks_left: float, turns_left: float,
+                cap: float | None = None) -> list[float]:
+    if cap is not None and z[1] > cap:  # money beyond ``money_cap`` (value.json) counts not
+        z = z[:]
+        z[1] = cap
     phase = min(1.0, turns_left / 8.0)
     return (z + [z[ZOO.index(n)] * breaks_left for n in BY_BREAKS]
             + [z[ZOO.index(n)] * phase for n in BY_PHASE])
@@ -106,18 +142,20 @@ def features(state: dict, seat: int) -> list[float]:
 def _features(state: dict, seat: int) -> tuple[list[float], float]:
     """:func:`features` and the seat's own projected points now."""
     breaks_left, turns_left = clock(state)
+    data = load()  # money_cap: the part's own (duel / solo), else the file's
+    cap = data["solo" if state["seats"] == 1 else "duel"].get("money_cap", data.get("money_cap"))
     own = zoo_features(state, seat)
-    mine = _with_clock(own, breaks_left, turns_left)
+    mine = _with_clock(own, breaks_left, turns_left, cap)
     if state["seats"] == 1:
         return mine + [1.0], own[0]
     others = [s for s in range(state["seats"]) if s != seat]
     if len(others) == 1:
-        best = _with_clock(zoo_features(state, others[0]), breaks_left, turns_left)
+        best = _with_clock(zoo_features(state, others[0]), breaks_left, turns_left, cap)
     else:  # the rival with the best linear score
         weights = load()["duel"]["weights"]
         best, best_v = None, None
         for s in others:
-            other = _with_clock(zoo_features(state, s), breaks_left, turns_left)
+            other = _with_clock(zoo_features(state, s), breaks_left, turns_left, cap)
             v = sum(w * x for w, x in zip(weights, other))
             if best_v is None or v > best_v:
                 best, best_v = other, v
@@ -190,18 +228,41 @@ def validate(data: dict) -> dict:
         model = data.get(part)
         if not isinstance(model, dict):
             raise ValueFileError(f"value.json: {part!r} missing")
-        if list(model.get("features") or ()) != list(names):
-            raise ValueFileError(f"value.json: {part} features are not {list(names)}")
+        given = list(model.get("features") or ())
         w = model.get("weights")
-        if not isinstance(w, list) or len(w) != len(names) or not all(map(finite, w)):
-            raise ValueFileError(f"value.json: {part} needs {len(names)} finite weights")
+        if not isinstance(w, list) or len(w) != len(given) or not all(map(finite, w)):
+            raise ValueFileError(f"value.json: {part} needs one finite weight per feature")
+        if given != list(names):
+            # an older file: its features in order, a subset of today's, the rest weigh 0
+            full = _widen(given, w, names)
+            if full is None:
+                raise ValueFileError(f"value.json: {part} features are not (a subset in "
+                                     f"order of) {list(names)}")
+            data[part] = {**model, "features": list(names), "weights": full}
         if not finite(model.get("sigma")) or model["sigma"] <= 0:
             raise ValueFileError(f"value.json: {part} sigma must be a positive number")
+        if "money_cap" in model and (not finite(model["money_cap"]) or model["money_cap"] <= 0):
+            raise ValueFileError(f"value.json: {part} money_cap must be a positive number")
     if not finite(data.get("tempo")) or data["tempo"] < 0:
         raise ValueFileError("value.json: tempo must be a number >= 0")
     if "progress" in data and (not finite(data["progress"]) or data["progress"] <= 0):
         raise ValueFileError("value.json: progress must be a positive number")
+    if "money_cap" in data and (not finite(data["money_cap"]) or data["money_cap"] <= 0):
+        raise ValueFileError("value.json: money_cap must be a positive number")
     return data
+
+
+def _widen(given: list, weights: list, names: tuple) -> list | None:
+    """``weights`` of the features ``given`` spread over ``names`` (0 for the missing ones);
+    None unless ``given`` is a subsequence of ``names``."""
+    out, i = [], 0
+    for name in names:
+        if i < len(given) and given[i] == name:
+            out.append(weights[i])
+            i += 1
+        else:
+            out.append(0.0)
+    return out if i == len(given) else None
 
 
 @lru_cache(maxsize=1)
@@ -216,7 +277,7 @@ def value(state: dict, seat: int) -> float:
     """The bots' value of a position on the learned weights: :func:`utility` (a finished game:
     its final margin +-20), plus what pending building placements are worth."""
     if state["over"]:
-        from .game import GAME
+        from ..game import GAME
 
         final = final_value(GAME, state, seat) or 0.0
         if state["seats"] == 1:

@@ -31,16 +31,16 @@ tokens spent (``idle[x]``), a reason code or None.
 
 from __future__ import annotations
 
-from . import deck
-from .actions.animals import animal_options
-from .actions.association import Association, workers_needed
-from .actions.build import buildable
-from .actions.projects import support_options
-from .actions.sponsors import sponsor_options
-from .decisions import top
-from .tables import T, animals_allowed, reputation_range
-from .turn import side_of, strength_of
-from .zoo import active_workers, animal_cost, homes, icons, meets, placements
+from .. import deck
+from ..actions.animals import animal_options
+from ..actions.association import Association, workers_needed
+from ..actions.build import buildable
+from ..actions.projects import support_options
+from ..actions.sponsors import sponsor_options
+from ..decisions import top
+from ..tables import T, animals_allowed, reputation_range
+from ..turn import side_of, strength_of
+from ..zoo import active_workers, animal_cost, homes, icons, meets, placements
 
 #: every reason code and idle code this module gives (the client has words for each)
 REASONS = ("short_money", "needs_icon", "needs_partner", "needs_reputation", "needs_upgrade",

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from . import deck
-from .breaks import kiosk_income
+from .. import deck
+from ..breaks import kiosk_income
+from ..scoring import count
+from ..tables import T, appeal_income, per_players
+from ..zoo import animal_cost, capacity, hand_limit, homes, icons, meets
 from .evalmemo import MEMO, encode, remember
-from .scoring import count
-from .tables import T, appeal_income, per_players
-from .zoo import animal_cost, capacity, hand_limit, homes, icons, meets
 
 #: Victory points the leading zoo gains per break (sets how many breaks are probably left).
 PACE = 14.0
@@ -268,7 +268,7 @@ def projects_total_memo(state: dict, p: dict, zoo_icons, icons_key: tuple) -> fl
 def projects_total(state: dict, p: dict, zoo_icons) -> float:
     """Conservation of the best open level the zoo meets, summed over the projects on offer
     (it depends on the zoo's icons and animals only, and on the cubes already placed)."""
-    from .actions.projects import level_met
+    from ..actions.projects import level_met
 
     limit = per_players(T.levels_per_project, state["seats"])
     total = 0.0

@@ -5,8 +5,8 @@ cards, buildings, continents), which the client names from its catalogue."""
 
 from __future__ import annotations
 
-from ..bots.labels import label
-from .content import load_content
+from ...bots.labels import label
+from ..content import load_content
 
 ACTIONS = {"animals": "Animals", "build": "Build", "cards": "Cards",
            "association": "Association", "sponsors": "Sponsors"}

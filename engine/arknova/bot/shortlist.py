@@ -5,8 +5,8 @@ animal card the two smallest homes; per action card no, one or all X tokens)."""
 
 from __future__ import annotations
 
-from . import deck
-from .zoo import touching, zoo_map
+from .. import deck
+from ..zoo import touching, zoo_map
 from .zooparts import card_worth
 
 
@@ -53,7 +53,7 @@ class _Placements:
                     score += 1.5
             score += 0.1 * (water + rock)
         elif self.by_cell is not None:
-            from .placement import adjacent_cells
+            from ..placement import adjacent_cells
 
             by_cell = self.by_cell
             near = {by_cell[c]["id"] for c in adjacent_cells(zmap, cells_t) - own

@@ -1,0 +1,10 @@
+"""The zoo builder's evaluation for the bots and the analysis (not rules: the game never imports
+these). The rules are the modules of :mod:`engine.arknova` itself; words for people are in
+:mod:`engine.arknova.presentation`.
+
+- the hand-weighted evaluation the searching bots use: :mod:`.evaluate`; its weights and the
+  clock-free parts of a zoo's value: :mod:`.zooparts`; their memos: :mod:`.evalmemo`
+- which answers a search tries: :mod:`.shortlist`
+- the learned value (weights in ``engine/arknova/data/value.json``): :mod:`.learned`
+- the analysis' measure, the expected final margin: :mod:`.margin`
+"""
