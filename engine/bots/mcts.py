@@ -128,9 +128,11 @@ class MctsBot(Bot):
                 # successive rejection: drop the (ripe) candidate with the worst mean so far
                 worst = min(ripe, key=lambda j: (_mean(vals[j].values()), -j))
                 alive.remove(worst)
-        most = max(len(vals[j]) for j in alive)
-        compared = [j for j in alive if vals[j] and len(vals[j]) >= min(self.rounds_first, most)]
-        if len(compared) > 1 and not self.widen:  # the old rule: every candidate with a visit
+        if self.widen:  # a newcomer is compared once it has played rounds_first rounds
+            most = max(len(vals[j]) for j in alive)
+            compared = [j for j in alive
+                        if vals[j] and len(vals[j]) >= min(self.rounds_first, most)]
+        else:  # the rule before widening: every candidate still in with a visit
             compared = [j for j in alive if vals[j]]
         common = sorted(set.intersection(*(set(vals[j]) for j in compared))) if compared else []
         means = [_mean(vals[j][t] for t in common) if j in compared and common else -math.inf

@@ -287,7 +287,7 @@ def test_search_options_are_off_by_default_and_keep_the_old_rejection(monkeypatc
     """With its options at their defaults (no widening, no solo horizon, no own look) the search
     decides as before them: all candidates play the same rounds, after ``rounds_first`` rounds
     the worst mean is dropped each round, the answer is the best mean of the survivors; cut by
-    the budget mid-round, it compares the rounds every survivor completed."""
+    the budget mid-round, it compares the rounds every candidate still in completed."""
     bot = SearchBot(budget=None, playouts=10, candidates=3, margin=1000.0, rollout_top=4,
                     rollout_width=2, rollout_depth=2)
     assert (bot.widen, bot.solo_horizon, bot.own) == (0, -1, None)
@@ -300,6 +300,9 @@ def test_search_options_are_off_by_default_and_keep_the_old_rejection(monkeypatc
     pick, visits, _ = _scripted_search(bot, monkeypatch, [[1, 1, 100], [3, 3, 0], [0, 0]],
                                        over_at=7)
     assert (pick, visits) == (1, [3, 2, 2])
+    # out of time in round 1: round 0 is every candidate's, it decides (not greedy's first)
+    pick, visits, _ = _scripted_search(bot, monkeypatch, [[0, 100], [5], [1]], over_at=4)
+    assert (pick, visits) == (1, [2, 1, 1])
 
 
 def test_mcts_answers_like_random_when_the_game_cannot_sample_worlds():
