@@ -77,7 +77,9 @@ function onMessage(msg) {
   } else if (msg.type === "seat") {
     // the user's seat in this game changed (joined, or gave an invitation back): the state
     // messages that follow are the new seat's view; redraw the page around it
-    st.seat = Number.isInteger(msg.seat) ? msg.seat : null;
+    const seat = Number.isInteger(msg.seat) ? msg.seat : null;
+    if (seat === st.seat && seat === viewSeat()) return; // told the seat the page already shows
+    st.seat = seat;
     resync();
   } else if (msg.type === "error") {
     const e = msg.error || msg;
@@ -101,18 +103,17 @@ function onMessage(msg) {
 
 // ------------------------------------------------------------------ state
 function ownsDecision() {
-  if (st.seat === null || st.seat === undefined) return false;
-  if (st.status === "finished" || st.result) return false;
+  if (st.seat === null || st.seat === undefined || st.status === "finished" || st.result) return false;
   if (Array.isArray(st.waitingFor)) return st.waitingFor.includes(st.seat);
   const d = st.view && st.view.public && st.view.public.decision;
   if (d && Array.isArray(d.waiting)) return d.waiting.includes(st.seat);
   return true; // unknown: ask the server
 }
 
+const viewSeat = () => (Number.isInteger(st.view?.private?.seat) ? st.view.private.seat : null);
 function deriveWaiting(view) {
   const d = view && view.public && view.public.decision;
-  if (d && Array.isArray(d.waiting)) return d.waiting;
-  return null;
+  return d && Array.isArray(d.waiting) ? d.waiting : null;
 }
 
 /** A new version (WebSocket message, POST answer, or GET). */
@@ -191,16 +192,16 @@ async function resync() {
   if (resyncing) return resyncing;
   resyncing = (async () => {
     try {
-      const g = await api.game(st.id);
+      const g = await api.game(st.id), waiting = JSON.stringify(st.waitingFor);
       takeSummary(g);
-      if (typeof g.version === "number" && g.version >= st.version) {
+      // a newer version, or another seat's view: drawn again; the same version and seat keep
+      // the bar as it is (a keep's picked cards, say), its answers asked again only if stale
+      if (typeof g.version === "number" && (g.version > st.version || (g.version === st.version && viewSeat() !== st.seat))) {
         const before = st.version;
         st.version = -1; // force
         applyState({ ...g, full: true });
         if (before >= 0 && g.version > before) loadLog(before);
-      } else {
-        refreshLegal();
-      }
+      } else if (st.legalVersion !== st.version || JSON.stringify(st.waitingFor) !== waiting) refreshLegal();
     } catch (err) {
       toast(err.message);
     } finally {
@@ -250,9 +251,7 @@ async function send(action) {
 const endTurn = turnEnder(st, { applyState, resync, renderBar, toast });
 
 // ------------------------------------------------------------------ log
-function loadLog(after) {
-  return readLog(st, after, () => { if (ui) ui.renderLog(); });
-}
+const loadLog = (after) => readLog(st, after, () => { if (ui) ui.renderLog(); });
 
 // ------------------------------------------------------------------ header, clocks
 /** A new clock (with a state message): a seat newly played by the platform may have been
@@ -327,6 +326,7 @@ function takeSummary(g) {
 }
 
 let pollTimer = null;
+let mounting = null;
 async function load() {
   if (!st.id) {
     st.error = t("game.no_id");
@@ -343,9 +343,9 @@ async function load() {
   }
   takeSummary(g);
   st.gameName = g.game;
-  if (!st.catalog) {
-    ui = await mountTable(st, g.game, { send, toast, endTurn, decorateBar: (bar) => hints.attach(bar) });
-    window.menagerie.ui = ui;
+  if (!st.catalog) { // (two loads at once mount one table)
+    mounting ||= mountTable(st, g.game, { send, toast, endTurn, decorateBar: (bar) => hints.attach(bar) });
+    ui = window.menagerie.ui = await mounting;
   }
   clearTimeout(pollTimer);
   if (g.status === "open") {
@@ -355,12 +355,12 @@ async function load() {
     return;
   }
   const fresh = st.version < 0;
-  if (g.view && (typeof g.version !== "number" || g.version >= st.version)) {
+  // a load answered after another one (the waiting room's poll and Start) leaves a page that
+  // shows the same version and seat as it is: drawing it again would drop the bar's answers
+  if (g.view && (typeof g.version !== "number" || g.version > st.version || viewSeat() !== st.seat)) {
     st.version = -1;
     applyState({ ...g, full: !fresh });
-  } else {
-    renderAll();
-  }
+  } else if (!g.view || g.version !== st.version) renderAll();
   if (fresh) {
     loadLog(0);
     live.connect();

@@ -131,6 +131,27 @@ def test_table_is_set(table):
     assert "Spectator" in t.spy.inner_text("#me")
 
 
+def a_reread_keeps_the_bar(p) -> dict:
+    """The game read again at the version the page shows (a resync, a load answered after
+    another, the socket telling the same seat again) leaves the bar as it is: its answers stay
+    and a picked card stays picked (soak 2026-12-03: the waiting room's poll answered after
+    Start redrew the page, and the keep's cards vanished under the test's feet)."""
+    card = p.locator('#decision .tray-card[aria-pressed="false"]').first
+    cid = card.get_attribute("data-id")
+    card.click()
+    picked = f'#decision .tray-card[data-id="{cid}"]'
+    assert p.get_attribute(picked, "aria-pressed") == "true"
+    seen = p.evaluate("""async (sel) => { const m = window.menagerie, s = m.state;
+      m.live.onMessage({ type: 'seat', game: s.id, seat: s.seat });
+      await m.resync();
+      const el = document.querySelector(sel);
+      return { legal: s.legal.length > 0 && s.legalVersion === s.version,
+               pressed: el ? el.getAttribute('aria-pressed') : null }; }""", picked)
+    if p.get_attribute(picked, "aria-pressed") == "true":
+        p.click(picked)  # picked off again: keep_cards picks its own
+    return seen
+
+
 def test_opening_keep_four(table, catalog):
     t = table
     for p in t.players:
@@ -145,6 +166,9 @@ def test_opening_keep_four(table, catalog):
     assert len(kept) == 4
     wait_settled(t.ana)
     assert not my_turn(t.ana)
+    wait_version(t.ben, version(t.ana))
+    wait_my_turn(t.ben)
+    assert a_reread_keeps_the_bar(t.ben) == {"legal": True, "pressed": "true"}
     keep_cards(t.ben, catalog)
     for p in t.players:
         wait_settled(p)
