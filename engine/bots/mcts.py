@@ -210,17 +210,16 @@ def _mean(xs) -> float:
 
 class SearchBot(MctsBot):
     """The search level: :class:`MctsBot` on the learned value (leaves and rollouts), one
-    second per decision by default. Its rollouts are cheaper than mcts's (the other seats'
-    moves over 8 answers, follow-ups over 3) and it plays up to 40 playouts: at the same CPU
-    per game as 24 playouts of mcts's rollouts it won 12.5 of 22 paired games against fast
-    where those won 11 (docs/bots.md, "Search experiments"; to be confirmed over 200 games)."""
+    second per decision by default, with mcts's rollouts and 24 playouts. Cheaper rollouts with
+    40 playouts (other seats over 8 answers, follow-ups over 3) did no better on the paired
+    confirmation (15 of 23 games against fast each, docs/bots.md "Search experiments")."""
 
     kind = "search"
     strength = 3
 
-    def __init__(self, budget: float | None = 1.0, playouts: int = 40, candidates: int = 3,
+    def __init__(self, budget: float | None = 1.0, playouts: int = 24, candidates: int = 3,
                  horizon: int = 1, margin: float = 6.0, rounds_first: int = 2,
-                 rollout_depth: int = 6, rollout_width: int = 3, rollout_top: int = 8,
+                 rollout_depth: int = 6, rollout_width: int = 4, rollout_top: int = 12,
                  max_rollout_steps: int = 200, evaluation: str | None = "learned",
                  widen: int = 0, solo_horizon: int = -1, own_top: int = 0) -> None:
         super().__init__(budget, playouts, candidates, horizon, margin, rounds_first,
