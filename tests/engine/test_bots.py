@@ -14,9 +14,11 @@ from engine.bots import (
     FastBot,
     GreedyBot,
     MctsBot,
+    PlanBot,
     RandomBot,
     Sampler,
     SearchBot,
+    bot_kinds,
     decide,
     get_bot,
     make_bot,
@@ -149,10 +151,18 @@ def _bots():
                              rollout_width=3, rollout_depth=3)),
             ("fast", FastBot(depth=3, width=3, top_width=10)),
             ("search", SearchBot(budget=None, playouts=4, candidates=3, rollout_top=6,
-                                 rollout_width=3, rollout_depth=3))]
+                                 rollout_width=3, rollout_depth=3)),
+            ("plan", PlanBot(k=3, samples=2, depth=3, width=3, top_width=8, reply_top=6,
+                             reply_width=3, reply_depth=3))]
 
 
-@pytest.mark.parametrize("kind,bot", _bots(), ids=["greedy", "mcts", "fast", "search"])
+def test_the_view_check_covers_every_registered_level():
+    assert {kind for kind, _ in _bots()} == set(bot_kinds()) - {"random"}
+    for kind, bot in _bots():
+        assert type(bot) is type(get_bot(kind))
+
+
+@pytest.mark.parametrize("kind,bot", _bots(), ids=[k for k, _ in _bots()])
 def test_bots_decide_only_from_the_view(kind, bot):
     perturb = PERTURBERS["arknova"]
     checked = 0
