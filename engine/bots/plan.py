@@ -15,8 +15,10 @@ level
    next turn there: the best value :func:`~.greedy.ranked` finds (a finished game: its value);
 3. answers the kept answer with the best mean over the worlds (ties: fast's order).
 
-Every world is shared by all kept answers (common random numbers). With ``followups`` 0 it
-plans only at the start of a turn and answers the decisions inside its own chain as fast does.
+Every world is shared by all kept answers (common random numbers). With ``followups`` 0 (the
+default) it plans only at the start of a turn and answers the decisions inside its own chain
+(and between turns) as fast does; ``followups`` 1 plans at those too (measured no better in
+solo and about 30 times the cost per decision: docs/bots.md, "The plan level").
 Everything random comes from ``rng``, so the level is reproducible per seed; ``k`` 1 plays
 exactly as fast. ``last_stats`` keeps the candidates and their means of the last decision.
 """
@@ -34,7 +36,7 @@ class PlanBot(FastBot):
     kind = "plan"
     strength = 3  # above fast in solo, docs/bots.md ("The plan level")
 
-    def __init__(self, k: int = 4, samples: int = 2, followups: int = 1,
+    def __init__(self, k: int = 4, samples: int = 2, followups: int = 0,
                  margin: float | None = None, depth: int = 8, width: int = 6,
                  top_width: int = 24, reply_depth: int = 6, reply_width: int = 4,
                  reply_top: int = 12, max_steps: int = 200,

@@ -61,8 +61,10 @@ def test_plan_is_registered_above_fast_with_its_settings():
     assert isinstance(get_bot("plan"), PlanBot) and get_bot("plan").evaluation == "learned"
     kinds = bot_kinds()
     assert kinds.index("fast") < kinds.index("plan")
-    bot = make_bot("plan:k=3,samples=1,followups=0")
-    assert (bot.k, bot.samples, bot.followups, bot.top_width) == (3, 1, 0, 24)
+    plan = get_bot("plan")
+    assert (plan.k, plan.samples, plan.followups, plan.top_width) == (4, 2, 0, 24)
+    bot = make_bot("plan:k=3,samples=1,followups=1")
+    assert (bot.k, bot.samples, bot.followups, bot.top_width) == (3, 1, 1, 24)
     assert type(get_bot("fast")) is FastBot  # fast is not the plan level with k=1
 
 
@@ -139,7 +141,7 @@ def test_the_look_stops_at_the_seats_next_turn(seats):
 
 
 def test_plan_without_followups_answers_inside_its_chain_as_fast():
-    """``followups=0``: decisions inside the seat's own chain are fast's answers."""
+    """``followups=0`` (the default): decisions inside the seat's own chain are fast's."""
     state = _turn_start(1, "plan-chain", 2)
     rng = {"rng": 4}
     fast = FastBot(depth=4, width=3, top_width=8)
