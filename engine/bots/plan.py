@@ -15,6 +15,9 @@ level
    next turn there: the best value :func:`~.greedy.ranked` finds (a finished game: its value);
 3. answers the kept answer with the best mean over the worlds (ties: fast's order).
 
+With ``horizon`` 2 (or more) the next turn is not scored by fast's best answer alone: its best
+``k_next`` answers are each played on to the turn after it, the best of them counts.
+
 Every world is shared by all kept answers (common random numbers). With ``followups`` 0 (the
 default) it plans only at the start of a turn and answers the decisions inside its own chain
 (and between turns) as fast does; ``followups`` 1 plans at those too (measured no better in
@@ -37,7 +40,8 @@ class PlanBot(FastBot):
     strength = 3  # above fast in solo, docs/bots.md ("The plan level")
 
     def __init__(self, k: int = 4, samples: int = 2, followups: int = 0,
-                 margin: float | None = None, depth: int = 8, width: int = 6,
+                 margin: float | None = None, horizon: int = 1, k_next: int = 3,
+                 depth: int = 8, width: int = 6,
                  top_width: int = 24, reply_depth: int = 6, reply_width: int = 4,
                  reply_top: int = 12, max_steps: int = 200,
                  evaluation: str | None = "learned") -> None:
@@ -46,6 +50,8 @@ class PlanBot(FastBot):
         self.samples = samples          #: sampled worlds each answer is played out in
         self.followups = followups      #: 1: plan inside the own chain too; 0: turn starts only
         self.margin = margin            #: drop answers this far below fast's best (None: keep)
+        self.horizon = horizon          #: own turns looked at after this one
+        self.k_next = k_next            #: answers looked further at each later turn (horizon > 1)
         self.reply_depth = reply_depth  #: the other seats' greedy replies: chain steps,
         self.reply_width = reply_width  #: answers per follow-up,
         self.reply_top = reply_top      #: answers per decision
@@ -91,9 +97,12 @@ class PlanBot(FastBot):
         return legal[cands[pick]]
 
     # ------------------------------------------------------------------ one look
-    def two_turns(self, game, ev: Evaluator, world, seat, action) -> float:
+    def two_turns(self, game, ev: Evaluator, world, seat, action, ahead: int | None = None) -> float:
         """The value of ``action`` in ``world`` for ``seat``: its chain as fast plays it, then
-        fast's best next own turn (the game's end: the value there)."""
+        fast's best next own turn (the game's end: the value there). With ``ahead`` (default
+        :attr:`horizon`) above 1, the next turn's best ``k_next`` answers by fast's ranking are
+        looked at the same way, ``ahead - 1`` turns further, and the best of them counts."""
+        ahead = self.horizon if ahead is None else ahead
         state = step(game, world, seat, action)
         state = finish_chain(game, ev, state, seat, self.depth, self.width)[0]
         state = self.next_turn(game, ev, state, seat)
@@ -103,8 +112,12 @@ class PlanBot(FastBot):
                 state = finish_chain(game, ev, step(game, state, seat, legal[0]), seat,
                                      self.depth, self.width)[0]
             return ev.value(state, seat)
-        return ranked(game, ev, state, seat, legal, depth=self.depth, width=self.width,
-                      top_width=self.top_width)[0][0]
+        order = ranked(game, ev, state, seat, legal, depth=self.depth, width=self.width,
+                       top_width=self.top_width)
+        if ahead <= 1:
+            return order[0][0]
+        return max(self.two_turns(game, ev, state, seat, legal[i], ahead - 1)
+                   for _, i in order[:max(1, self.k_next)])
 
     def next_turn(self, game, ev: Evaluator, state, seat):
         """``state`` played on to the start of ``seat``'s next turn (or the game's end, or

@@ -10,8 +10,8 @@ import pytest
 
 import engine
 from engine.bots import FastBot, PlanBot, Sampler, bot_kinds, decide, get_bot, make_bot
-from engine.bots.evaluation import evaluator_for, searching
-from engine.bots.greedy import ranked
+from engine.bots.evaluation import evaluator_for, searching, step
+from engine.bots.greedy import finish_chain, ranked
 from engine.core import rng as _rng
 
 ARK = engine.get_game("arknova")
@@ -165,3 +165,26 @@ def test_plan_without_followups_answers_inside_its_chain_as_fast():
 def test_plan_plays_zoocracy_on_its_own_evaluator():
     actions, state = play(ZOO, 2, "plan-zoo", [PlanBot(**SMALL), FastBot()], 12)
     assert len(actions) == 12
+
+
+def test_a_longer_horizon_takes_the_best_of_the_next_turns_answers():
+    """``horizon=2``: an answer's value is the best, over the next turn's ``k_next`` best
+    answers by fast's ranking, of their own look one turn further."""
+    state = _turn_start(1, "plan-horizon", 3)
+    bot = PlanBot(horizon=2, k_next=2, **SMALL)
+    ev = evaluator_for(ARK, "learned")
+    world = Sampler(ARK, state, 0)({"rng": 6})
+    action = ARK.legal_actions(state, 0)[0]
+    with searching(ev):
+        got = bot.two_turns(ARK, ev, world, 0, action)
+        # the same look by hand: the chain as fast plays it, on to the next turn, fast's
+        # ranking there, and each of its two best answers looked at one turn further
+        mid = finish_chain(ARK, ev, step(ARK, world, 0, action), 0, bot.depth, bot.width)[0]
+        mid = bot.next_turn(ARK, ev, mid, 0)
+        assert mid["stack"][-1]["kind"] == "turn" and mid["turn"] == state["turn"] + 1
+        legal = ARK.legal_actions(mid, 0)
+        order = ranked(ARK, ev, mid, 0, legal, depth=4, width=3, top_width=8)
+        want = max(bot.two_turns(ARK, ev, mid, 0, legal[i], 1) for _, i in order[:2])
+        one = bot.two_turns(ARK, ev, world, 0, action, 1)
+    assert got == want
+    assert one == order[0][0]  # one turn ahead: fast's best next turn
