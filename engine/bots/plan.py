@@ -1,4 +1,4 @@
-"""The plan level: the fast level's one-ply look, with a look one more own turn ahead.
+"""The plan level: the fast level's one-ply look, with a look one or two own turns ahead.
 
 The fast level (:class:`~engine.bots.greedy.FastBot`) scores each answer by the learned value
 of the position its chain ends in (the seat's own follow-ups answered greedily), so it does not
@@ -15,8 +15,9 @@ level
    next turn there: the best value :func:`~.greedy.ranked` finds (a finished game: its value);
 3. answers the kept answer with the best mean over the worlds (ties: fast's order).
 
-With ``horizon`` 2 (or more) the next turn is not scored by fast's best answer alone: its best
-``k_next`` answers are each played on to the turn after it, the best of them counts.
+With ``horizon`` 2 (the default; 1 is the two-turn look above) the next turn is not scored by
+fast's best answer alone: its best ``k_next`` (3) answers are each played on to the turn after
+it, and the best of them counts (a three-turn look).
 
 Every world is shared by all kept answers (common random numbers). With ``followups`` 0 (the
 default) it plans only at the start of a turn and answers the decisions inside its own chain
@@ -34,13 +35,13 @@ from .greedy import FastBot, candidates, finish_chain, own_followup, ranked
 
 
 class PlanBot(FastBot):
-    """Fast's one-ply look, with the top ``k`` answers compared one own turn further."""
+    """Fast's one-ply look, with the top ``k`` answers compared ``horizon`` own turns further."""
 
     kind = "plan"
     strength = 3  # above fast in solo, docs/bots.md ("The plan level")
 
     def __init__(self, k: int = 4, samples: int = 2, followups: int = 0,
-                 margin: float | None = None, horizon: int = 1, k_next: int = 3,
+                 margin: float | None = None, horizon: int = 2, k_next: int = 3,
                  depth: int = 8, width: int = 6,
                  top_width: int = 24, reply_depth: int = 6, reply_width: int = 4,
                  reply_top: int = 12, max_steps: int = 200,

@@ -62,7 +62,8 @@ def test_plan_is_registered_above_fast_with_its_settings():
     kinds = bot_kinds()
     assert kinds.index("fast") < kinds.index("plan")
     plan = get_bot("plan")
-    assert (plan.k, plan.samples, plan.followups, plan.top_width) == (4, 2, 0, 24)
+    assert (plan.k, plan.samples, plan.followups, plan.horizon, plan.k_next, plan.top_width) == \
+        (4, 2, 0, 2, 3, 24)
     bot = make_bot("plan:k=3,samples=1,followups=1")
     assert (bot.k, bot.samples, bot.followups, bot.top_width) == (3, 1, 1, 24)
     assert type(get_bot("fast")) is FastBot  # fast is not the plan level with k=1
