@@ -12,10 +12,10 @@ state.
 Kinds: ``random`` (uniform), ``greedy`` (one-ply greedy with the game's evaluation, looking
 through the seat's own chained decisions), ``mcts`` (determinized Monte-Carlo search with greedy
 rollouts, bounded by playouts and by a time budget); on the learned value of the game (its
-plugin's ``"learned"`` evaluator variant): ``fast`` (greedy's one-ply look, narrower) and ``search``
-(mcts, one second per decision), and ``plan`` (fast's look, its best few answers compared one
-own turn further on sampled worlds: :mod:`.plan`). ``greedy`` keeps the hand-weighted evaluation: it is the
-frozen reference the ladder (``benchmarks/ladder.py``) measures the learned levels against.
+plugin's ``"learned"`` evaluator variant): ``fast`` (greedy's one-ply look, narrower),
+``search`` (mcts, one second per decision) and ``plan`` (fast's look, its best few answers
+compared two own turns further on sampled worlds: :mod:`.plan`). ``greedy`` keeps the
+hand-weighted evaluation: it is the frozen reference the ladder (``benchmarks/ladder.py``) measures the learned levels against.
 """
 
 from __future__ import annotations
