@@ -19,14 +19,14 @@ margin, by stage (share of the game's turns): mean absolute error and how often 
 winner's; and at half time.
 
 Levels: ``random``, ``greedy-ref`` (today's ``greedy``: the hand-weighted evaluation, frozen as
-the reference), ``fast``, ``search`` (``search:0.25`` and other bot specs work too, see
-:func:`engine.bots.make_bot`; ``--level NAME=SPEC`` names a spec with commas). A level
-``LEVEL@b`` plays on the weights of ``--value-b`` (the others on ``--value`` or the shipped
-file): ``--pairs fast:fast@b --value cand.json --value-b engine/arknova/data/value.json`` pits a
-candidate against the shipped value. ``--paired`` plays every pair on the same deals, game by
-game; ``--first K`` starts at game ``K``. Besides the wall milliseconds it prints each level's
-CPU milliseconds per decision and per move start (where a search level searches). ``--json
-FILE`` also writes every figure as JSON.
+the reference), ``fast``, ``search``, ``plan`` (``search:0.25`` and other bot specs work too, see
+:func:`engine.bots.make_bot`; ``--level NAME=SPEC`` names a spec with settings, e.g. ``--level
+plan3=plan:k=3,samples=1 --solo-levels fast,plan3``). A level ``LEVEL@b`` plays on the weights of
+``--value-b`` (the others on ``--value`` or the shipped file): ``--pairs fast:fast@b --value
+cand.json --value-b engine/arknova/data/value.json`` pits a candidate against the shipped value.
+``--paired`` plays every pair on the same deals, game by game; ``--first K`` starts at game
+``K``. Besides the wall milliseconds it prints each level's CPU milliseconds per decision and per
+move start (where a search level searches). ``--json FILE`` also writes every figure as JSON.
 """
 
 from __future__ import annotations
@@ -49,19 +49,14 @@ from engine.bots import decide, make_bot  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
 
 #: Ladder names of bot specs; ``greedy-ref`` is the hand-weighted greedy the issue froze.
-LEVELS = {"random": "random", "greedy-ref": "greedy", "fast": "fast", "search": "search"}
+LEVELS = {"random": "random", "greedy-ref": "greedy", "fast": "fast", "search": "search",
+          "plan": "plan"}
 MAX_DECISIONS = 30_000
 
 
 #: The weights each value name plays on (``a``: ``--value`` or the shipped file, ``b``:
 #: ``--value-b``); a level ``name@b`` decides on ``b``.
 VALUES: dict = {}
-
-
-def init_worker(path: str | None, path_b: str | None, levels: dict) -> None:
-    """A worker's initializer: the candidate values and the named levels of the command line."""
-    use_value(path, path_b)
-    LEVELS.update(levels)
 
 
 def use_value(path: str | None, path_b: str | None = None) -> None:
@@ -76,6 +71,22 @@ def use_value(path: str | None, path_b: str | None = None) -> None:
         data_b = learned.validate(json.loads(Path(path_b).read_text()))
         VALUES["b"] = lambda: data_b
     learned.load = VALUES["a"]  # the module's functions look ``load`` up at each call
+
+
+def define_levels(defs: list[str]) -> None:
+    """``NAME=SPEC`` entries (``--level``): the level ``NAME`` plays the bot spec ``SPEC``."""
+    for d in defs:
+        name, eq, bot = d.partition("=")
+        if not eq or not name or ":" in name or "," in name or not bot:
+            raise SystemExit(f"--level {d!r}: expected NAME=SPEC (NAME without ':' or ',')")
+        make_bot(bot)  # a bad spec fails here, before any game
+        LEVELS[name] = bot
+
+
+def init_worker(path: str | None, path_b: str | None, defs: list[str]) -> None:
+    """A worker's initializer: the same weights and named levels as the main process."""
+    use_value(path, path_b)
+    define_levels(defs)
 
 
 def weights_of(level: str):
@@ -203,6 +214,10 @@ def main() -> None:
     ap.add_argument("--seed", default="ladder")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", help="write every figure to this file")
+    ap.add_argument("--level", action="append", default=[], metavar="NAME=SPEC",
+                    help="name a bot spec for --pairs / --solo-levels, e.g. "
+                    "--level plan3=plan:k=3,samples=1 or s24=search:budget=none,playouts=24 "
+                    "(repeatable)")
     ap.add_argument("--value", help="a candidate value.json to measure (default: the shipped)")
     ap.add_argument("--value-b", help="the value.json of levels named LEVEL@b (e.g. --pairs "
                     "fast:fast@b --value cand.json --value-b engine/arknova/data/value.json)")
@@ -211,13 +226,8 @@ def main() -> None:
     ap.add_argument("--paired", action="store_true",
                     help="every pair plays the same deals (game i: seed '{seed}:duel:{i}'), "
                          "interleaved game by game: variants of a level compared on equal luck")
-    ap.add_argument("--level", action="append", default=[], metavar="NAME=SPEC",
-                    help="name a bot spec for --pairs / --solo-levels, e.g. "
-                         "s24=search:budget=none,playouts=24 (repeatable)")
     args = ap.parse_args()
-    for named in args.level:
-        name, _, bot_spec = named.partition("=")
-        LEVELS[name] = bot_spec
+    define_levels(args.level)
     started = time.time()
     pairs = [tuple(p.split(":", 1)) for p in args.pairs.split(",") if p]
     tasks = []
@@ -234,7 +244,7 @@ def main() -> None:
     results = []
     use_value(args.value, args.value_b)
     with ProcessPoolExecutor(max_workers=args.workers, initializer=init_worker,
-                             initargs=(args.value, args.value_b, dict(LEVELS))) as pool:
+                             initargs=(args.value, args.value_b, args.level)) as pool:
         for g in pool.map(play, tasks, chunksize=1):
             results.append(g)
             print(f"{len(results)}/{len(tasks)} {g['levels']} scores {g['scores']} turns "

@@ -14,9 +14,11 @@ from engine.bots import (
     FastBot,
     GreedyBot,
     MctsBot,
+    PlanBot,
     RandomBot,
     Sampler,
     SearchBot,
+    bot_kinds,
     decide,
     get_bot,
     make_bot,
@@ -153,11 +155,18 @@ def _bots():
             # progressive widening, the seat's own playout moves on a wider look, solo horizon
             ("search-wide", SearchBot(budget=None, playouts=5, candidates=2, rollout_top=6,
                                       rollout_width=3, rollout_depth=3, widen=1, own_top=8,
-                                      solo_horizon=2))]
+                                      solo_horizon=2)),
+            ("plan", PlanBot(k=3, samples=2, depth=3, width=3, top_width=8, reply_top=6,
+                             reply_width=3, reply_depth=3))]
 
 
-@pytest.mark.parametrize("kind,bot", _bots(), ids=["greedy", "mcts", "fast", "search",
-                                                    "search-wide"])
+def test_the_view_check_covers_every_registered_level():
+    assert {bot.kind for _, bot in _bots()} == set(bot_kinds()) - {"random"}
+    for _, bot in _bots():
+        assert type(bot) is type(get_bot(bot.kind))
+
+
+@pytest.mark.parametrize("kind,bot", _bots(), ids=[k for k, _ in _bots()])
 def test_bots_decide_only_from_the_view(kind, bot):
     perturb = PERTURBERS["arknova"]
     checked = 0
