@@ -217,3 +217,41 @@ def test_money_beyond_the_cap_counts_for_nothing(monkeypatch):
     alone = clone(next(iter(positions(ARK, 1, 13, every=1))))
     alone["players"][0]["money"] = 500
     assert learned.features(alone, 0)[learned.SOLO.index("money")] == 50.0
+
+
+def test_progress_on_the_markers_pays_the_points_that_end_the_game(monkeypatch):
+    """``progress_on: markers`` (value.json): the tempo term counts the points on the tracks
+    (appeal plus the conservation's worth, 0 ends the game), not the projected points, which
+    also count the final-scoring cards' conservation (paid only at the end). Counted on the
+    projected points, a zoo whose final cards put it past 0 got nothing for the last points
+    its markers needed, and a fast bot sat 10 points short for 8 breaks (docs/bots.md)."""
+    state = clone(next(iter(positions(ARK, 2, 14, every=1))))
+    me, rival = state["players"]
+    me["appeal"], me["conservation"] = 84, 10  # markers: 84 + (2 * 10 - 14) - 100 = -10
+    me["final"], me["partners"] = ["F08"], ["africa", "americas", "asia", "europe"]
+    rival["appeal"], rival["conservation"] = 10, 0
+    assert learned.markers(state, 0) == -10
+    assert learned.zoo_features(state, 0)[0] == 2.0  # conservation 10 + 4 (F08): 84 + 18 - 100
+    nearer = clone(state)
+    nearer["players"][0]["appeal"] += 5  # markers -5, projected 7
+    shipped = learned.load()
+    assert shipped.get("progress_on", "projected") in learned.PROGRESS_ON
+    data = {"projected": {**shipped, "progress_on": "projected"},
+            "markers": {**shipped, "progress_on": "markers"}}
+    u = {}
+    for on, d in data.items():
+        monkeypatch.setattr(learned, "load", lambda d=d: d)
+        u[on] = (learned.utility(state, 0), learned.utility(nearer, 0))
+    lean = [2.0 * learned.win_chance(s, 0) - 1.0 for s in (state, nearer)]
+    assert min(lean) > 0.99  # far ahead
+    tempo, window = shipped["tempo"], shipped.get("progress", learned.PROGRESS)
+    # projected: both past 0, the whole window either way; markers: 10 and 5 points short
+    assert u["markers"][0] - u["projected"][0] == pytest.approx(tempo * lean[0] * -10.0)
+    assert u["markers"][1] - u["projected"][1] == pytest.approx(tempo * lean[1] * -5.0)
+    assert window > 10.0
+    gain = {on: b - a for on, (a, b) in u.items()}
+    assert gain["markers"] - gain["projected"] == pytest.approx(
+        tempo * (lean[1] * -5.0 - lean[0] * -10.0))
+    assert gain["markers"] > gain["projected"] + 4.0 * tempo
+    with pytest.raises(learned.ValueFileError):
+        learned.validate({**copy.deepcopy(shipped), "progress_on": "points"})

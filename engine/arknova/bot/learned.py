@@ -35,7 +35,7 @@ from importlib import resources
 
 from ...bots.evaluation import Evaluator, final_value
 from .. import deck
-from ..tables import T, appeal_income
+from ..tables import T, appeal_income, victory_points
 from .evaluate import EVALUATOR as HAND, clock, pending, zoo_parts
 from .zooparts import HAND_SHARE, hand_value
 
@@ -58,6 +58,11 @@ SOLO = (ZOO + tuple(f"{n}*breaks" for n in BY_BREAKS) + tuple(f"{n}*phase" for n
 
 WIN_BONUS = 20.0   #: the +-20 of a finished game (engine.bots.evaluation.final_value)
 PROGRESS = 60.0    #: default of ``progress`` in value.json: the tempo term's window (points)
+#: What the tempo term's progress counts (``progress_on`` in value.json; absent: ``projected``):
+#: ``projected`` the zoo's projected points (final-scoring cards included), ``markers`` the
+#: points on the tracks, appeal plus the conservation's worth, which end the game at 0
+#: (:func:`engine.arknova.scoring.end_triggered_by`).
+PROGRESS_ON = ("projected", "markers")
 NEAR = 40.0        #: the end features count the last this many points before the nearer end
 
 
@@ -208,8 +213,18 @@ def utility(state: dict, seat: int) -> float:
         # one-sided: only a probably-winning seat is paid for bringing the end closer; paid to
         # keep it away, a trailing seat refused its own points once tempo > 1 (stalled games)
         window = data.get("progress", PROGRESS)
+        if data.get("progress_on", "projected") == "markers":
+            vp = float(markers(state, seat))
         u += data["tempo"] * max(0.0, lean) * (window + max(-window, min(0.0, vp)))
     return u
+
+
+def markers(state: dict, seat: int) -> int:
+    """The seat's points on the tracks (appeal plus the conservation's worth): 0 or more ends
+    the game. Unlike the projected points it leaves out the final-scoring cards, whose points
+    come only at the end (counted, a zoo can project 0 or more with its markers still apart)."""
+    p = state["players"][seat]
+    return victory_points(p["appeal"], p["conservation"])
 
 
 # --------------------------------------------------------------------------- the weights
@@ -249,6 +264,8 @@ def validate(data: dict) -> dict:
         raise ValueFileError("value.json: progress must be a positive number")
     if "money_cap" in data and (not finite(data["money_cap"]) or data["money_cap"] <= 0):
         raise ValueFileError("value.json: money_cap must be a positive number")
+    if data.get("progress_on", "projected") not in PROGRESS_ON:
+        raise ValueFileError(f"value.json: progress_on must be one of {list(PROGRESS_ON)}")
     return data
 
 
