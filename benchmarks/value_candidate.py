@@ -6,7 +6,7 @@ docs/bots.md, "Value3", were made this way).
 
 ``PART=FEATURE=WEIGHT`` sets a weight (``PART`` is ``duel`` or ``solo``); ``PART.KEY=NUMBER``
 or ``KEY=NUMBER`` (no second ``=``) sets a number of the part or of the file (``money_cap``,
-``tempo``, ``progress``). The base file is widened to today's features first (an older file's
+``tempo``, ``progress``); ``progress_on=markers`` sets what the tempo term counts. The base file is widened to today's features first (an older file's
 missing features at 0) and the result validated.
 """
 
@@ -34,8 +34,8 @@ def main(argv: list[str]) -> None:
         elif "." in head:  # PART.KEY=NUMBER
             part, key = head.split(".", 1)
             data[part][key] = float(value)
-        else:
-            data[head] = float(value)
+        else:  # a number of the file, or ``progress_on`` (a word)
+            data[head] = value if head == "progress_on" else float(value)
     data["about"] = f"candidate from {base}: {' '.join(sets)}"
     learned.validate(data)
     Path(out).write_text(json.dumps(data, indent=1) + "\n")
