@@ -12,9 +12,9 @@ from sqlalchemy import delete, exists, false, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
-from . import times
+from . import auth_store, times
 from .db import Database
-from .models import ActionRecord, Follow, Game, Seat, User
+from .models import ActionRecord, Follow, Game, Seat
 
 
 def listed_for(viewer: int | None, now: datetime | None = None) -> Any:
@@ -36,8 +36,7 @@ class PeopleStore:
     async def player(self, name: str) -> Any:
         """``(id, username, created_at)`` of the player of that name (any case), or None."""
         async with self.db.read() as s:
-            return (await s.execute(select(User.id, User.username, User.created_at).where(
-                User.username_key == name.strip().lower()))).first()
+            return await auth_store.named(s, name.strip().lower())
 
     # ------------------------------------------------------------------ follows
     async def follow(self, follower: int, followee: int, limit: int) -> tuple[datetime | None,
@@ -71,9 +70,11 @@ class PeopleStore:
         """``(id, username, created_at)`` of the players followed, by name."""
         async with self.db.read() as s:
             return list((await s.execute(
-                select(User.id, User.username, Follow.created_at)
-                .join(Follow, Follow.followee_id == User.id)
-                .where(Follow.follower_id == follower).order_by(User.username_key))).all())
+                select(Follow.followee_id.label("id"),
+                       auth_store.username_of(Follow.followee_id).label("username"),
+                       Follow.created_at)
+                .where(Follow.follower_id == follower)
+                .order_by(auth_store.username_key_of(Follow.followee_id)))).all())
 
     async def follows(self, follower: int, followee: int) -> bool:
         async with self.db.read() as s:

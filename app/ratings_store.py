@@ -12,8 +12,9 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from . import auth_store
 from .db import Database
-from .models import Rating, RatingHistory, User
+from .models import Rating, RatingHistory
 
 
 class RatingTx:
@@ -77,17 +78,16 @@ class RatingStore:
             total = await s.scalar(select(func.count()).select_from(Rating)
                                    .where(Rating.game == game))
             rows = (await s.execute(
-                select(Rating, User.username).join(User, User.id == Rating.user_id)
+                select(Rating, auth_store.username_of(Rating.user_id))
                 .where(Rating.game == game)
                 .order_by(Rating.rating.desc(), Rating.user_id).limit(limit).offset(offset))).all()
         return int(total or 0), [(r, name) for r, name in rows]
 
-    async def of_user(self, username: str) -> tuple[User, list[tuple[Rating, int]]] | None:
-        """The user of that name and their ratings by game, each with how many players of
-        that game rate higher (None: no such user)."""
+    async def of_user(self, username: str) -> tuple[Any, list[tuple[Rating, int]]] | None:
+        """The user of that name (``id, username, created_at``) and their ratings by game,
+        each with how many players of that game rate higher (None: no such user)."""
         async with self.db.read() as s:
-            user = (await s.execute(select(User).where(
-                User.username_key == username.lower()))).scalar_one_or_none()
+            user = await auth_store.named(s, username.lower())
             if user is None:
                 return None
             rows = (await s.execute(select(Rating).where(Rating.user_id == user.id)

@@ -11,10 +11,9 @@ from typing import Any
 
 from sqlalchemy import delete, func, select
 
-from . import prefs_store
+from . import auth_store, prefs_store
 from .auth_store import lock_user
 from .db import flush_unique
-from .models import User
 from .models_delivery import Webhook, WebhookDelivery
 
 
@@ -68,8 +67,8 @@ async def active_hooks(s: Any, users: Sequence[int]) -> list[Any]:
     """``id, user_id, username`` of the active webhooks of ``users`` whose "webhook" channel
     is on (the notification preferences' switch, app/notify)."""
     hooks = (await s.execute(
-        select(Webhook.id, Webhook.user_id, User.username)
-        .join(User, User.id == Webhook.user_id)
+        select(Webhook.id, Webhook.user_id,
+               auth_store.username_of(Webhook.user_id).label("username"))
         .where(Webhook.user_id.in_(users), Webhook.active.is_(True))
         .order_by(Webhook.id))).all()
     if hooks:

@@ -19,8 +19,8 @@ from datetime import datetime
 
 from sqlalchemy import func, select, text, update
 
-from .. import outbox_store
-from ..models import Game, Rating, Seat, Seek, User
+from .. import auth_store, outbox_store
+from ..models import Game, Rating, Seat, Seek
 from ..signals import Notify
 
 #: a player without a rating in a game counts as this (Glicko's start, app/ratings.py)
@@ -66,9 +66,7 @@ async def ratings(s, game: str, user_ids: Iterable[int]) -> dict[int, float]:
 
 
 async def names(s, user_ids: Iterable[int]) -> dict[int, str]:
-    ids = sorted(set(user_ids))
-    return dict((await s.execute(select(User.id, User.username).where(User.id.in_(ids))))
-                .all()) if ids else {}
+    return await auth_store.usernames(s, user_ids)
 
 
 async def open_count(s, user_id: int) -> int:
@@ -153,7 +151,7 @@ async def seeks_of_game(s, game_id: int) -> list[tuple[int, int]]:
 async def listed(s, now: datetime, limit: int = 100) -> list[tuple[Seek, str]]:
     """Open seeks (oldest first) with their players' names."""
     return [(r[0], r[1]) for r in (await s.execute(
-        select(Seek, User.username).join(User, User.id == Seek.user_id)
+        select(Seek, auth_store.username_of(Seek.user_id))
         .where(Seek.status == "open", Seek.expires_at > now)
         .order_by(Seek.created_at, Seek.id).limit(limit))).all()]
 
