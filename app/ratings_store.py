@@ -56,6 +56,16 @@ class RatingTx:
         await self.s.commit()
 
 
+async def ratings_of(s: Any, game: str, user_ids: list[int]) -> dict[int, float]:
+    """``{user id: rating}`` of those of these users rated in ``game`` (in the caller's
+    session: quick match's pairing)."""
+    if not user_ids:
+        return {}
+    rows = (await s.execute(select(Rating.user_id, Rating.rating).where(
+        Rating.game == game, Rating.user_id.in_(user_ids)))).all()
+    return {u: float(r) for u, r in rows}
+
+
 class RatingStore:
     def __init__(self, db: Database) -> None:
         self.db = db

@@ -164,17 +164,7 @@ TABLE_OWNERS: dict[str, tuple[str, ...]] = {
 
 #: ``(module, model class)`` reads of another owner's table that remain, with the reason; the
 #: list may only shrink (test_the_foreign_table_allowlist_only_shrinks)
-FOREIGN_TABLES_ALLOWED = {
-    # a profile's and the friends' lists of games (issue #33) filter the games' rows by the
-    # follows and the viewer's seat (``listed_for``) in one statement each: to move into
-    # the game store with the follows' subquery handed in
-    ("people_store.py", "Game"), ("people_store.py", "Seat"),
-    ("people_store.py", "ActionRecord"),
-    # quick match (#33.5) pairs seeks into a game, its seats and the players' ratings in the
-    # pairing transaction: to move into the game store's and ratings store's functions of
-    # the caller's session
-    ("seeks/store.py", "Game"), ("seeks/store.py", "Seat"), ("seeks/store.py", "Rating"),
-}
+FOREIGN_TABLES_ALLOWED: set[tuple[str, str]] = set()
 
 #: the one module that locks a user's row (``auth_store.lock_user``)
 USER_LOCK_OWNER = "auth_store.py"
