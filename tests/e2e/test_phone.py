@@ -145,3 +145,108 @@ def test_the_final_table_fits(phone, server):
     assert phone.evaluate(WIDTH) <= PHONE["width"]
     # no break note pops up for breaks that were over before the page opened
     assert phone.locator("#break-note:not([hidden])").count() == 0
+
+
+TOOLS_BOX = """sel => { const r = document.querySelector(sel).getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height}; }"""
+#: the element a tap at the middle of `sel` reaches (the element itself when nothing covers it)
+TAP_REACHES = """sel => { const e = document.querySelector(sel); const r = e.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !!hit && (hit === e || e.contains(hit)); }"""
+#: [scrollWidth, clientWidth] of the status line and the tools
+HEADER_WIDTHS = """() => ['#status-line', '#game-tools'].map(s => { const e = document.querySelector(s);
+    return [s, e.scrollWidth, e.clientWidth]; })"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_header_folds_its_tools_into_a_menu(server, browser, watch, artifacts, lang):
+    """In a running game at 390x844 the header's status line keeps to its width (no sideways
+    scrolling) and the tools (resign, next game, bell) wait behind a "⋯" button whose drop-down
+    shows them inside the screen; it stays open while the game moves on, and closes on Escape,
+    a tap elsewhere, a second tap and a chosen tool. At 1440x900 the tools are in the header's
+    line and there is no "⋯"."""
+    from .test_exits import open_page, player, started_game, words
+
+    w = words(lang)
+    ada, bob = player(server), player(server)
+    gid = started_game(server, ada, bob, f"e2e-phone-tools-{lang}")
+    ctx, page = open_page(browser, watch, server, ada, lang, PHONE, f"/game.html?id={gid}", f"tools-{lang}")
+    try:
+        page.wait_for_function("() => window.menagerie && window.menagerie.state.status === 'running'")
+        toggle = page.wait_for_selector("#tools-toggle")
+        page.wait_for_selector("#resign-btn", state="hidden")
+        for sel, scroll, client in page.evaluate(HEADER_WIDTHS):
+            assert scroll <= client, f"{sel} scrolls sideways at 390 px ({scroll} > {client})"
+        assert page.evaluate(WIDTH) <= PHONE["width"]
+        assert toggle.get_attribute("aria-expanded") == "false"
+        assert toggle.get_attribute("aria-label") == w["game.tools"]
+        assert toggle.get_attribute("title") == w["game.tools_title"]
+        box = page.evaluate(TOOLS_BOX, "#tools-toggle")
+        assert box["width"] >= 44 and box["height"] >= 44, box
+        assert box["right"] <= PHONE["width"] and box["top"] >= 0, box
+        # the "⋯" sits in the first line: the header is no taller than its three lines were
+        assert page.evaluate(TOOLS_BOX, "#status-line")["top"] < 60
+        assert page.evaluate(TOOLS_BOX, ".topbar")["height"] <= 115
+        page.screenshot(path=str(artifacts / f"header-menu-closed-{lang}-390x844.png"))
+
+        # open: the tools as rows of a drop-down under the header, Resign inside the screen
+        toggle.click()
+        page.wait_for_selector("#tools-menu", state="visible")
+        assert toggle.get_attribute("aria-expanded") == "true"
+        resign = page.evaluate(TOOLS_BOX, "#resign-btn")
+        header = page.evaluate(TOOLS_BOX, ".topbar")
+        assert resign["left"] >= 0 and resign["right"] <= PHONE["width"], resign
+        assert resign["top"] >= header["bottom"] - 1 and resign["bottom"] <= PHONE["height"], (resign, header)
+        assert resign["height"] >= 44, resign
+        assert page.evaluate(TAP_REACHES, "#resign-btn"), "something covers the menu's Resign"
+        assert w["exits.resign"] in page.inner_text("#resign-btn")
+        assert page.is_visible("#next-game-btn")
+        assert w["next.button"] in page.inner_text("#next-game-btn")
+        assert page.evaluate(WIDTH) <= PHONE["width"]
+        page.screenshot(path=str(artifacts / f"header-menu-open-{lang}-390x844.png"))
+
+        # the game moves on (the other player keeps his cards): the header is drawn again, the
+        # menu stays open
+        before = page.evaluate("window.menagerie.state.version")
+        legal = server.api("GET", f"/api/games/{gid}/legal", None, bob["token"])
+        server.api("POST", f"/api/games/{gid}/actions",
+                   {"version": legal["version"], "action": legal["actions"][0]}, bob["token"])
+        page.wait_for_function("v => window.menagerie.state.version > v", arg=before)
+        page.wait_for_selector("#resign-btn", state="visible")
+        assert toggle.get_attribute("aria-expanded") == "true"
+
+        # Escape closes it (the focus back on the "⋯")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#resign-btn", state="hidden")
+        assert toggle.get_attribute("aria-expanded") == "false"
+        assert page.evaluate("document.activeElement.id") == "tools-toggle"
+        # a second tap closes it
+        toggle.click()
+        page.wait_for_selector("#resign-btn", state="visible")
+        toggle.click()
+        page.wait_for_selector("#resign-btn", state="hidden")
+        assert toggle.get_attribute("aria-expanded") == "false"
+        # a tap elsewhere (the game's title) closes it
+        toggle.click()
+        page.wait_for_selector("#resign-btn", state="visible")
+        page.click("#game-title")
+        page.wait_for_selector("#resign-btn", state="hidden")
+        # a chosen tool closes it: Resign asks first; "keep playing" changes nothing
+        toggle.click()
+        page.click("#resign-btn")
+        page.wait_for_selector("#resign-dialog[open]")
+        assert toggle.get_attribute("aria-expanded") == "false"
+        page.click("#resign-dialog-no")
+        page.wait_for_selector("#resign-dialog", state="detached")
+        assert page.evaluate("window.menagerie.state.status") == "running"
+
+        # a laptop: the tools in the header's line, no "⋯"
+        page.set_viewport_size({"width": 1440, "height": 900})
+        page.wait_for_selector("#tools-toggle", state="hidden")
+        page.wait_for_selector("#resign-btn", state="visible")
+        resign = page.evaluate(TOOLS_BOX, "#resign-btn")
+        assert resign["bottom"] <= page.evaluate(TOOLS_BOX, ".topbar")["bottom"], resign
+        assert page.evaluate(TAP_REACHES, "#resign-btn")
+        page.screenshot(path=str(artifacts / f"header-tools-{lang}-1440x900.png"))
+    finally:
+        ctx.close()
