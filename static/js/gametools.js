@@ -51,6 +51,8 @@ export function renderTools(items) {
   if (!wired) wire(p);
   p.menu.replaceChildren(...items);
   p.box.classList.toggle("empty", items.length === 0);
+  // a note (someone on vacation) marks the folded menu's button with a dot
+  p.box.classList.toggle("has-note", items.some((el) => el.classList && el.classList.contains("badge")));
   if (!items.length) open = false;
   show(p);
 }

@@ -207,6 +207,7 @@ def test_a_vacation_declared_in_the_lobby_shows_at_the_table(server, browser, wa
         # bob's table says ada is on vacation (after a reload of the game)
         b.reload()
         b.wait_for_selector('.badge.vacation[data-vacation-seat="0"]', state="attached")
+        assert b.locator("#game-tools.has-note").count() == 1  # the phone's "⋯" wears a dot
         open_tools(b)
         note = b.wait_for_selector('.badge.vacation[data-vacation-seat="0"]')
         start = w["vac.on_vacation"].split("{until}")[0].replace("{name}", ada["user"]["username"])
@@ -218,6 +219,7 @@ def test_a_vacation_declared_in_the_lobby_shows_at_the_table(server, browser, wa
         b.reload()
         b.wait_for_selector("#next-game-btn", state="attached")
         assert b.locator(".badge.vacation").count() == 0
+        assert b.locator("#game-tools.has-note").count() == 0
     finally:
         ctx.close()
         ctx2.close()
