@@ -158,18 +158,19 @@ HEADER_WIDTHS = """() => ['#status-line', '#game-tools'].map(s => { const e = do
     return [s, e.scrollWidth, e.clientWidth]; })"""
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_header_folds_its_tools_into_a_menu(server, browser, watch, artifacts, lang):
+@pytest.mark.parametrize("lang,timed", [("en", False), ("de", True)], ids=["en", "de-timed"])
+def test_the_header_folds_its_tools_into_a_menu(server, browser, watch, artifacts, lang, timed):
     """In a running game at 390x844 the header's status line keeps to its width (no sideways
     scrolling) and the tools (resign, next game, bell) wait behind a "⋯" button whose drop-down
     shows them inside the screen; it stays open while the game moves on, and closes on Escape,
     a tap elsewhere, a second tap and a chosen tool. At 1440x900 the tools are in the header's
-    line and there is no "⋯"."""
+    line and there is no "⋯". A timed game's clocks take a line of their own, all in sight."""
     from .test_exits import open_page, player, started_game, words
 
     w = words(lang)
     ada, bob = player(server), player(server)
-    gid = started_game(server, ada, bob, f"e2e-phone-tools-{lang}")
+    gid = started_game(server, ada, bob, f"e2e-phone-tools-{lang}",
+                       {"mode": "move", "seconds": 86400} if timed else None)
     ctx, page = open_page(browser, watch, server, ada, lang, PHONE, f"/game.html?id={gid}", f"tools-{lang}")
     try:
         page.wait_for_function("() => window.menagerie && window.menagerie.state.status === 'running'")
@@ -186,7 +187,12 @@ def test_the_header_folds_its_tools_into_a_menu(server, browser, watch, artifact
         assert box["right"] <= PHONE["width"] and box["top"] >= 0, box
         # the "⋯" sits in the first line: the header is no taller than its three lines were
         assert page.evaluate(TOOLS_BOX, "#status-line")["top"] < 60
-        assert page.evaluate(TOOLS_BOX, ".topbar")["height"] <= 115
+        height = page.evaluate(TOOLS_BOX, ".topbar")["height"]
+        print(f"header {height} px at 390 ({lang}, timed: {timed})")
+        assert height <= (150 if timed else 115), height  # the clocks' own line: about 30 px more
+        if timed:
+            chips = page.eval_on_selector_all("#status-line .clock-chip", "els => els.map(e => e.getBoundingClientRect().right)")
+            assert len(chips) == 2 and max(chips) <= PHONE["width"], chips
         page.screenshot(path=str(artifacts / f"header-menu-closed-{lang}-390x844.png"))
 
         # open: the tools as rows of a drop-down under the header, Resign inside the screen
