@@ -28,6 +28,16 @@ pytestmark = pytest.mark.usefixtures("no_console_errors")
 
 WIDTH = "document.documentElement.scrollWidth"
 
+TOOLS_BOX = """sel => { const r = document.querySelector(sel).getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height}; }"""
+#: the element a tap at the middle of `sel` reaches (the element itself when nothing covers it)
+TAP_REACHES = """sel => { const e = document.querySelector(sel); const r = e.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !!hit && (hit === e || e.contains(hit)); }"""
+#: [scrollWidth, clientWidth] of the status line and the tools
+HEADER_WIDTHS = """() => ['#status-line', '#game-tools'].map(s => { const e = document.querySelector(s);
+    return [s, e.scrollWidth, e.clientWidth]; })"""
+
 
 @pytest.fixture(scope="module")
 def phone(server, browser, watch):
@@ -96,9 +106,11 @@ def test_a_game_on_a_phone(phone, server):
     keep_cards(page, catalog)
     assert wait_to_answer(page)
 
-    # the money is in the top bar
+    # the money is in the top bar, whose line keeps to its width (Undo, when there, is its arrow)
     money = page.evaluate("window.menagerie.state.view.public.players[window.menagerie.state.seat].money")
     assert page.inner_text("#status-line .money-stat").strip() == str(money)
+    for sel, scroll, client in page.evaluate(HEADER_WIDTHS):
+        assert scroll <= client, f"{sel} scrolls sideways at 390 px ({scroll} > {client})"
 
     # placing a building: the map stays in sight above a one-line bar that speaks of taps
     use_action(page, "build")
@@ -145,17 +157,6 @@ def test_the_final_table_fits(phone, server):
     assert phone.evaluate(WIDTH) <= PHONE["width"]
     # no break note pops up for breaks that were over before the page opened
     assert phone.locator("#break-note:not([hidden])").count() == 0
-
-
-TOOLS_BOX = """sel => { const r = document.querySelector(sel).getBoundingClientRect();
-    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height}; }"""
-#: the element a tap at the middle of `sel` reaches (the element itself when nothing covers it)
-TAP_REACHES = """sel => { const e = document.querySelector(sel); const r = e.getBoundingClientRect();
-    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    return !!hit && (hit === e || e.contains(hit)); }"""
-#: [scrollWidth, clientWidth] of the status line and the tools
-HEADER_WIDTHS = """() => ['#status-line', '#game-tools'].map(s => { const e = document.querySelector(s);
-    return [s, e.scrollWidth, e.clientWidth]; })"""
 
 
 @pytest.mark.parametrize("lang,timed", [("en", False), ("de", True)], ids=["en", "de-timed"])
