@@ -94,3 +94,10 @@ async def token_user(s: Any, digest: str) -> Any:
         select(User.id, User.username, Token.expires_at)
         .join(Token, Token.user_id == User.id)
         .where(Token.token_hash == digest))).first()
+
+
+async def lock_user(s: Any, user_id: int) -> None:
+    """Lock the user's row in ``s``'s transaction (``FOR UPDATE`` on PostgreSQL; SQLite has one
+    writer at a time): two writes checked against one per-user limit (games, analyses,
+    webhooks, vacations) queue instead of both passing."""
+    await s.execute(select(User.id).where(User.id == user_id).with_for_update())

@@ -11,9 +11,9 @@ from typing import Any
 
 from sqlalchemy import select
 
+from . import outbox_store
 from .db import Database
 from .models import ChatMessage, User
-from .models_delivery import OutboxEvent
 
 
 class ChatTx:
@@ -56,7 +56,7 @@ class ChatTx:
 
     def add_notice(self, game_id: int, payload: dict) -> None:
         """A notice through the outbox, in this transaction."""
-        self.s.add(OutboxEvent(kind="notice", game_id=game_id, version=0, payload=payload))
+        outbox_store.notice(self.s, game_id, payload)
 
     async def publish(self, bus: Any, channel: str, payload: str) -> None:
         """Announce ``payload`` on ``channel`` with the commit (``bus.publish_in``)."""

@@ -32,11 +32,10 @@ from typing import Any
 
 import engine
 
-from . import jsonutil
+from . import jsonutil, outbox_store
 from .auth import UserInfo
 from .bus import USER_CHANNEL
 from .db import Database
-from .models_delivery import OutboxEvent
 from .refusal import Refusal
 from .settings import Settings
 from .signals import Notify
@@ -106,12 +105,6 @@ class InviteService:
         return Notify(kind, game_id, name, engine.title_of(name), tuple(sorted(set(users))),
                       by).payload()
 
-    @classmethod
-    def _notice(cls, kind: str, game_id: int, name: str, users: list[int],
-                by: str) -> OutboxEvent:
-        return OutboxEvent(kind="notice", game_id=game_id, version=0,
-                           payload=cls._payload(kind, game_id, name, users, by))
-
     # ------------------------------------------------------------------ create, invite
     async def create(self, user: UserInfo, spec: dict[str, Any], names: list[str],
                      unlisted: bool = True) -> dict:
@@ -123,8 +116,8 @@ class InviteService:
         out = await self.games.create(
             user, name, spec["seats"], spec["options"], spec["bots"], spec["bot"],
             spec["time_control"], hints=spec["hints"], invited=ids, unlisted=unlisted,
-            also=lambda gid: [self._notice("game_invitation", gid, name, list(ids),
-                                           user.username)])
+            also=lambda s, gid: outbox_store.notice(s, gid, self._payload(
+                "game_invitation", gid, name, list(ids), user.username)))
         self.signals.wake_outbox()
         await self._tell(out["id"], name, list(ids), "invitation", user.username)
         log.info("game %s: %s invited %s", out["id"], user.username,

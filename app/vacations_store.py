@@ -11,9 +11,9 @@ from typing import Any
 
 from sqlalchemy import delete, select
 
+from . import auth_store, prefs_store
 from .db import Database
-from .models import User, Vacation
-from .models_delivery import NotificationPrefs
+from .models import Vacation
 
 
 class VacationTx:
@@ -25,8 +25,7 @@ class VacationTx:
 
     async def zone_name(self) -> str | None:
         """The time zone of the user's notification preferences (None: none set)."""
-        return await self.s.scalar(select(NotificationPrefs.tz)
-                                   .where(NotificationPrefs.user_id == self.user_id))
+        return await prefs_store.zone(self.s, self.user_id)
 
     async def days(self) -> list[tuple[date, date]]:
         """``(first_day, last_day)`` of every vacation of the user."""
@@ -81,7 +80,7 @@ class VacationStore:
         first (one declaration of a user at a time)."""
         async with self.db.write() as s:
             if lock_user:
-                await s.execute(select(User.id).where(User.id == user_id).with_for_update())
+                await auth_store.lock_user(s, user_id)
             yield VacationTx(s, user_id)
 
     async def spans_since(self, user_id: int, since: datetime) -> list[tuple[datetime, datetime]]:
@@ -101,3 +100,16 @@ async def on_vacation(session: Any, user_ids: Iterable[int], now: datetime) -> s
     return set((await session.execute(select(Vacation.user_id).where(
         Vacation.user_id.in_(ids), Vacation.starts_at <= now,
         Vacation.ends_at > now))).scalars().all())
+
+
+async def not_over(session: Any, user_ids: Iterable[int],
+                   now: datetime) -> dict[int, list[tuple[datetime, datetime]]]:
+    """user id -> ``(starts_at, ends_at)`` of their vacations not over at ``now``, in order
+    (in ``session``: the game store's clocks read them in their own transaction)."""
+    out: dict[int, list[tuple[datetime, datetime]]] = {}
+    for uid, starts, ends in (await session.execute(
+            select(Vacation.user_id, Vacation.starts_at, Vacation.ends_at)
+            .where(Vacation.user_id.in_(list(user_ids)), Vacation.ends_at > now)
+            .order_by(Vacation.starts_at))).all():
+        out.setdefault(uid, []).append((starts, ends))
+    return out

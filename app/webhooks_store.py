@@ -11,9 +11,11 @@ from typing import Any
 
 from sqlalchemy import delete, func, select
 
+from . import prefs_store
+from .auth_store import lock_user
 from .db import flush_unique
 from .models import User
-from .models_delivery import NotificationPrefs, Webhook, WebhookDelivery
+from .models_delivery import Webhook, WebhookDelivery
 
 
 async def hooks_of(s: Any, user_id: int) -> list[tuple[Webhook, WebhookDelivery | None]]:
@@ -32,7 +34,7 @@ async def hooks_of(s: Any, user_id: int) -> list[tuple[Webhook, WebhookDelivery 
 async def registered(s: Any, user_id: int, url: str) -> tuple[int, bool]:
     """With the user's row locked (one registration of a user at a time; SQLite has one
     writer): how many webhooks the user has, and whether one of them is for ``url``."""
-    await s.execute(select(User.id).where(User.id == user_id).with_for_update())
+    await lock_user(s, user_id)
     count = await s.scalar(select(func.count()).select_from(Webhook)
                            .where(Webhook.user_id == user_id))
     same = await s.scalar(select(Webhook.id).where(Webhook.user_id == user_id,
@@ -71,10 +73,7 @@ async def active_hooks(s: Any, users: Sequence[int]) -> list[Any]:
         .where(Webhook.user_id.in_(users), Webhook.active.is_(True))
         .order_by(Webhook.id))).all()
     if hooks:
-        off = {uid for uid, prefs in (await s.execute(
-            select(NotificationPrefs.user_id, NotificationPrefs.prefs)
-            .where(NotificationPrefs.user_id.in_(users)))).all()
-            if ((prefs or {}).get("channels") or {}).get("webhook") is False}
+        off = await prefs_store.webhook_off(s, users)
         hooks = [hook for hook in hooks if hook.user_id not in off]
     return list(hooks)
 

@@ -19,11 +19,14 @@ margin, by stage (share of the game's turns): mean absolute error and how often 
 winner's; and at half time.
 
 Levels: ``random``, ``greedy-ref`` (today's ``greedy``: the hand-weighted evaluation, frozen as
-the reference), ``fast``, ``search`` (``search:0.25`` and other bot specs work too, see
-:func:`engine.bots.make_bot`). A level ``LEVEL@b`` plays on the weights of ``--value-b`` (the
-others on ``--value`` or the shipped file): ``--pairs fast:fast@b --value cand.json --value-b
-engine/arknova/data/value.json`` pits a candidate against the shipped value. ``--json FILE``
-also writes every figure as JSON.
+the reference), ``fast``, ``search``, ``plan`` (``search:0.25`` and other bot specs work too, see
+:func:`engine.bots.make_bot`; ``--level NAME=SPEC`` names a spec with settings, e.g. ``--level
+plan3=plan:k=3,samples=1 --solo-levels fast,plan3``). A level ``LEVEL@b`` plays on the weights of
+``--value-b`` (the others on ``--value`` or the shipped file): ``--pairs fast:fast@b --value
+cand.json --value-b engine/arknova/data/value.json`` pits a candidate against the shipped value.
+``--paired`` plays every pair on the same deals, game by game; ``--first K`` starts at game
+``K``. Besides the wall milliseconds it prints each level's CPU milliseconds per decision and per
+move start (where a search level searches). ``--json FILE`` also writes every figure as JSON.
 """
 
 from __future__ import annotations
@@ -46,7 +49,8 @@ from engine.bots import decide, make_bot  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
 
 #: Ladder names of bot specs; ``greedy-ref`` is the hand-weighted greedy the issue froze.
-LEVELS = {"random": "random", "greedy-ref": "greedy", "fast": "fast", "search": "search"}
+LEVELS = {"random": "random", "greedy-ref": "greedy", "fast": "fast", "search": "search",
+          "plan": "plan"}
 MAX_DECISIONS = 30_000
 
 
@@ -67,6 +71,22 @@ def use_value(path: str | None, path_b: str | None = None) -> None:
         data_b = learned.validate(json.loads(Path(path_b).read_text()))
         VALUES["b"] = lambda: data_b
     learned.load = VALUES["a"]  # the module's functions look ``load`` up at each call
+
+
+def define_levels(defs: list[str]) -> None:
+    """``NAME=SPEC`` entries (``--level``): the level ``NAME`` plays the bot spec ``SPEC``."""
+    for d in defs:
+        name, eq, bot = d.partition("=")
+        if not eq or not name or ":" in name or "," in name or not bot:
+            raise SystemExit(f"--level {d!r}: expected NAME=SPEC (NAME without ':' or ',')")
+        make_bot(bot)  # a bad spec fails here, before any game
+        LEVELS[name] = bot
+
+
+def init_worker(path: str | None, path_b: str | None, defs: list[str]) -> None:
+    """A worker's initializer: the same weights and named levels as the main process."""
+    use_value(path, path_b)
+    define_levels(defs)
 
 
 def weights_of(level: str):
@@ -99,6 +119,8 @@ def play(task: tuple) -> dict:
     state = game.setup(players, {}, seed)
     rng = {"rng": _rng.seed_to_int(f"{seed}:bots")}
     ms: list[list[float]] = [[] for _ in range(players)]
+    cpu: list[list[float]] = [[] for _ in range(players)]  # CPU ms, decisions with a choice
+    starts: list[list[float]] = [[] for _ in range(players)]  # CPU ms, move starts only
     preds = []
     decisions = 0
     while decisions < MAX_DECISIONS:
@@ -111,19 +133,34 @@ def play(task: tuple) -> dict:
             if seat not in game.waiting_for(state):
                 continue
             many = len(game.legal_actions(state, seat)) > 1
+            start = state["stack"][-1]["kind"] == "turn" if state["stack"] else False
             learned.load = weights_of(levels[seat])
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             action = decide(bots[seat], game, state, seat, rng)
             learned.load = VALUES["a"]
             if many:
                 ms[seat].append(1000 * (time.perf_counter() - t0))
+                cpu[seat].append(1000 * (time.process_time() - c0))
+                if start:
+                    starts[seat].append(cpu[seat][-1])
             state, _ = game.apply(state, seat, action)
             decisions += 1
     res = game.result(state)
     end = state["end"] or {}
     return {"levels": levels, "seed": seed, "scores": [res["scores"][s] for s in range(players)]
             if res else None, "turns": state["turn"], "breaks": state["breaks"],
-            "stalled": res is None or end.get("trigger") is None, "ms": ms, "preds": preds}
+            "stalled": res is None or end.get("trigger") is None, "ms": ms, "cpu": cpu,
+            "starts": starts, "preds": preds}
+
+
+def start_cpu(xs: list[float]) -> dict:
+    """CPU milliseconds of the move-start decisions (where a search level searches)."""
+    if not xs:
+        return {"start_median": None, "start_p90": None, "start_max": None, "starts": 0}
+    xs = sorted(xs)
+    return {"start_median": round(statistics.median(xs), 1),
+            "start_p90": round(xs[min(len(xs) - 1, int(0.9 * len(xs)))], 1),
+            "start_max": round(xs[-1], 1), "starts": len(xs)}
 
 
 def pair_summary(a: str, b: str, games: list[dict]) -> dict:
@@ -177,43 +214,67 @@ def main() -> None:
     ap.add_argument("--seed", default="ladder")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", help="write every figure to this file")
+    ap.add_argument("--level", action="append", default=[], metavar="NAME=SPEC",
+                    help="name a bot spec for --pairs / --solo-levels, e.g. "
+                    "--level plan3=plan:k=3,samples=1 or s24=search:budget=none,playouts=24 "
+                    "(repeatable)")
     ap.add_argument("--value", help="a candidate value.json to measure (default: the shipped)")
     ap.add_argument("--value-b", help="the value.json of levels named LEVEL@b (e.g. --pairs "
                     "fast:fast@b --value cand.json --value-b engine/arknova/data/value.json)")
+    ap.add_argument("--first", type=int, default=0,
+                    help="index of the first game (resume a run: the same seeds go on)")
+    ap.add_argument("--paired", action="store_true",
+                    help="every pair plays the same deals (game i: seed '{seed}:duel:{i}'), "
+                         "interleaved game by game: variants of a level compared on equal luck")
     args = ap.parse_args()
+    define_levels(args.level)
     started = time.time()
     pairs = [tuple(p.split(":", 1)) for p in args.pairs.split(",") if p]
     tasks = []
     for a, b in pairs:
-        for i in range(args.games):
-            tasks.append(([a, b] if i % 2 == 0 else [b, a], f"{args.seed}:{a}:{b}:{i}"))
+        for i in range(args.first, args.first + args.games):
+            seed = f"{args.seed}:duel:{i}" if args.paired else f"{args.seed}:{a}:{b}:{i}"
+            tasks.append(([a, b] if i % 2 == 0 else [b, a], seed))
+    if args.paired:  # game by game, so that a run cut short still compares the pairs
+        tasks.sort(key=lambda t: int(t[1].rsplit(":", 1)[1]))
     solo_levels = [s for s in args.solo_levels.split(",") if s] if args.solo else []
     for lv in solo_levels:
-        tasks += [([lv], f"{args.seed}:solo:{i}") for i in range(args.solo)]
+        tasks += [([lv], f"{args.seed}:solo:{i}")
+                  for i in range(args.first, args.first + args.solo)]
     results = []
     use_value(args.value, args.value_b)
-    with ProcessPoolExecutor(max_workers=args.workers, initializer=use_value,
-                             initargs=(args.value, args.value_b)) as pool:
+    with ProcessPoolExecutor(max_workers=args.workers, initializer=init_worker,
+                             initargs=(args.value, args.value_b, args.level)) as pool:
         for g in pool.map(play, tasks, chunksize=1):
             results.append(g)
             print(f"{len(results)}/{len(tasks)} {g['levels']} scores {g['scores']} turns "
-                  f"{g['turns']} breaks {g['breaks']}", file=sys.stderr, flush=True)
+                  f"{g['turns']} breaks {g['breaks']} seed {g['seed']} cpu_s "
+                  f"{[round(sum(c) / 1000, 1) for c in g['cpu']]} start_cpu_ms_max "
+                  f"{[round(max(c), 0) if c else 0 for c in g['starts']]}",
+                  file=sys.stderr, flush=True)
     out: dict = {"seed": args.seed, "value": args.value or "shipped", "value_b": args.value_b,
                  "games_per_pair": args.games, "pairs": [], "ms": {}, "solo": {}}
     ms: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+    starts: dict[str, list[float]] = {}
     duels = [g for g in results if len(g["levels"]) == 2]
     for g in results:
-        for lv, times in zip(g["levels"], g["ms"]):
+        for lv, times, c, st in zip(g["levels"], g["ms"], g["cpu"], g["starts"]):
             ms.setdefault(lv, []).extend(times)
+            cpu.setdefault(lv, []).extend(c)
+            starts.setdefault(lv, []).extend(st)
     for a, b in pairs:
+        prefix = f"{args.seed}:duel:" if args.paired else f"{args.seed}:{a}:{b}:"
         mine = [g for g in duels if sorted(g["levels"]) == sorted([a, b])
-                and g["seed"].startswith(f"{args.seed}:{a}:{b}:")]
+                and g["seed"].startswith(prefix)]
         out["pairs"].append(pair_summary(a, b, mine))
     for lv in solo_levels:
         xs = [g["scores"][0] for g in results if g["levels"] == [lv]]
         out["solo"][lv] = {"deals": len(xs), "mean": round(statistics.fmean(xs), 1),
                            "reached": round(sum(1 for x in xs if x >= 0) / len(xs), 3)}
-    out["ms"] = {lv: {"median": round(statistics.median(t), 1), "decisions": len(t)}
+    out["ms"] = {lv: {"median": round(statistics.median(t), 1), "decisions": len(t),
+                      "cpu_median": round(statistics.median(cpu[lv]), 1),
+                      "cpu_mean": round(statistics.fmean(cpu[lv]), 1), **start_cpu(starts[lv])}
                  for lv, t in ms.items() if t}
     out["calibration"] = calibration(duels)
     out["seconds"] = round(time.time() - started)
@@ -224,9 +285,11 @@ def main() -> None:
         print(f"| {p['pair']} | {p['games']} | {p['win_rate']:.3f} ({p['ci95'][0]:.3f}–"
               f"{p['ci95'][1]:.3f}) | {p['turns_per_seat_median']} | {p['breaks_median']} | "
               f"{p['ended_within_12_breaks']:.3f} | {p['stalled']} |")
-    print("\n| level | median ms per decision | decisions |\n|---|---:|---:|")
+    print("\n| level | median ms per decision (wall) | CPU ms median / mean | decisions "
+          "| move starts: CPU ms median / p90 / max | move starts |\n|---|---:|---:|---:|---:|---:|")
     for lv, m in out["ms"].items():
-        print(f"| {lv} | {m['median']} | {m['decisions']} |")
+        print(f"| {lv} | {m['median']} | {m['cpu_median']} / {m['cpu_mean']} | {m['decisions']} "
+              f"| {m['start_median']} / {m['start_p90']} / {m['start_max']} | {m['starts']} |")
     print("\n| solo level | deals | mean score | share >= 0 |\n|---|---:|---:|---:|")
     for lv, s in out["solo"].items():
         print(f"| {lv} | {s['deals']} | {s['mean']} | {s['reached']:.3f} |")

@@ -126,3 +126,67 @@ def test_a_stray_redacting_call_is_found(tmp_path):
     (tmp_path / "stray.py").write_text(
         "from engine.core import events_for\n\ndef f(g, s):\n    return g.public_view(s)\n")
     assert _redacting_calls(tmp_path) == ["stray.py:1 events_for", "stray.py:4 public_view"]
+
+
+# ------------------------------------------------------------------ one owner per table
+
+#: a table's model class -> the modules (paths under app/, a folder ending in "/") that may
+#: name it: its schema module and its owner's store (and the owner's domain, for a type or the
+#: worker); every other module asks the owner's store (issue #34.4; docs/codehealth.md)
+TABLE_OWNERS = {
+    # the outbox's rows are added through outbox_store.add/notice, in the caller's session
+    "OutboxEvent": ("models_delivery.py", "outbox_store.py", "outbox.py"),
+    "NotificationPrefs": ("models_delivery.py", "prefs_store.py", "notify/"),
+    "Vacation": ("models.py", "vacations_store.py", "vacations.py"),
+}
+
+#: the one module that locks a user's row (``auth_store.lock_user``)
+USER_LOCK_OWNER = "auth_store.py"
+
+
+def _owned_in(rel: str, owners: tuple[str, ...]) -> bool:
+    return any(rel == o or (o.endswith("/") and rel.startswith(o)) for o in owners)
+
+
+def foreign_table_uses(root: Path) -> list[str]:
+    """``path:line name`` of each mention of an owned table's model class outside its owners,
+    and of each ``...with_for_update()`` on a query naming ``User`` outside auth_store.py."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = ([(node.lineno, node.id)] if isinstance(node, ast.Name) else
+                     [(node.lineno, node.attr)] if isinstance(node, ast.Attribute) else
+                     [(node.lineno, a.name) for a in node.names]
+                     if isinstance(node, ast.ImportFrom) else [])
+            for line, name in names:
+                if name in TABLE_OWNERS and not _owned_in(rel, TABLE_OWNERS[name]):
+                    out.append(f"{rel}:{line} {name}")
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "with_for_update" and rel != USER_LOCK_OWNER
+                    and any(isinstance(n, ast.Name) and n.id == "User"
+                            for n in ast.walk(node.func.value))):
+                out.append(f"{rel}:{node.lineno} User locked")
+    return out
+
+
+def test_each_table_is_written_and_read_by_its_owner():
+    assert foreign_table_uses(ROOT / "app") == []
+
+
+def test_a_table_touched_outside_its_owner_is_found(tmp_path):
+    (tmp_path / "outbox_store.py").write_text(
+        "from .models_delivery import OutboxEvent\n\ndef add(s):\n    s.add(OutboxEvent())\n")
+    (tmp_path / "chat_store.py").write_text(
+        "from . import models_delivery as m\n\ndef f(s):\n"
+        "    s.add(m.OutboxEvent(kind='notice'))\n")
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "store.py").write_text(
+        "from ..models import User, Vacation\n\nasync def f(s, select):\n"
+        "    await s.execute(select(User.id).where(User.id == 1).with_for_update())\n")
+    (tmp_path / "auth_store.py").write_text(
+        "async def lock(s, select, User):\n"
+        "    await s.execute(select(User.id).with_for_update())\n")
+    assert foreign_table_uses(tmp_path) == [
+        "chat_store.py:4 OutboxEvent", "games/store.py:1 Vacation",
+        "games/store.py:4 User locked"]

@@ -98,7 +98,7 @@ STORAGE = (
     "games/store_rematch.py", "games/store_invites.py", "games/store_lookups.py",
     "daily/store.py", "analysis/store.py", "notify/store.py", "people_store.py", "seeks/store.py", "vacations_store.py",
     "chat_store.py", "ratings_store.py", "push_store.py", "webhooks_store.py",
-    "auth_store.py",
+    "auth_store.py", "prefs_store.py", "outbox_store.py",
     # the edge: tells "the database is away" (503) from a bug (500) by SQLAlchemy's exceptions
     "errors.py",
 )

@@ -15,8 +15,9 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
+from ..auth_store import lock_user
 from ..db import Database, Duplicate
-from ..models import Analysis, User
+from ..models import Analysis
 
 ACTIVE = ("pending", "running")
 
@@ -62,7 +63,7 @@ class AnalysisTx:
     async def other_active(self, user_id: int, game_id: int) -> int | None:
         """The game of another analysis the user asked for that is queued or running (None:
         none), counted with the user's row locked (two requests at once queue)."""
-        await self.s.execute(select(User.id).where(User.id == user_id).with_for_update())
+        await lock_user(self.s, user_id)
         other: int | None = await self.s.scalar(select(Analysis.game_id).where(
             Analysis.requested_by == user_id, Analysis.status.in_(ACTIVE),
             Analysis.game_id != game_id).limit(1))

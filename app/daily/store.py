@@ -22,9 +22,9 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, and_, case, func, or_, select, update
 
+from .. import prefs_store
 from ..db import Database
 from ..models import DailyAttempt, User
-from ..models_delivery import NotificationPrefs
 from ..times import aware
 from .calendar import day_end
 from .kinds import outcome
@@ -80,10 +80,11 @@ class DailyStore:
 
     @staticmethod
     def new_attempt(user_id: int, kind: str, day: date, now: datetime, ranked: bool = True):
-        """The rows to store with a new daily game (``also`` of the game's transaction)."""
-        return lambda game_id: [DailyAttempt(user_id=user_id, kind=kind, day=day,
-                                             game_id=game_id, started_at=now, in_time=False,
-                                             ranked=ranked)]
+        """What writes the attempt's row with a new daily game (``also(session, game_id)`` of
+        the game's transaction)."""
+        return lambda s, game_id: s.add(DailyAttempt(user_id=user_id, kind=kind, day=day,
+                                                     game_id=game_id, started_at=now,
+                                                     in_time=False, ranked=ranked))
 
     async def standing(self, user_id: int) -> tuple[datetime | None, int, bool]:
         """What the ranking threshold looks at: when the account was made, how many games it
@@ -92,9 +93,8 @@ class DailyStore:
         async with self.db.read() as s:
             made = await s.scalar(select(User.created_at).where(User.id == user_id))
             games = await self.games.finished_play_count(user_id, s)
-            verified = await s.scalar(select(NotificationPrefs.email_verified_at).where(
-                NotificationPrefs.user_id == user_id))
-        return (aware(made) if made is not None else None), int(games or 0), verified is not None
+            verified = await prefs_store.has_verified_address(s, user_id)
+        return (aware(made) if made is not None else None), int(games or 0), verified
 
     # ------------------------------------------------------------------ attempts
     async def attempt(self, user_id: int, kind: str, day: date) -> Attempt | None:

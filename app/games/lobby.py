@@ -38,13 +38,13 @@ class Deal:
     """A game the server deals itself (the daily challenge, ``app/daily/``): its ``seed`` is the
     server's, not a random one; it stays private to its seated players until ``sealed_until``
     (``app/redaction.py``); ``source`` says what made it (never rated: ``app/ratings.py``);
-    ``also(game_id)`` gives rows stored in the game's own transaction (a constraint on them
+    ``also(session, game_id)`` writes rows in the game's own transaction (a constraint on them
     refuses the game too: :class:`~app.db.Duplicate`). No quota applies: the caller bounds these."""
 
     seed: str
     source: str
     sealed_until: datetime | None = None
-    also: Callable[[int], list[Any]] | None = None
+    also: Callable[[Any, int], None] | None = None
 
 
 class Lobby:
@@ -56,11 +56,11 @@ class Lobby:
                      bots: list[int], bot_kind: str, time_control: dict | None = None,
                      deal: Deal | None = None, *, hints: bool = False,
                      invited: tuple[int, ...] = (), unlisted: bool = False,
-                     also: Callable[[int], list[Any]] | None = None) -> dict:
+                     also: Callable[[Any, int], None] | None = None) -> dict:
         """Open a game; the creator sits in seat 0. ``invited``: user ids whose seats are kept
         for them (the lowest seats that are not bots'), until they accept or decline
         (app/invites.py); ``unlisted``: only invited players may take a seat, and it is in no
-        public list; ``also(game_id)``: more rows stored with it (the invitation notice)."""
+        public list; ``also(session, game_id)``: more rows stored with it (the invitation notice)."""
         try:
             game = engine.get_game(name)
         except KeyError:

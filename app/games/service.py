@@ -76,7 +76,7 @@ class GameService:
                      bots: list[int], bot_kind: str, time_control: dict | None = None, *,
                      hints: bool = False, invited: tuple[int, ...] = (),
                      unlisted: bool = False,
-                     also: Callable[[int], list[Any]] | None = None) -> dict:
+                     also: Callable[[Any, int], None] | None = None) -> dict:
         return await self.lobby.create(user, name, seats, options, bots, bot_kind, time_control,
                                        hints=hints, invited=invited, unlisted=unlisted,
                                        also=also)
@@ -84,7 +84,7 @@ class GameService:
     async def create_dealt(self, user: UserInfo, name: str, seats: int, options: dict,
                            bots: list[int], bot_kind: str, time_control: dict | None, *,
                            seed: str, source: str, sealed_until: datetime | None = None,
-                           also: Callable[[int], list] | None = None) -> dict:
+                           also: Callable[[Any, int], None] | None = None) -> dict:
         """An open game the server deals itself (see :class:`.lobby.Deal`): the summary."""
         return await self.lobby.create(user, name, seats, options, bots, bot_kind, time_control,
                                        Deal(seed, source, sealed_until, also))

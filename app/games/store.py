@@ -25,10 +25,10 @@ from typing import Any, NamedTuple, Protocol
 from sqlalchemy import case, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from .. import outbox_store
 from ..bus import SEATS_CHANNEL, USER_CHANNEL
 from ..db import Database, Duplicate
 from ..models import ActionRecord, Game, Seat, Snapshot
-from ..models_delivery import OutboxEvent
 from ..refusal import not_found
 from ..times import utcnow
 from .store_exits import ExitRows, ExitTx
@@ -112,7 +112,7 @@ class GameStore(Lookups, Protocol):
 
     async def insert_game(self, fields: dict, seats: list[dict],
                           quota: Callable[[int, Counter], None] | None = None,
-                          also: Callable[[int], list] | None = None) -> int: ...
+                          also: Callable[[Any, int], None] | None = None) -> int: ...
     def lobby(self, game_id: int) -> contextlib.AbstractAsyncContextManager[LobbyTx]: ...
     async def write_move(self, game_id: int, version: int, seats_rev: int, move: Move) -> bool: ...
     async def seats_changed(self, game_id: int, session=None) -> None: ...
@@ -227,8 +227,8 @@ class LobbyTx(ExitTx):
 
     def set_off(self, kind: str, version: int, payload: dict) -> None:
         """An outbox row (app/outbox.py) committed with this transaction."""
-        self.s.add(OutboxEvent(kind=kind, game_id=self.row.id, version=version,
-                               payload=payload))
+        outbox_store.add(self.s, kind=kind, game_id=self.row.id, version=version,
+                         payload=payload)
 
     async def commit(self) -> None:
         """Commit; :class:`~app.db.Duplicate` if a unique constraint refuses it."""
@@ -257,13 +257,14 @@ class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows, InviteRows, Look
     # ----------------------------------------------------------------- lobby
     async def insert_game(self, fields: dict, seats: list[dict],
                           quota: Callable[[int, Counter], None] | None = None,
-                          also: Callable[[int], list] | None = None) -> int:
+                          also: Callable[[Any, int], None] | None = None) -> int:
         """Store a new open game and its seats. ``quota(active, bot_seats)`` is called first
         with the creator's unfinished games and their bot seats by kind (games dealt by the
         server, such as the daily challenge's, do not count), counted in the same
         transaction with the creator's row locked (two creations by one user queue; SQLite
-        has one writer at a time anyway); it raises to refuse. ``also(game_id)``: more rows
-        stored in the same transaction (a unique constraint on them stores nothing and raises
+        has one writer at a time anyway); it raises to refuse. ``also(session, game_id)``
+        writes more rows (the other tables' owners: a daily attempt, an invitation's notice)
+        in the same transaction (a unique constraint on them stores nothing and raises
         :class:`~app.db.Duplicate`)."""
         async with self.db.write() as s:
             if quota is not None:
@@ -274,7 +275,7 @@ class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows, InviteRows, Look
             for seat in seats:
                 s.add(Seat(game_id=row.id, **seat))
             if also is not None:
-                s.add_all(also(row.id))
+                also(s, row.id)
             try:
                 await s.commit()
             except IntegrityError as exc:
@@ -336,9 +337,8 @@ class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows, InviteRows, Look
                 await s.execute(insert(Snapshot).values(game_id=game_id, version=m.version,
                                                         state=m.state, created_at=now))
             if m.outbox is not None:
-                await s.execute(insert(OutboxEvent).values(
-                    kind=m.outbox[0], game_id=game_id, version=m.version,
-                    payload=m.outbox[1], next_attempt_at=now, created_at=now))
+                outbox_store.add(s, kind=m.outbox[0], game_id=game_id, version=m.version,
+                                 payload=m.outbox[1], now=now)
             try:
                 await s.commit()
             except IntegrityError:

@@ -12,9 +12,9 @@ from typing import Any
 
 from sqlalchemy import delete, select, update
 
-from .. import times
-from ..models import ActionRecord, Game, Seat, Vacation
-from ..models_delivery import OutboxEvent
+from .. import outbox_store, times
+from ..models import ActionRecord, Game, Seat
+from ..vacations_store import not_over
 
 
 class ExitTx:
@@ -47,20 +47,14 @@ class ExitTx:
 
     async def delete_game(self) -> None:
         """Delete the game row (its seats, log, snapshots and outbox rows go with it)."""
-        await self.s.execute(delete(OutboxEvent).where(OutboxEvent.game_id == self.row.id))
+        await outbox_store.drop_game(self.s, self.row.id)
         await self.s.execute(delete(Game).where(Game.id == self.row.id))
 
     async def vacations(self, user_ids: Iterable[int],
                         now: datetime) -> dict[int, list[list[str]]]:
         """user id -> their vacations not over at ``now`` (``[[start, end], ...]``, ISO)."""
-        rows = (await self.s.execute(
-            select(Vacation.user_id, Vacation.starts_at, Vacation.ends_at)
-            .where(Vacation.user_id.in_(list(user_ids)), Vacation.ends_at > now)
-            .order_by(Vacation.starts_at))).all()
-        out: dict[int, list[list[str]]] = {}
-        for r in rows:
-            out.setdefault(r.user_id, []).append([times.iso(r.starts_at) or "", times.iso(r.ends_at) or ""])
-        return out
+        return {uid: [[times.iso(a) or "", times.iso(b) or ""] for a, b in spans]
+                for uid, spans in (await not_over(self.s, user_ids, now)).items()}
 
 
 

@@ -11,8 +11,8 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import func, select
 
+from .. import outbox_store
 from ..models import Game, Seat, User
-from ..models_delivery import OutboxEvent
 from ..refusal import Refusal
 from ..times import utcnow
 from .store_rematch import SeatWriter, invited_seat, locked_game
@@ -88,8 +88,7 @@ class InviteRows(SeatWriter):
                 seat.user_id, seat.invited = uid, True
             row.updated_at = utcnow()
             invited = [i for i, _ in people]
-            s.add(OutboxEvent(kind="notice", game_id=game_id, version=0,
-                              payload=notice(row.game, invited)))
+            outbox_store.notice(s, game_id, notice(row.game, invited))
             await self.seats_changed(game_id, s)
             await s.commit()
             name = row.game
@@ -113,8 +112,7 @@ class InviteRows(SeatWriter):
             else:
                 seat.user_id = None
                 if row.created_by is not None and declined is not None:
-                    s.add(OutboxEvent(kind="notice", game_id=game_id, version=0,
-                                      payload=declined(row.game, [row.created_by])))
+                    outbox_store.notice(s, game_id, declined(row.game, [row.created_by]))
                 await self.seats_changed(game_id, s)
             out = Answered(row.game, row.created_by, user_id, others)
             await s.commit()

@@ -17,8 +17,9 @@ from typing import Any, NamedTuple, Protocol
 
 from sqlalchemy import and_, func, select, update
 
+from ..auth_store import lock_user
 from ..db import Database
-from ..models import ActionRecord, Game, Seat, User
+from ..models import ActionRecord, Game, Seat
 
 
 class Standing(NamedTuple):
@@ -35,7 +36,7 @@ async def creator_load(session: Any, creator: int) -> tuple[int, Counter[str]]:
     (the write transaction that creates the game, or a seek) with the creator's row locked,
     so two creations by one user queue (SQLite has one writer at a time anyway). Game
     creation, rematches and seeks all count through here (the quotas: app/quotas.py)."""
-    await session.execute(select(User.id).where(User.id == creator).with_for_update())
+    await lock_user(session, creator)
     unfinished = ((Game.created_by == creator) & (Game.status != "finished")
                   & (Game.source == "play"))
     active = await session.scalar(select(func.count()).select_from(Game).where(unfinished))

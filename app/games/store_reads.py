@@ -10,10 +10,9 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import defer
 
-from .. import times
+from .. import prefs_store, times
 from ..db import Database
 from ..models import ActionRecord, Game, Seat, User
-from ..models_delivery import NotificationPrefs
 
 
 class ReadRows:
@@ -84,9 +83,7 @@ class ReadRows:
         """The user's "Confirm turn" preference (``confirm_turn`` among the notification
         preferences, app/notify/prefs.py): on unless the user turned it off."""
         async with self.db.read() as s:
-            prefs = await s.scalar(select(NotificationPrefs.prefs)
-                                   .where(NotificationPrefs.user_id == user_id))
-        return (prefs or {}).get("confirm_turn", True) is not False
+            return await prefs_store.choice(s, user_id, "confirm_turn") is not False
 
     async def seat_of(self, game_id: int, user_id: int) -> int | None:
         async with self.db.read() as s:

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from .. import outbox_store
 from ..db import Database
 from ..models import Game, Seat, User
-from ..models_delivery import OutboxEvent
 from ..refusal import Refusal, not_found
 from ..times import utcnow
 from .store_lookups import creator_load
@@ -122,9 +122,8 @@ class RematchRows(SeatWriter):
                     if ask and x.user_id is not None:
                         invited.append(x.user_id)
                 if invited:
-                    s.add(OutboxEvent(kind="notice", game_id=new.id, version=0,
-                                      payload=invitation(new.id, old.game,
-                                                         tuple(sorted(set(invited))))))
+                    outbox_store.notice(s, new.id, invitation(new.id, old.game,
+                                                              tuple(sorted(set(invited)))))
                 await s.commit()
             except IntegrityError:  # another player asked at the same moment
                 await s.rollback()

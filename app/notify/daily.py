@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from .. import prefs_store
 from ..db import Duplicate
 from ..times import utcnow
 from . import prefs as P, store
@@ -38,7 +39,7 @@ async def run_daily_open(service, now: datetime | None = None) -> int:
         recent, started = await service.daily.players_around(s, today, DAILY_RECENT_DAYS)
         if not recent:
             return 0
-        rows = await store.prefs_of(s, recent - started)
+        rows = await prefs_store.prefs_of(s, recent - started)
     queued = 0
     for user_id in sorted(recent - started):
         row = rows.get(user_id)
@@ -56,7 +57,7 @@ async def run_daily_open(service, now: datetime | None = None) -> int:
             continue
         try:
             async with store.writing(db) as s:
-                if not await store.claim_daily(s, user_id, today.isoformat(), recipient.lang):
+                if not await prefs_store.claim_daily(s, user_id, today.isoformat(), recipient.lang):
                     await s.rollback()
                     continue
                 reach = {c.name: await c.reachable(s, [user_id]) for c in channels

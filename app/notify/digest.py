@@ -11,8 +11,9 @@ from datetime import datetime
 
 import engine
 
+from .. import prefs_store
 from ..times import iso, utcnow
-from . import prefs as P, store
+from . import prefs as P
 
 
 async def run_digests(service, now: datetime | None = None) -> int:
@@ -23,7 +24,7 @@ async def run_digests(service, now: datetime | None = None) -> int:
         return 0
     now = now or utcnow()
     async with service.db.read() as s:
-        rows = await store.verified(s)
+        rows = await prefs_store.verified(s)
     queued = 0
     for row in rows:
         prefs = P.merged(row.prefs)
@@ -36,7 +37,7 @@ async def run_digests(service, now: datetime | None = None) -> int:
         games = await waiting_games(service.games, row.user_id)
         links = await service.email.links.ready()
         async with service.db.write() as s:
-            if not await store.claim_digest(s, row.user_id, day):
+            if not await prefs_store.claim_digest(s, row.user_id, day):
                 await s.rollback()
                 continue
             if games:

@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 
 import engine
 
+from .. import prefs_store
 from ..auth import UserInfo
 from ..credentials import check_email
 from ..db import Duplicate
@@ -136,7 +137,7 @@ class NotifyService:
 
     async def get(self, user: UserInfo, lang: str) -> dict:
         async with self.db.read() as s:
-            return self._view(await store.prefs(s, user.id), lang)
+            return self._view(await prefs_store.prefs(s, user.id), lang)
 
     async def put(self, user: UserInfo, change: dict, lang: str) -> dict:
         if change.get("lang") is not None and change["lang"] not in P.LANGS:
@@ -144,7 +145,7 @@ class NotifyService:
         if change.get("time_zone") is not None:
             P.zone(change["time_zone"])
         async with self.db.write() as s:
-            row = await store.ensure(s, user.id, lang, P.defaults())
+            row = await prefs_store.ensure(s, user.id, lang, P.defaults())
             row.prefs = P.update(row.prefs, change)
             row.lang = change.get("lang") or row.lang
             row.tz = change.get("time_zone") or row.tz
@@ -159,7 +160,7 @@ class NotifyService:
         address = check_email(address)
         links = await self.email.links.ready()
         async with self.db.write() as s:
-            row = await store.ensure(s, user.id, lang, P.defaults())
+            row = await prefs_store.ensure(s, user.id, lang, P.defaults())
             row.email, row.email_verified_at, row.updated_at = address, None, utcnow()
             token = links.verify_token(user.id, address)
             self.email.add_job(s, user.id, address, {"kind": "verify", "lang": row.lang,
@@ -176,7 +177,7 @@ class NotifyService:
             raise bad_link()
         user_id, address = found
         async with self.db.write() as s:
-            done = await store.mark_verified(s, user_id, address, utcnow())
+            done = await prefs_store.mark_verified(s, user_id, address, utcnow())
             await s.commit()
         if not done:
             raise bad_link()
@@ -191,7 +192,7 @@ class NotifyService:
         user_id, kind = found
         kind = SWITCH.get(kind, kind)  # a reminder's link turns off "your turn" notices
         async with self.db.write() as s:
-            row = await store.prefs(s, user_id)
+            row = await prefs_store.prefs(s, user_id)
             if row is not None:
                 stored = P.merged(row.prefs)
                 if kind == "digest":
@@ -266,7 +267,7 @@ class NotifyService:
             return None
         now = utcnow()
         live = [c for c in self.channels if c.available]
-        rows = await store.prefs_of(s, users)
+        rows = await prefs_store.prefs_of(s, users)
         # who each channel can reach at all (a push channel: users with a subscribed
         # browser); nobody reachable: no write for that user
         reach = {c.name: await c.reachable(s, users) for c in live if hasattr(c, "reachable")}

@@ -19,8 +19,8 @@ from datetime import datetime
 
 from sqlalchemy import func, select, text, update
 
+from .. import outbox_store
 from ..models import Game, Rating, Seat, Seek, User
-from ..models_delivery import OutboxEvent
 from ..signals import Notify
 
 #: a player without a rating in a game counts as this (Glicko's start, app/ratings.py)
@@ -104,10 +104,8 @@ async def make_game(s, seeks: list[Seek], title: str, now: datetime) -> int:
     who = await names(s, [x.user_id for x in seeks])
     for x in seeks:  # "a quick match found": each player's channels (outbox: exactly once)
         others = ", ".join(who.get(o.user_id, "?") for o in seeks if o.user_id != x.user_id)
-        s.add(OutboxEvent(kind="notice", game_id=row.id, version=0, created_at=now,
-                          next_attempt_at=now,
-                          payload=Notify("matched", row.id, first.game, title, (x.user_id,),
-                                         others).payload()))
+        outbox_store.notice(s, row.id, Notify("matched", row.id, first.game, title,
+                                              (x.user_id,), others).payload(), now=now)
     return row.id
 
 

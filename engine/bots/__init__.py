@@ -12,9 +12,10 @@ state.
 Kinds: ``random`` (uniform), ``greedy`` (one-ply greedy with the game's evaluation, looking
 through the seat's own chained decisions), ``mcts`` (determinized Monte-Carlo search with greedy
 rollouts, bounded by playouts and by a time budget); on the learned value of the game (its
-plugin's ``"learned"`` evaluator variant): ``fast`` (greedy's one-ply look, narrower) and ``search``
-(mcts, one second per decision). ``greedy`` keeps the hand-weighted evaluation: it is the
-frozen reference the ladder (``benchmarks/ladder.py``) measures the learned levels against.
+plugin's ``"learned"`` evaluator variant): ``fast`` (greedy's one-ply look, narrower),
+``search`` (mcts, one second per decision) and ``plan`` (fast's look, its best few answers
+compared two own turns further on sampled worlds: :mod:`.plan`). ``greedy`` keeps the
+hand-weighted evaluation: it is the frozen reference the ladder (``benchmarks/ladder.py``) measures the learned levels against.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ from .base import Bot, RandomBot, Sampler, bot_kinds, decide, get_bot, make_bot,
 from .evaluation import Evaluator, evaluator_for, register_evaluator
 from .greedy import FastBot, GreedyBot
 from .mcts import MctsBot, SearchBot
+from .plan import PlanBot
 
 register_bot(GreedyBot())
 register_bot(MctsBot())
 register_bot(FastBot())
 register_bot(SearchBot())
+register_bot(PlanBot())
 
-__all__ = ["Bot", "Evaluator", "FastBot", "GreedyBot", "MctsBot", "RandomBot", "Sampler", "SearchBot", "bot_kinds",
+__all__ = ["Bot", "Evaluator", "FastBot", "GreedyBot", "MctsBot", "PlanBot", "RandomBot", "Sampler", "SearchBot", "bot_kinds",
            "decide", "evaluator_for", "get_bot", "make_bot", "register_bot", "register_evaluator"]

@@ -16,6 +16,13 @@ the greedy policy, which the search already assumed for it), the bot
 3. answers the live candidate with the best mean over the rounds all of them completed
    (ties: greedy order). Without any completed comparison it answers greedy's choice.
 
+Options measured in docs/bots.md ("Search experiments"), all off by default: ``widen`` adds the
+next answer of greedy's order every ``widen`` rounds (progressive widening; the successive
+rejection then keeps the best incumbents against each newcomer, and a decision with a single
+answer within ``margin`` is searched too); ``solo_horizon`` is the horizon alone at the table;
+``own_top`` plays the seat's own moves inside a playout with a wider greedy look (over that many
+answers) than the other seats' rollout moves.
+
 This is flat Monte-Carlo search over determinizations (a depth-one tree per sampled world),
 the usual remedy for hidden information ("determinized MCTS"). Everything random comes from
 ``rng``; the clock (``time.perf_counter``) only bounds the search, so with ``budget=None`` the
@@ -42,7 +49,12 @@ class MctsBot(Bot):
     def __init__(self, budget: float | None = 1.0, playouts: int = 24, candidates: int = 3,
                  horizon: int = 1, margin: float = 6.0, rounds_first: int = 2,
                  rollout_depth: int = 6, rollout_width: int = 4, rollout_top: int = 12,
-                 max_rollout_steps: int = 200, evaluation: str | None = None) -> None:
+                 max_rollout_steps: int = 200, evaluation: str | None = None,
+                 widen: int = 0, solo_horizon: int = -1, own_top: int = 0) -> None:
+        self.widen = widen                    #: add the next answer every this many rounds (0: never)
+        self.solo_horizon = solo_horizon      #: the horizon alone at the table (-1: ``horizon``)
+        #: the seat's own moves in a playout: greedy over this many answers (0: the rollout's)
+        self.own = GreedyBot(depth=8, width=6, top_width=own_top) if own_top else None
         self.budget = budget                  #: seconds per decision (None: playouts only)
         self.playouts = playouts              #: most playouts per decision
         self.candidates = candidates          #: answers searched (best by greedy value)
@@ -81,15 +93,24 @@ class MctsBot(Bot):
             return legal[order[0][1]]
         best_v = order[0][0]
         cands = [i for v, i in order[:self.candidates] if v >= best_v - self.margin]
-        if len(cands) == 1:
+        spare = [i for v, i in order if i not in cands]  # progressive widening, best first
+        if len(cands) == 1 and not (self.widen and spare):
             self.last_stats = None
             return legal[cands[0]]
-        vals: list[list[float]] = [[] for _ in cands]
+        horizon = self.horizon
+        if self.solo_horizon >= 0 and len(world["players"]) == 1:
+            horizon = self.solo_horizon
+        vals: list[dict[int, float]] = [{} for _ in cands]  # round -> value, per candidate
         alive = list(range(len(cands)))
         done = 0
         spent = 0.0
         out_of_time = False
+        r = 0
         while done < self.playouts and not out_of_time:
+            if self.widen and r and r % self.widen == 0 and spare:
+                cands.append(spare.pop(0))
+                vals.append({})
+                alive.append(len(cands) - 1)
             # one round: every live candidate is played out in the same sampled world, so
             # candidates are compared on equal luck (common random numbers)
             world = sample(rng)
@@ -98,18 +119,25 @@ class MctsBot(Bot):
                     out_of_time = True
                     break
                 t0 = time.perf_counter()
-                vals[k].append(self.playout(game, ev, world, seat, legal[cands[k]], rng))
+                vals[k][r] = self.playout(game, ev, world, seat, legal[cands[k]], rng, horizon)
                 spent += time.perf_counter() - t0
                 done += 1
-            if not out_of_time and len(alive) > 2 and len(vals[alive[0]]) >= self.rounds_first:
-                # successive rejection: drop the candidate with the worst mean so far
-                worst = min(alive, key=lambda j: (sum(vals[j]) / len(vals[j]), -j))
+            r += 1
+            ripe = [j for j in alive if len(vals[j]) >= self.rounds_first]
+            if not out_of_time and len(alive) > 2 and len(ripe) > 1:
+                # successive rejection: drop the (ripe) candidate with the worst mean so far
+                worst = min(ripe, key=lambda j: (_mean(vals[j].values()), -j))
                 alive.remove(worst)
-        rounds = min(len(vals[j]) for j in alive)
-        compared = alive if rounds else [j for j in alive if vals[j]]
-        rounds = max(1, rounds)
-        means = [sum(v[:rounds]) / rounds if v else -math.inf for v in vals]
-        if len(compared) < 2:  # out of time before any comparison: greedy's choice
+        if self.widen:  # a newcomer is compared once it has played rounds_first rounds
+            most = max(len(vals[j]) for j in alive)
+            compared = [j for j in alive
+                        if vals[j] and len(vals[j]) >= min(self.rounds_first, most)]
+        else:  # the rule before widening: every candidate still in with a visit
+            compared = [j for j in alive if vals[j]]
+        common = sorted(set.intersection(*(set(vals[j]) for j in compared))) if compared else []
+        means = [_mean(vals[j][t] for t in common) if j in compared and common else -math.inf
+                 for j in range(len(cands))]
+        if len(compared) < 2 or not common:  # out of time before any comparison: greedy's
             pick = compared[0] if compared else 0
         else:
             pick = max(compared, key=lambda j: (means[j], -j))
@@ -126,11 +154,11 @@ class MctsBot(Bot):
         return time.perf_counter() - start + mean > self.budget
 
     # ------------------------------------------------------------------ one playout
-    def playout(self, game, ev, world, seat, action, rng) -> float:
+    def playout(self, game, ev, world, seat, action, rng, horizon: int | None = None) -> float:
         """The value (``ev``) of :meth:`playout_state`'s end for ``seat``."""
-        return ev.value(self.playout_state(game, ev, world, seat, action, rng), seat)
+        return ev.value(self.playout_state(game, ev, world, seat, action, rng, horizon), seat)
 
-    def playout_state(self, game, ev, world, seat, action, rng):
+    def playout_state(self, game, ev, world, seat, action, rng, horizon: int | None = None):
         """Where a playout of ``action`` in ``world`` stops: the seat's own follow-ups and then
         every seat answered greedily (on ``ev``) until the seat has started ``horizon`` more
         moves, or the game ends."""
@@ -141,6 +169,7 @@ class MctsBot(Bot):
         state = step(game, world, seat, action)
         g = self.greedy
         state = finish_chain(game, ev, state, seat, g.depth, g.width)[0]
+        horizon = self.horizon if horizon is None else horizon
         moves = 0
         steps = 0
         while steps < self.max_rollout_steps:
@@ -149,19 +178,19 @@ class MctsBot(Bot):
                 break
             who = waiting[0]
             if who == seat and not own_followup(game, ev, state, seat):
-                if moves >= self.horizon:
+                if moves >= horizon:
                     break
                 moves += 1
             legal = game.legal_actions(state, who)
             if len(legal) == 1:
                 state = step(game, state, who, legal[0])
             else:
-                state = self._rollout_move(game, ev, state, who, legal)
+                own = self.own if who == seat and self.own is not None else self.rollout
+                state = self._rollout_move(game, ev, state, who, legal, own)
             steps += 1
         return state
 
-    def _rollout_move(self, game, ev, state, who, legal):
-        r = self.rollout
+    def _rollout_move(self, game, ev, state, who, legal, r):
         tried = _shortlist(ev, state, who, legal, r.top_width)
         best, best_v = None, None
         for a in tried:
@@ -174,9 +203,16 @@ class MctsBot(Bot):
         return best
 
 
+def _mean(xs) -> float:
+    xs = list(xs)
+    return sum(xs) / len(xs)
+
+
 class SearchBot(MctsBot):
     """The search level: :class:`MctsBot` on the learned value (leaves and rollouts), one
-    second per decision by default."""
+    second per decision by default, with mcts's rollouts and 24 playouts. Cheaper rollouts with
+    40 playouts (other seats over 8 answers, follow-ups over 3) did no better on the paired
+    confirmation (15 of 23 games against fast each, docs/bots.md "Search experiments")."""
 
     kind = "search"
     strength = 3
@@ -184,7 +220,8 @@ class SearchBot(MctsBot):
     def __init__(self, budget: float | None = 1.0, playouts: int = 24, candidates: int = 3,
                  horizon: int = 1, margin: float = 6.0, rounds_first: int = 2,
                  rollout_depth: int = 6, rollout_width: int = 4, rollout_top: int = 12,
-                 max_rollout_steps: int = 200, evaluation: str | None = "learned") -> None:
+                 max_rollout_steps: int = 200, evaluation: str | None = "learned",
+                 widen: int = 0, solo_horizon: int = -1, own_top: int = 0) -> None:
         super().__init__(budget, playouts, candidates, horizon, margin, rounds_first,
                          rollout_depth, rollout_width, rollout_top, max_rollout_steps,
-                         evaluation)
+                         evaluation, widen, solo_horizon, own_top)

@@ -357,7 +357,7 @@ async function load() {
   const fresh = st.version < 0;
   // a load answered after another one (the waiting room's poll and Start) leaves a page that
   // shows the same version and seat as it is: drawing it again would drop the bar's answers
-  if (g.view && (typeof g.version !== "number" || g.version > st.version || viewSeat() !== st.seat)) {
+  if (g.view && (typeof g.version !== "number" || g.version > st.version || (g.version === st.version && viewSeat() !== st.seat))) {
     st.version = -1;
     applyState({ ...g, full: !fresh });
   } else if (!g.view || g.version !== st.version) renderAll();

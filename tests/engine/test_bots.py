@@ -14,9 +14,11 @@ from engine.bots import (
     FastBot,
     GreedyBot,
     MctsBot,
+    PlanBot,
     RandomBot,
     Sampler,
     SearchBot,
+    bot_kinds,
     decide,
     get_bot,
     make_bot,
@@ -149,10 +151,22 @@ def _bots():
                              rollout_width=3, rollout_depth=3)),
             ("fast", FastBot(depth=3, width=3, top_width=10)),
             ("search", SearchBot(budget=None, playouts=4, candidates=3, rollout_top=6,
-                                 rollout_width=3, rollout_depth=3))]
+                                 rollout_width=3, rollout_depth=3)),
+            # progressive widening, the seat's own playout moves on a wider look, solo horizon
+            ("search-wide", SearchBot(budget=None, playouts=5, candidates=2, rollout_top=6,
+                                      rollout_width=3, rollout_depth=3, widen=1, own_top=8,
+                                      solo_horizon=2)),
+            ("plan", PlanBot(k=3, samples=2, depth=3, width=3, top_width=8, reply_top=6,
+                             reply_width=3, reply_depth=3))]
 
 
-@pytest.mark.parametrize("kind,bot", _bots(), ids=["greedy", "mcts", "fast", "search"])
+def test_the_view_check_covers_every_registered_level():
+    assert {bot.kind for _, bot in _bots()} == set(bot_kinds()) - {"random"}
+    for _, bot in _bots():
+        assert type(bot) is type(get_bot(bot.kind))
+
+
+@pytest.mark.parametrize("kind,bot", _bots(), ids=[k for k, _ in _bots()])
 def test_bots_decide_only_from_the_view(kind, bot):
     perturb = PERTURBERS["arknova"]
     checked = 0
@@ -229,6 +243,75 @@ def test_mcts_is_reproducible_without_a_time_budget_and_counts_playouts():
     b = decide(bot, ARK, state, seat, {"rng": 5})
     assert a == b
     assert stats is None or stats["playouts"] <= 5
+
+
+def test_search_widens_from_the_greedy_order_and_stays_reproducible():
+    """``widen=1`` adds the next answer of greedy's order every round: more answers get
+    playouts than the ``candidates`` it starts with, and the same generator gives the same
+    answer and the same visits."""
+    bot = SearchBot(budget=None, playouts=7, candidates=2, margin=1000.0, widen=1,
+                    rollout_top=4, rollout_width=2, rollout_depth=2, own_top=5)
+    state = ARK.setup(2, {}, 3)
+    for s in (0, 1):
+        state, _ = ARK.apply(state, s, ARK.legal_actions(state, s)[0])
+    seat = min(ARK.waiting_for(state))
+    assert len(ARK.legal_actions(state, seat)) > 3
+    a = decide(bot, ARK, state, seat, {"rng": 5})
+    stats = bot.last_stats
+    assert stats["playouts"] == 7
+    # rounds: 2 answers, then 3, then (one dropped after two rounds of the third) ...
+    assert len(stats["candidates"]) >= 3
+    assert sum(stats["visits"]) == 7
+    b = decide(bot, ARK, state, seat, {"rng": 5})
+    assert a == b and bot.last_stats["visits"] == stats["visits"]
+    assert a in stats["candidates"]
+
+
+def _scripted_search(bot, monkeypatch, values, over_at=None):
+    """Search one opening decision of ``bot`` with scripted playout values: the ``n``-th
+    playout of the ``k``-th candidate (greedy's order) is worth ``values[k][n]``; with
+    ``over_at`` the budget runs out once that many playouts are done."""
+    state = ARK.setup(2, {}, 3)
+    for s in (0, 1):
+        state, _ = ARK.apply(state, s, ARK.legal_actions(state, s)[0])
+    seat = min(ARK.waiting_for(state))
+    played: list = []
+
+    def playout(game, ev, world, who, action, rng, horizon=None):
+        k = order.index(action)
+        played.append(k)
+        return values[k][played.count(k) - 1]
+
+    monkeypatch.setattr(bot, "playout", lambda *a, **kw: 0.0)
+    decide(bot, ARK, state, seat, {"rng": 5})  # a first pass: greedy's order of the candidates
+    order = bot.last_stats["candidates"]
+    monkeypatch.setattr(bot, "playout", playout)
+    if over_at is not None:
+        monkeypatch.setattr(bot, "_over_budget", lambda start, done, spent: done >= over_at)
+    answer = decide(bot, ARK, state, seat, {"rng": 5})
+    return order.index(answer), bot.last_stats["visits"], played
+
+
+def test_search_options_are_off_by_default_and_keep_the_old_rejection(monkeypatch):
+    """With its options at their defaults (no widening, no solo horizon, no own look) the search
+    decides as before them: all candidates play the same rounds, after ``rounds_first`` rounds
+    the worst mean is dropped each round, the answer is the best mean of the survivors; cut by
+    the budget mid-round, it compares the rounds every candidate still in completed."""
+    bot = SearchBot(budget=None, playouts=10, candidates=3, margin=1000.0, rollout_top=4,
+                    rollout_width=2, rollout_depth=2)
+    assert (bot.widen, bot.solo_horizon, bot.own) == (0, -1, None)
+    # rounds 0-1: means 1, 3, 0 -> the third dropped; rounds 2-3: the first reaches 3 > 1.5
+    pick, visits, played = _scripted_search(bot, monkeypatch, [[1, 1, 5, 5], [3, 3, 0, 0], [0, 0]])
+    assert (pick, visits, played) == (0, [4, 4, 2], [0, 1, 2, 0, 1, 2, 0, 1, 0, 1])
+    # out of time after 7: round 2 played only the first (worth 100); rounds 0-1 decide
+    bot = SearchBot(budget=1.0, playouts=8, candidates=3, margin=1000.0, rollout_top=4,
+                    rollout_width=2, rollout_depth=2)
+    pick, visits, _ = _scripted_search(bot, monkeypatch, [[1, 1, 100], [3, 3, 0], [0, 0]],
+                                       over_at=7)
+    assert (pick, visits) == (1, [3, 2, 2])
+    # out of time in round 1: round 0 is every candidate's, it decides (not greedy's first)
+    pick, visits, _ = _scripted_search(bot, monkeypatch, [[0, 100], [5], [1]], over_at=4)
+    assert (pick, visits) == (1, [2, 1, 1])
 
 
 def test_mcts_answers_like_random_when_the_game_cannot_sample_worlds():

@@ -1,0 +1,158 @@
+"""The plan level: the fast level's one-ply look, with a look one or two own turns ahead.
+
+The fast level (:class:`~engine.bots.greedy.FastBot`) scores each answer by the learned value
+of the position its chain ends in (the seat's own follow-ups answered greedily), so it does not
+see that building an enclosure now lets it play an animal next turn. At a decision the plan
+level
+
+1. ranks the legal answers as fast does (one sampled world, :func:`~.greedy.ranked`) and keeps
+   the best ``k`` of them (at most ``margin`` below the best, when a margin is set);
+2. for each of ``samples`` sampled worlds (``sample(rng)``: a determinization from the seat's
+   view, the first being the world fast ranked on) and each kept answer, plays the answer and
+   the seat's own chain as fast would (:func:`~.greedy.finish_chain`), then on to the start of
+   the seat's next turn (other seats, and the seat's own decisions between turns such as a
+   break's, answered by a greedy one-ply look on the same value), and scores it by fast's best
+   next turn there: the best value :func:`~.greedy.ranked` finds (a finished game: its value);
+3. answers the kept answer with the best mean over the worlds (ties: fast's order).
+
+With ``horizon`` 2 (the default; 1 is the two-turn look above) the next turn is not scored by
+fast's best answer alone: its best ``k_next`` (3) answers are each played on to the turn after
+it, and the best of them counts (a three-turn look).
+
+Every world is shared by all kept answers (common random numbers). With ``followups`` 0 (the
+default) it plans only at the start of a turn and answers the decisions inside its own chain
+(and between turns) as fast does; ``followups`` 1 plans at those too (measured no better in
+solo and about 30 times the cost per decision: docs/bots.md, "The plan level").
+Everything random comes from ``rng``, so the level is reproducible per seed; ``k`` 1 plays
+exactly as fast. ``last_stats`` keeps the candidates and their means of the last decision.
+"""
+
+from __future__ import annotations
+
+from .base import RandomBot
+from .evaluation import Evaluator, evaluator_for, searching, step
+from .greedy import FastBot, candidates, finish_chain, own_followup, ranked
+
+
+class PlanBot(FastBot):
+    """Fast's one-ply look, with the top ``k`` answers compared ``horizon`` own turns further."""
+
+    kind = "plan"
+    strength = 3  # above fast in solo, docs/bots.md ("The plan level")
+
+    def __init__(self, k: int = 4, samples: int = 2, followups: int = 0,
+                 margin: float | None = None, horizon: int = 2, k_next: int = 3,
+                 depth: int = 8, width: int = 6,
+                 top_width: int = 24, reply_depth: int = 6, reply_width: int = 4,
+                 reply_top: int = 12, max_steps: int = 200,
+                 evaluation: str | None = "learned") -> None:
+        super().__init__(depth, width, top_width, evaluation)
+        self.k = k                      #: answers compared two turns deep (1: fast itself)
+        self.samples = samples          #: sampled worlds each answer is played out in
+        self.followups = followups      #: 1: plan inside the own chain too; 0: turn starts only
+        self.margin = margin            #: drop answers this far below fast's best (None: keep)
+        self.horizon = horizon          #: own turns looked at after this one
+        self.k_next = k_next            #: answers looked further at each later turn (horizon > 1)
+        self.reply_depth = reply_depth  #: the other seats' greedy replies: chain steps,
+        self.reply_width = reply_width  #: answers per follow-up,
+        self.reply_top = reply_top      #: answers per decision
+        self.max_steps = max_steps      #: most decisions played to reach the next own turn
+        self.last_stats: dict | None = None
+
+    def choose(self, game, view, legal, rng, sample=None):
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        if sample is None:  # nothing to simulate on: behave like the random bot
+            return RandomBot().choose(game, view, legal, rng)
+        seat = sample.seat
+        try:
+            world = sample(rng)
+        except NotImplementedError:  # the game cannot sample possible worlds
+            return RandomBot().choose(game, view, legal, rng)
+        ev = evaluator_for(game, self.evaluation)
+        with searching(ev):  # no state is changed in place while it looks
+            return self._plan(game, ev, world, seat, legal, rng, sample)
+
+    def _plan(self, game, ev: Evaluator, world, seat, legal, rng, sample):
+        order = ranked(game, ev, world, seat, legal, depth=self.depth, width=self.width,
+                       top_width=self.top_width)
+        self.last_stats = None
+        if self.k <= 1 or (not self.followups and own_followup(game, ev, world, seat)):
+            return legal[order[0][1]]
+        best_v = order[0][0]
+        cands = [i for v, i in order[:self.k]
+                 if self.margin is None or v >= best_v - self.margin]
+        if len(cands) == 1:
+            return legal[cands[0]]
+        totals = [0.0] * len(cands)
+        for n in range(max(1, self.samples)):
+            w = world if n == 0 else sample(rng)
+            for j, i in enumerate(cands):
+                totals[j] += self.two_turns(game, ev, w, seat, legal[i])
+        pick = max(range(len(cands)), key=lambda j: (totals[j], -j))
+        self.last_stats = {"candidates": [legal[i] for i in cands],
+                           "one_ply": [v for v, _ in order[:len(cands)]],
+                           "means": [t / max(1, self.samples) for t in totals]}
+        return legal[cands[pick]]
+
+    # ------------------------------------------------------------------ one look
+    def two_turns(self, game, ev: Evaluator, world, seat, action, ahead: int | None = None) -> float:
+        """The value of ``action`` in ``world`` for ``seat``: its chain as fast plays it, then
+        fast's best next own turn (the game's end: the value there). With ``ahead`` (default
+        :attr:`horizon`) above 1, the next turn's best ``k_next`` answers by fast's ranking are
+        looked at the same way, ``ahead - 1`` turns further, and the best of them counts."""
+        ahead = self.horizon if ahead is None else ahead
+        state = step(game, world, seat, action)
+        state = finish_chain(game, ev, state, seat, self.depth, self.width)[0]
+        state = self.next_turn(game, ev, state, seat)
+        legal = game.legal_actions(state, seat) if seat in game.waiting_for(state) else []
+        if len(legal) < 2:
+            if legal:  # one answer: its chain decides the value
+                state = finish_chain(game, ev, step(game, state, seat, legal[0]), seat,
+                                     self.depth, self.width)[0]
+            return ev.value(state, seat)
+        order = ranked(game, ev, state, seat, legal, depth=self.depth, width=self.width,
+                       top_width=self.top_width)
+        if ahead <= 1:
+            return order[0][0]
+        return max(self.two_turns(game, ev, state, seat, legal[i], ahead - 1)
+                   for _, i in order[:max(1, self.k_next)])
+
+    def next_turn(self, game, ev: Evaluator, state, seat):
+        """``state`` played on to the start of ``seat``'s next turn (or the game's end, or
+        :attr:`max_steps` decisions): every decision on the way, the seat's own between turns
+        too, answered by a greedy one-ply look on ``ev`` (the other seats on their value)."""
+        for _ in range(self.max_steps):
+            waiting = sorted(game.waiting_for(state))
+            if not waiting:
+                break
+            who = waiting[0]
+            if who == seat and not own_followup(game, ev, state, seat):
+                break
+            legal = game.legal_actions(state, who)
+            if len(legal) == 1:
+                state = step(game, state, who, legal[0])
+            elif who == seat:
+                state = self._greedy(game, ev, state, who, legal, self.top_width, self.depth,
+                                     self.width)
+            else:
+                state = self._greedy(game, ev, state, who, legal, self.reply_top,
+                                     self.reply_depth, self.reply_width)
+        return state
+
+    @staticmethod
+    def _greedy(game, ev: Evaluator, state, who, legal, top: int, depth: int, width: int):
+        """The state after ``who``'s best answer (its own chain followed greedily)."""
+        best, best_v = None, None
+        for a in candidates(ev, state, who, legal, top):
+            nxt, v = finish_chain(game, ev, step(game, state, who, a), who, depth, width)
+            if v is None:
+                v = ev.value(nxt, who)
+            if best_v is None or v > best_v:
+                best, best_v = nxt, v
+        return best
+
+
+__all__ = ["PlanBot"]

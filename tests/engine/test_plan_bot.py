@@ -1,0 +1,191 @@
+"""The plan level (``engine/bots/plan.py``): fast's look with its best answers compared one own
+turn further; fast itself unchanged (no timing assertions)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import orjson
+import pytest
+
+import engine
+from engine.bots import FastBot, PlanBot, Sampler, bot_kinds, decide, get_bot, make_bot
+from engine.bots.evaluation import evaluator_for, searching, step
+from engine.bots.greedy import finish_chain, ranked
+from engine.core import rng as _rng
+
+ARK = engine.get_game("arknova")
+ZOO = engine.get_game("zoocracy")
+#: a cheaper plan level for the test suite (the same code paths)
+SMALL = dict(k=3, samples=2, depth=4, width=3, top_width=8, reply_depth=3, reply_width=3,
+             reply_top=6)
+
+
+def play(game, seats: int, seed: str, bots, decisions: int, rng_seed: int = 7):
+    """The answers of the first ``decisions`` decisions of a game (seat ``s`` asks ``bots[s]``)."""
+    state = game.setup(seats, {}, seed)
+    rng = {"rng": rng_seed}
+    out = []
+    for _ in range(decisions):
+        waiting = sorted(game.waiting_for(state))
+        if not waiting:
+            break
+        seat = waiting[0]
+        action = decide(bots[seat], game, state, seat, rng)
+        out.append(action)
+        state, _ = game.apply(state, seat, action)
+    return out, state
+
+
+def digest(actions) -> str:
+    return hashlib.sha256(orjson.dumps(actions, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+#: fast's answers on two fixed seeds, recorded on main before the plan level existed (commit
+#: 0818dd0, value.json = value3). They change only with the rules, the cards or value.json;
+#: a change of the bots' code must leave them as they are.
+FAST_SOLO = ("5c57318af9440001319c0c4ae2768fe9382f6253331c4d79474bb18e65f9f740", 60, 14)
+FAST_DUEL = ("b002f17210c854e4385e4c9d6b5ac5a59204df673b986ac92d96d2ae8b14e0c1", 40, 14)
+
+
+@pytest.mark.parametrize("seats,seed,decisions,want", [
+    (1, "fast-golden-solo", 60, FAST_SOLO), (2, "fast-golden-duel", 40, FAST_DUEL)],
+    ids=["solo", "duel"])
+def test_fast_plays_exactly_as_before(seats, seed, decisions, want):
+    fast = get_bot("fast")
+    actions, state = play(ARK, seats, seed, [fast] * seats, decisions)
+    assert (digest(actions), len(actions), state["turn"]) == want
+
+
+def test_plan_is_registered_above_fast_with_its_settings():
+    assert isinstance(get_bot("plan"), PlanBot) and get_bot("plan").evaluation == "learned"
+    kinds = bot_kinds()
+    assert kinds.index("fast") < kinds.index("plan")
+    plan = get_bot("plan")
+    assert (plan.k, plan.samples, plan.followups, plan.horizon, plan.k_next, plan.top_width) == \
+        (4, 2, 0, 2, 3, 24)
+    bot = make_bot("plan:k=3,samples=1,followups=1")
+    assert (bot.k, bot.samples, bot.followups, bot.top_width) == (3, 1, 1, 24)
+    assert type(get_bot("fast")) is FastBot  # fast is not the plan level with k=1
+
+
+def test_plan_with_one_candidate_plays_as_fast():
+    """``k=1`` keeps fast's best answer: the same answers as fast on the same generator."""
+    settings = dict(depth=4, width=3, top_width=8)
+    fast, _ = play(ARK, 1, "plan-k1", [FastBot(**settings)], 45)
+    plan, _ = play(ARK, 1, "plan-k1", [PlanBot(k=1, **settings)], 45)
+    assert plan == fast and len(plan) == 45
+
+
+def test_plan_is_reproducible_per_seed():
+    a, sa = play(ARK, 1, "plan-det", [PlanBot(**SMALL)], 30, rng_seed=3)
+    b, sb = play(ARK, 1, "plan-det", [PlanBot(**SMALL)], 30, rng_seed=3)
+    assert a == b and len(a) == 30
+    assert ARK.view(sa, 0) == ARK.view(sb, 0)
+    duel_a, _ = play(ARK, 2, "plan-det-duel", [PlanBot(**SMALL), FastBot()], 16)
+    duel_b, _ = play(ARK, 2, "plan-det-duel", [PlanBot(**SMALL), FastBot()], 16)
+    assert duel_a == duel_b
+
+
+def _turn_start(seats: int, seed: str, turns: int):
+    """A state at the start of a turn of seat 0 after ``turns`` turns of fast."""
+    fast = FastBot(depth=4, width=3, top_width=8)
+    state = ARK.setup(seats, {}, seed)
+    rng = {"rng": 1}
+    while True:
+        waiting = sorted(ARK.waiting_for(state))
+        seat = waiting[0]
+        if (seat == 0 and state["turn"] >= turns and state["stack"][-1]["kind"] == "turn"
+                and len(ARK.legal_actions(state, 0)) > 2):
+            return state
+        state, _ = ARK.apply(state, seat, decide(fast, ARK, state, seat, rng))
+
+
+@pytest.mark.parametrize("seats", [1, 2])
+def test_plan_compares_fasts_best_answers_one_turn_further(seats):
+    state = _turn_start(seats, f"plan-look-{seats}", 4)
+    bot = PlanBot(**SMALL)
+    legal = ARK.legal_actions(state, 0)
+    sample = Sampler(ARK, state, 0)
+    choice = bot.choose(ARK, ARK.view(state, 0), legal, {"rng": 11}, sample)
+    # the candidates are fast's top k on the first sampled world (the same generator)
+    rng = {"rng": 11}
+    world = sample(rng)
+    ev = evaluator_for(ARK, "learned")
+    order = ranked(ARK, ev, world, 0, legal, depth=4, width=3, top_width=8)
+    stats = bot.last_stats
+    assert stats["candidates"] == [legal[i] for _, i in order[:3]]
+    assert stats["one_ply"] == [v for v, _ in order[:3]]
+    # the answer is the candidate with the best two-turn mean, and each mean is the look's
+    means = stats["means"]
+    assert choice == stats["candidates"][max(range(3), key=lambda j: (means[j], -j))]
+    worlds = [world, sample(rng)]
+    with searching(ev):
+        again = [sum(bot.two_turns(ARK, ev, w, 0, a) for w in worlds) / 2
+                 for a in stats["candidates"]]
+    assert again == means
+
+
+@pytest.mark.parametrize("seats", [1, 2])
+def test_the_look_stops_at_the_seats_next_turn(seats):
+    state = _turn_start(seats, f"plan-next-{seats}", 3)
+    bot = PlanBot(**SMALL)
+    ev = evaluator_for(ARK, "learned")
+    turn = state["turn"]
+    world = Sampler(ARK, state, 0)({"rng": 2})
+    with searching(ev):
+        for action in ARK.legal_actions(state, 0)[:4]:
+            after = bot.next_turn(ARK, ev, ARK.apply(world, 0, action)[0], 0)
+            assert ARK.waiting_for(after) == {0}
+            assert after["stack"][-1]["kind"] == "turn"
+            assert after["turn"] == turn + seats  # one turn of each seat (no break decides)
+
+
+def test_plan_without_followups_answers_inside_its_chain_as_fast():
+    """``followups=0`` (the default): decisions inside the seat's own chain are fast's."""
+    state = _turn_start(1, "plan-chain", 2)
+    rng = {"rng": 4}
+    fast = FastBot(depth=4, width=3, top_width=8)
+    plan = PlanBot(followups=0, **SMALL)
+    inside = 0
+    for _ in range(40):
+        if not ARK.waiting_for(state):
+            break
+        legal = ARK.legal_actions(state, 0)
+        if state["stack"][-1]["kind"] != "turn" and len(legal) > 1:
+            r = {"rng": _rng.next_u64(rng)}
+            a = plan.choose(ARK, ARK.view(state, 0), legal, dict(r), Sampler(ARK, state, 0))
+            assert a == fast.choose(ARK, ARK.view(state, 0), legal, dict(r),
+                                    Sampler(ARK, state, 0))
+            assert plan.last_stats is None
+            inside += 1
+        state, _ = ARK.apply(state, 0, decide(fast, ARK, state, 0, rng))
+    assert inside >= 3
+
+
+def test_plan_plays_zoocracy_on_its_own_evaluator():
+    actions, state = play(ZOO, 2, "plan-zoo", [PlanBot(**SMALL), FastBot()], 12)
+    assert len(actions) == 12
+
+
+def test_a_longer_horizon_takes_the_best_of_the_next_turns_answers():
+    """``horizon=2``: an answer's value is the best, over the next turn's ``k_next`` best
+    answers by fast's ranking, of their own look one turn further."""
+    state = _turn_start(1, "plan-horizon", 3)
+    bot = PlanBot(horizon=2, k_next=2, **SMALL)
+    ev = evaluator_for(ARK, "learned")
+    world = Sampler(ARK, state, 0)({"rng": 6})
+    action = ARK.legal_actions(state, 0)[0]
+    with searching(ev):
+        got = bot.two_turns(ARK, ev, world, 0, action)
+        # the same look by hand: the chain as fast plays it, on to the next turn, fast's
+        # ranking there, and each of its two best answers looked at one turn further
+        mid = finish_chain(ARK, ev, step(ARK, world, 0, action), 0, bot.depth, bot.width)[0]
+        mid = bot.next_turn(ARK, ev, mid, 0)
+        assert mid["stack"][-1]["kind"] == "turn" and mid["turn"] == state["turn"] + 1
+        legal = ARK.legal_actions(mid, 0)
+        order = ranked(ARK, ev, mid, 0, legal, depth=4, width=3, top_width=8)
+        want = max(bot.two_turns(ARK, ev, mid, 0, legal[i], 1) for _, i in order[:2])
+        one = bot.two_turns(ARK, ev, world, 0, action, 1)
+    assert got == want
+    assert one == order[0][0]  # one turn ahead: fast's best next turn
