@@ -159,7 +159,8 @@ def test_the_final_table_fits(phone, server):
     assert phone.locator("#break-note:not([hidden])").count() == 0
 
 
-@pytest.mark.parametrize("lang,timed", [("en", False), ("de", True)], ids=["en", "de-timed"])
+@pytest.mark.parametrize("lang,timed", [("en", False), ("uk", True), ("de", True)],
+                         ids=["en", "uk-timed", "de-timed"])
 def test_the_header_folds_its_tools_into_a_menu(server, browser, watch, artifacts, lang, timed):
     """In a running game at 390x844 the header's status line keeps to its width (no sideways
     scrolling) and the tools (resign, next game, bell) wait behind a "⋯" button whose drop-down
@@ -179,6 +180,8 @@ def test_the_header_folds_its_tools_into_a_menu(server, browser, watch, artifact
         page.wait_for_selector("#resign-btn", state="hidden")
         for sel, scroll, client in page.evaluate(HEADER_WIDTHS):
             assert scroll <= client, f"{sel} scrolls sideways at 390 px ({scroll} > {client})"
+        page.screenshot(path=str(artifacts / f"header-menu-closed-{lang}-390x844.png"))
+        assert_whose_in_full(page, "", f"{lang} 390, timed: {timed}")
         assert page.evaluate(WIDTH) <= PHONE["width"]
         assert toggle.get_attribute("aria-expanded") == "false"
         assert toggle.get_attribute("aria-label") == w["game.tools"]
@@ -194,7 +197,6 @@ def test_the_header_folds_its_tools_into_a_menu(server, browser, watch, artifact
         if timed:
             chips = page.eval_on_selector_all("#status-line .clock-chip", "els => els.map(e => e.getBoundingClientRect().right)")
             assert len(chips) == 2 and max(chips) <= PHONE["width"], chips
-        page.screenshot(path=str(artifacts / f"header-menu-closed-{lang}-390x844.png"))
 
         # open: the tools as rows of a drop-down under the header, Resign inside the screen
         toggle.click()
@@ -221,6 +223,7 @@ def test_the_header_folds_its_tools_into_a_menu(server, browser, watch, artifact
         page.wait_for_function("v => window.menagerie.state.version > v", arg=before)
         page.wait_for_selector("#resign-btn", state="visible")
         assert toggle.get_attribute("aria-expanded") == "true"
+        assert_whose_in_full(page, w["status.your_move"], f"{lang} 390, timed: {timed}, after the other's keep")
 
         # Escape closes it (the focus back on the "⋯")
         page.keyboard.press("Escape")
@@ -256,4 +259,77 @@ def test_the_header_folds_its_tools_into_a_menu(server, browser, watch, artifact
         assert page.evaluate(TAP_REACHES, "#resign-btn")
         page.screenshot(path=str(artifacts / f"header-tools-{lang}-1440x900.png"))
     finally:
+        ctx.close()
+
+
+#: whose turn it is (the status line's `.whose`) read in full: no ellipsis, nothing clipped or
+#: scrolled away, its box inside the screen ({} when there is no such element)
+WHOSE = """() => { const e = document.querySelector('#status-line .whose'); if (!e) return {};
+    const r = e.getBoundingClientRect(), cs = getComputedStyle(e);
+    return {text: e.textContent.trim(), scroll: e.scrollWidth, client: e.clientWidth,
+            clipped: cs.textOverflow !== 'clip' && e.scrollWidth > e.clientWidth,
+            hidden: cs.overflowX !== 'visible' && e.scrollWidth > e.clientWidth,
+            left: r.left, right: r.right, width: innerWidth}; }"""
+
+
+def assert_whose_in_full(page, expected: str, where: str) -> None:
+    got = page.evaluate(WHOSE)
+    assert got, f"no whose-turn text in the status line ({where})"
+    assert expected in got["text"], (where, got)
+    assert got["scroll"] <= got["client"], f"whose turn is cut ({where}): {got}"
+    assert not got["clipped"] and not got["hidden"], f"whose turn is cut ({where}): {got}"
+    assert got["left"] >= 0 and got["right"] <= got["width"], f"whose turn is off the screen ({where}): {got}"
+
+
+@pytest.mark.parametrize("lang", ["en", "uk", "de"])
+def test_whose_turn_reads_in_full(server, browser, watch, artifacts, lang):
+    """Whose turn it is is the status line's most important word: at 390 px, in a bot game after
+    the opening keep, it is never cut short (no ellipsis) in any language; the other items make
+    room (a second row; the break track is its numbers only). A spectator reads "<name> to play"
+    in full. At 1440x900 it is read in full too."""
+    from .test_exits import LAPTOP, fill, open_page, words
+
+    w = words(lang)
+    name = unique("whose")
+    owner = server.api("POST", "/api/auth/register", {"username": name, "password": PASSWORD})
+    watcher = server.api("POST", "/api/auth/register", {"username": unique("look"), "password": PASSWORD})
+    gid = server.api("POST", "/api/games", {"game": "arknova", "seats": 2, "bots": [1], "bot": "greedy"},
+                     owner["token"])["id"]
+    server.set_seed(gid, "e2e-phone-1")
+    server.api("POST", f"/api/games/{gid}/start", {}, owner["token"])
+    ctx, page = open_page(browser, watch, server, owner, lang, PHONE, f"/game.html?id={gid}", f"whose-{lang}")
+    sctx = None
+    try:
+        page.wait_for_function("() => window.menagerie && window.menagerie.state.view")
+        assert wait_to_answer(page)
+        cat = server.api("GET", "/api/catalog/arknova")
+        catalog = {c["id"]: c for group in cat["cards"].values() if isinstance(group, list) for c in group}
+        keep_cards(page, catalog)
+        assert wait_to_answer(page)
+        page.wait_for_function("t => (document.querySelector('#status-line .whose') || {}).textContent?.includes(t)",
+                               arg=w["status.your_move"])
+        page.screenshot(path=str(artifacts / f"whose-{lang}-390x844.png"))
+        assert_whose_in_full(page, w["status.your_move"], f"{lang} 390")
+        assert page.evaluate(WIDTH) <= PHONE["width"]
+
+        sctx, spec = open_page(browser, watch, server, watcher, lang, PHONE, f"/game.html?id={gid}", f"whose-spec-{lang}")
+        to_play = fill(w["status.to_play"], name=name)
+        spec.wait_for_function("t => (document.querySelector('#status-line .whose') || {}).textContent?.includes(t)",
+                               arg=to_play)
+        spec.screenshot(path=str(artifacts / f"whose-spectator-{lang}-390x844.png"))
+        assert_whose_in_full(spec, to_play, f"{lang} 390, a spectator")
+        assert spec.evaluate(WIDTH) <= PHONE["width"]
+
+        # a laptop (a page opened at its size)
+        lctx, wide = open_page(browser, watch, server, owner, lang, LAPTOP, f"/game.html?id={gid}", f"whose-wide-{lang}")
+        try:
+            wide.wait_for_function("t => (document.querySelector('#status-line .whose') || {}).textContent?.includes(t)",
+                                   arg=w["status.your_move"])
+            wide.screenshot(path=str(artifacts / f"whose-{lang}-1440x900.png"))
+            assert_whose_in_full(wide, w["status.your_move"], f"{lang} 1440")
+        finally:
+            lctx.close()
+    finally:
+        if sctx:
+            sctx.close()
         ctx.close()
