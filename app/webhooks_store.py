@@ -12,7 +12,6 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from . import auth_store, prefs_store
-from .auth_store import lock_user
 from .db import flush_unique
 from .models_delivery import Webhook, WebhookDelivery
 
@@ -33,7 +32,7 @@ async def hooks_of(s: Any, user_id: int) -> list[tuple[Webhook, WebhookDelivery 
 async def registered(s: Any, user_id: int, url: str) -> tuple[int, bool]:
     """With the user's row locked (one registration of a user at a time; SQLite has one
     writer): how many webhooks the user has, and whether one of them is for ``url``."""
-    await lock_user(s, user_id)
+    await auth_store.lock_user(s, user_id)
     count = await s.scalar(select(func.count()).select_from(Webhook)
                            .where(Webhook.user_id == user_id))
     same = await s.scalar(select(Webhook.id).where(Webhook.user_id == user_id,
