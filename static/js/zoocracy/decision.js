@@ -4,7 +4,7 @@
 import { h, clear, $$, cap, stableKey } from "../dom.js";
 import { seatChip, seatName, seatLabel } from "../seats.js";
 import { t } from "../i18n.js";
-import { DecisionBar as TableBar } from "../decisionbar.js";
+import { TableBar } from "../tablebar.js";
 import { OFFICE, inSentence, phaseLabel, whoName } from "./common.js";
 import { stepLabel } from "./board.js";
 import { markerAnswer, forcedPass } from "./warn.js";
