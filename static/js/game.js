@@ -23,6 +23,7 @@ setupPage();
 const params = new URLSearchParams(location.search);
 const gameId = params.get("id");
 
+// the page state, owned by this page: the modules it uses get it as an argument (none imports it)
 const st = {
   id: gameId,
   summary: null,      // GET /api/games/{id} minus the view
@@ -397,4 +398,3 @@ turnKeys(st, endTurn); // Enter confirms a held turn, Ctrl+Z takes back
 window.menagerie = { state: st, live, send, endTurn, resync, refreshLegal, ui: null, chat, feed };
 
 load();
-export { st, send, toast };

@@ -1,0 +1,128 @@
+"""The browser client's structure (static/js), read as text (no browser): one class named
+``DecisionBar`` per game, the page state handed to the modules instead of imported from a page.
+
+(The 400-line limit and mount.js naming no game are in tests/test_layers.py.)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STATIC = ROOT / "static"
+
+_IMPORT = re.compile(r"""\bimport\s+([^"'`;]*?)\s*from\s*["']([^"']+)["']""", re.S)
+_PAGE_SCRIPT = re.compile(r"""<script[^>]*type=["']module["'][^>]*src=["']([^"']+\.js)["']""")
+
+
+def _modules(static: Path) -> dict[str, str]:
+    """``{path under static/js: source}`` of every client module."""
+    js = static / "js"
+    return {p.relative_to(js).as_posix(): p.read_text(encoding="utf-8") for p in sorted(js.rglob("*.js"))}
+
+
+def page_entries(static: Path) -> set[str]:
+    """The modules a page loads itself (``<script type="module" src="js/…">``): game.js, replay.js, lobby.js…"""
+    out = set()
+    for html in static.glob("*.html"):
+        for src in _PAGE_SCRIPT.findall(html.read_text(encoding="utf-8")):
+            if src.startswith("js/"):
+                out.add(src[3:])
+    return out
+
+
+def _resolve(module: str, spec: str) -> str:
+    parts = module.split("/")[:-1]
+    for piece in spec.split("/"):
+        if piece == "..":
+            parts = parts[:-1]
+        elif piece not in (".", ""):
+            parts.append(piece)
+    return "/".join(parts)
+
+
+# ------------------------------------------------------------------ the page state
+
+
+def state_owners(static: Path) -> set[str]:
+    """The page entries that hold a page state (a module-level ``st``): game.js, replay.js."""
+    modules = _modules(static)
+    return {e for e in page_entries(static) if re.search(r"^(?:const|let|var)\s+st\b", modules.get(e, ""), re.M)}
+
+
+def page_state_imports(static: Path) -> list[str]:
+    """Imports that reach a page's state other than through an argument: a module importing a
+    page entry that holds one (game.js exported its ``st``), or a name ``st`` imported from anywhere."""
+    owners = state_owners(static)
+    modules = _modules(static)
+    out = []
+    for rel, src in modules.items():
+        for names, spec in _IMPORT.findall(src):
+            target = _resolve(rel, spec)
+            if target in owners:
+                out.append(f"{rel} imports the page {target}")
+            elif re.search(r"\bst\b", names):
+                out.append(f"{rel} imports st from {target}")
+    for owner in sorted(owners):
+        if re.search(r"^\s*export\b", modules[owner], re.M):
+            out.append(f"the page {owner} exports (its state goes to the modules as an argument)")
+    return out
+
+
+def test_no_module_imports_the_page_state():
+    assert state_owners(STATIC) == {"game.js", "replay.js"}
+    assert page_state_imports(STATIC) == []
+
+
+def test_an_imported_page_state_is_found(tmp_path):
+    (tmp_path / "js" / "arknova").mkdir(parents=True)
+    (tmp_path / "game.html").write_text('<script type="module" src="js/game.js"></script>')
+    (tmp_path / "js" / "game.js").write_text("const st = {};\nexport { st };\n")
+    (tmp_path / "js" / "arknova" / "ui.js").write_text('import {\n  st,\n  send } from "../game.js";\n')
+    (tmp_path / "js" / "state.js").write_text('import { st as state } from "./store.js";\n')
+    assert page_state_imports(tmp_path) == [
+        "arknova/ui.js imports the page game.js",
+        "state.js imports st from store.js",
+        "the page game.js exports (its state goes to the modules as an argument)",
+    ]
+
+
+# ------------------------------------------------------------------ one DecisionBar per game
+
+
+def decision_bars(static: Path) -> list[str]:
+    """Where a class named DecisionBar is wrong: outside a game's folder (static/js/<game>/), or a
+    second one in the same game. The bar every game shares is TableBar (static/js/tablebar.js)."""
+    seen: dict[str, str] = {}
+    out = []
+    for rel, src in _modules(static).items():
+        for _ in re.finditer(r"\bclass\s+DecisionBar\b", src):
+            game = rel.split("/")[0] if "/" in rel else None
+            if game is None:
+                out.append(f"{rel}: a DecisionBar outside a game's folder")
+            elif game in seen:
+                out.append(f"{rel}: a second DecisionBar for {game} (the first in {seen[game]})")
+            else:
+                seen[game] = rel
+    return out
+
+
+def test_one_decision_bar_per_game():
+    assert decision_bars(STATIC) == []
+    games = {p.name for p in (STATIC / "js").iterdir() if p.is_dir() and (p / "decision.js").exists()}
+    assert games >= {"arknova", "zoocracy"}
+    for game in games:
+        src = (STATIC / "js" / game / "decision.js").read_text(encoding="utf-8")
+        assert re.search(r"export class DecisionBar extends TableBar\b", src), game
+
+
+def test_a_stray_decision_bar_is_found(tmp_path):
+    (tmp_path / "js" / "arknova").mkdir(parents=True)
+    (tmp_path / "js" / "decisionbar.js").write_text("export class DecisionBar {}\n")
+    (tmp_path / "js" / "arknova" / "decision.js").write_text("export class DecisionBar extends TableBar {}\n")
+    (tmp_path / "js" / "arknova" / "other.js").write_text("class DecisionBar {}\n")
+    assert decision_bars(tmp_path) == [
+        "arknova/other.js: a second DecisionBar for arknova (the first in arknova/decision.js)",
+        "decisionbar.js: a DecisionBar outside a game's folder",
+    ]
