@@ -1,5 +1,6 @@
 """The browser client's structure (static/js), read as text (no browser): one class named
-``DecisionBar`` per game, the page state handed to the modules instead of imported from a page.
+``DecisionBar`` per game, the page state handed to the modules instead of imported from a page,
+``window.menagerie`` (the automation surface the browser tests read) written only by hooks.js.
 
 (The 400-line limit and mount.js naming no game are in tests/test_layers.py.)
 """
@@ -126,3 +127,87 @@ def test_a_stray_decision_bar_is_found(tmp_path):
         "arknova/other.js: a second DecisionBar for arknova (the first in arknova/decision.js)",
         "decisionbar.js: a DecisionBar outside a game's folder",
     ]
+
+
+# ------------------------------------------------------------------ window.menagerie: hooks.js only
+
+HOOKS = "hooks.js"
+_LINE_COMMENT = re.compile(r"(^|\s)//.*$", re.M)
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_MENAGERIE = re.compile(r"""\b(?:window|globalThis|self)\s*(?:\.\s*menagerie\b|\[\s*["'`]menagerie["'`]\s*\])""")
+_EXPOSE = re.compile(r"\bexpose\(\s*\{(.*?)\}\s*\)\s*;", re.S)
+
+
+def _code(src: str) -> str:
+    return _LINE_COMMENT.sub(r"\1", _BLOCK_COMMENT.sub("", src))
+
+
+def menagerie_writers(static: Path) -> list[str]:
+    """Modules other than hooks.js that touch ``window.menagerie`` in their code (comments aside),
+    and page entries that call expose() more than once."""
+    out = []
+    entries = page_entries(static)
+    for rel, src in _modules(static).items():
+        code = _code(src)
+        if rel != HOOKS and _MENAGERIE.search(code):
+            out.append(f"{rel} touches window.menagerie (only {HOOKS} does: call expose())")
+        calls = len(_EXPOSE.findall(code))
+        if calls and rel not in entries:
+            out.append(f"{rel} exposes hooks but is no page entry")
+        if calls > 1:
+            out.append(f"{rel} calls expose() {calls} times (once per page)")
+    return out
+
+
+def exposed_names(static: Path) -> set[str]:
+    """The names the pages' expose({...}) calls publish (``name: value``, ``name``, ``get name()``)."""
+    out = set()
+    for src in _modules(static).values():
+        for body in _EXPOSE.findall(_code(src)):
+            body = re.sub(r"\{[^{}]*\}", "", body)  # a getter's body
+            out |= set(re.findall(r"(?:^|,)\s*(?:get\s+)?([A-Za-z_$][\w$]*)", body))
+    return out
+
+
+def names_the_browser_tests_read(tests: Path) -> set[str]:
+    """``window.menagerie.X`` and ``m.X`` after ``m = window.menagerie`` (in the same script) in tests/e2e."""
+    out = set()
+    for path in tests.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        out |= set(re.findall(r"window\.menagerie\??\.(\w+)", text))
+        for m in re.finditer(r"(?:const|let|var)\s+(\w+)\s*=\s*window\.menagerie\b(?!\.)", text):
+            end = text.find('"""', m.end())  # the script the alias is in
+            script = text[m.end() : end if end > 0 else m.end() + 400]
+            out |= set(re.findall(rf"\b{m.group(1)}\??\.(\w+)", script))
+    return out
+
+
+def test_only_the_hooks_module_writes_window_menagerie():
+    assert menagerie_writers(STATIC) == []
+    assert "window.menagerie" in (STATIC / "js" / HOOKS).read_text(encoding="utf-8")
+
+
+def test_every_hook_the_browser_tests_read_is_exposed():
+    read = names_the_browser_tests_read(ROOT / "tests" / "e2e")
+    assert read >= {"state", "ui", "live", "feed", "replay", "resync"}
+    exposed = exposed_names(STATIC)
+    assert exposed >= {"state", "ui", "live", "send", "endTurn", "resync", "refreshLegal", "chat",
+                       "feed", "replay", "goTo", "analysis", "refresh"}
+    assert read - exposed == set()
+
+
+def test_a_stray_menagerie_write_is_found(tmp_path):
+    js = tmp_path / "js"
+    js.mkdir()
+    (tmp_path / "game.html").write_text('<script type="module" src="js/game.js"></script>')
+    (js / HOOKS).write_text("Object.defineProperty(window, 'menagerie', {});\n")
+    (js / "game.js").write_text("// window.menagerie = {} (a comment)\nexpose({ a, get ui() { return 1; } });\n"
+                                "expose({ b: 2 });\nwindow.menagerie.ui = ui;\n")
+    (js / "lobby.js").write_text('window["menagerie"] = { feed };\nexpose({ feed });\n')
+    assert menagerie_writers(tmp_path) == [
+        "game.js touches window.menagerie (only hooks.js does: call expose())",
+        "game.js calls expose() 2 times (once per page)",
+        "lobby.js touches window.menagerie (only hooks.js does: call expose())",
+        "lobby.js exposes hooks but is no page entry",
+    ]
+    assert exposed_names(tmp_path) == {"a", "ui", "b", "feed"}
