@@ -134,7 +134,11 @@ def test_a_stray_decision_bar_is_found(tmp_path):
 HOOKS = "hooks.js"
 _LINE_COMMENT = re.compile(r"(^|\s)//.*$", re.M)
 _BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
-_MENAGERIE = re.compile(r"""\b(?:window|globalThis|self)\s*(?:\.\s*menagerie\b|\[\s*["'`]menagerie["'`]\s*\])""")
+_GLOBAL = r"\b(?:window|globalThis|self)"
+_MENAGERIE = re.compile(
+    rf"""{_GLOBAL}\s*(?:\.\s*menagerie\b|\[\s*["'`]menagerie["'`]\s*\])"""
+    rf"""|\bdefineProperty\(\s*{_GLOBAL}\s*,\s*["'`]menagerie["'`]"""
+)
 _EXPOSE = re.compile(r"\bexpose\(\s*\{(.*?)\}\s*\)\s*;", re.S)
 
 
@@ -144,7 +148,7 @@ def _code(src: str) -> str:
 
 def menagerie_writers(static: Path) -> list[str]:
     """Modules other than hooks.js that touch ``window.menagerie`` in their code (comments aside),
-    and page entries that call expose() more than once."""
+    modules other than the page entries that call expose(), and pages that call it more than once."""
     out = []
     entries = page_entries(static)
     for rel, src in _modules(static).items():
@@ -184,7 +188,7 @@ def names_the_browser_tests_read(tests: Path) -> set[str]:
 
 def test_only_the_hooks_module_writes_window_menagerie():
     assert menagerie_writers(STATIC) == []
-    assert "window.menagerie" in (STATIC / "js" / HOOKS).read_text(encoding="utf-8")
+    assert _MENAGERIE.search(_code((STATIC / "js" / HOOKS).read_text(encoding="utf-8")))
 
 
 def test_every_hook_the_browser_tests_read_is_exposed():
@@ -204,7 +208,9 @@ def test_a_stray_menagerie_write_is_found(tmp_path):
     (js / "game.js").write_text("// window.menagerie = {} (a comment)\nexpose({ a, get ui() { return 1; } });\n"
                                 "expose({ b: 2 });\nwindow.menagerie.ui = ui;\n")
     (js / "lobby.js").write_text('window["menagerie"] = { feed };\nexpose({ feed });\n')
+    (js / "chat.js").write_text("Object.defineProperty(globalThis, `menagerie`, { value: 1 });\n")
     assert menagerie_writers(tmp_path) == [
+        "chat.js touches window.menagerie (only hooks.js does: call expose())",
         "game.js touches window.menagerie (only hooks.js does: call expose())",
         "game.js calls expose() 2 times (once per page)",
         "lobby.js touches window.menagerie (only hooks.js does: call expose())",
