@@ -1,7 +1,10 @@
 """Storage of the accounts (app/auth.py says how logins work): the SQL of the ``users`` and
 ``tokens`` tables that registering, logging in and out, and the token check make, as
-functions of the caller's session. (Other stores lock a user's row or join its name:
-``creator_load`` in the game store, the analyses' and webhooks' per-user limits.)"""
+functions of the caller's session. The other stores never name the table: they lock a user's
+row through :func:`lock_user` (``creator_load`` in the game store, the analyses', webhooks' and
+vacations' per-user limits), read users through the functions below in their own session, and
+put a player's name in their own statement's rows through :func:`username_of` (a column this
+module defines, so a list with names stays one statement; tests/test_architecture.py)."""
 
 from __future__ import annotations
 
@@ -35,6 +38,55 @@ async def add_user(s: Any, username: str, key: str, skeleton: str,
     s.add(user)
     await flush_unique(s)
     return user
+
+
+def username_of(user_id: Any) -> Any:
+    """The username of the user of id ``user_id`` (a column of the caller's query, or a
+    value) as a column of the caller's select: a correlated subquery on the users' primary
+    key, NULL when ``user_id`` is NULL (an outer join's answer; a player's rows go with the
+    account, ``ON DELETE CASCADE``, so an inner join's too)."""
+    return select(User.username).where(User.id == user_id).scalar_subquery()
+
+
+def username_key_of(user_id: Any) -> Any:
+    """The username key (lower-case name) of the user of id ``user_id``, as a column of the
+    caller's select (to order by name)."""
+    return select(User.username_key).where(User.id == user_id).scalar_subquery()
+
+
+def id_named(key: str) -> Any:
+    """The id of the user whose username key is ``key``, as a value of the caller's query
+    (NULL: nobody has that name, which matches no row)."""
+    return select(User.id).where(User.username_key == key).scalar_subquery()
+
+
+async def usernames(s: Any, user_ids: Iterable[int]) -> dict[int, str]:
+    """``{id: username}`` of these users (one query; none for no ids)."""
+    ids = sorted(set(user_ids))
+    if not ids:
+        return {}
+    return {i: n for i, n in (await s.execute(
+        select(User.id, User.username).where(User.id.in_(ids)))).all()}
+
+
+async def users_by_key(s: Any, keys: Iterable[str]) -> list[Any]:
+    """``id, username, username_key`` of the users with these username keys, in id order."""
+    return list((await s.execute(
+        select(User.id, User.username, User.username_key)
+        .where(User.username_key.in_(list(keys))).order_by(User.id))).all())
+
+
+async def named(s: Any, key: str) -> Any:
+    """``id, username, created_at`` of the user whose username key is ``key`` (None: no
+    such user)."""
+    return (await s.execute(select(User.id, User.username, User.created_at).where(
+        User.username_key == key))).first()
+
+
+async def created_at(s: Any, user_id: int) -> datetime | None:
+    """When the account was made (None: no such user)."""
+    made: datetime | None = await s.scalar(select(User.created_at).where(User.id == user_id))
+    return made
 
 
 async def user_by_key(s: Any, key: str) -> User | None:

@@ -11,9 +11,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-from . import outbox_store
+from . import auth_store, outbox_store
 from .db import Database
-from .models import ChatMessage, User
+from .models import ChatMessage
 
 
 class ChatTx:
@@ -51,8 +51,7 @@ class ChatTx:
 
     async def user_ids(self, keys: list[str]) -> list[int]:
         """The ids of the users with these username keys, in id order."""
-        return list((await self.s.execute(select(User.id).where(User.username_key.in_(keys))
-                                          .order_by(User.id))).scalars().all())
+        return [r.id for r in await auth_store.users_by_key(self.s, keys)]
 
     def add_notice(self, game_id: int, payload: dict) -> None:
         """A notice through the outbox, in this transaction."""

@@ -3,8 +3,9 @@
 Following is one-sided (like lichess): ``PUT /api/me/following/{name}`` adds a player to the
 caller's friends list, ``DELETE`` takes them off; the followed player is not told. The lobby
 shows what the caller's friends are playing: their open and running games, each only when the
-caller may see it in a list (:func:`app.people_store.listed_for`: neither a sealed game, a daily
-challenge's until its day is over, nor an unlisted one, unless the caller has a seat in it).
+caller may see it in a list (:func:`app.games.store_people.listed_for`: neither a sealed game,
+a daily challenge's until its day is over, nor an unlisted one, unless the caller has a seat in
+it).
 
 Limits: ``max_follows_per_user`` players (409 ``follow_quota``) and follows per user per hour
 (``app/ratelimit.py``, the route checks it).

@@ -1,9 +1,9 @@
 """A player's profile (issue #33, item 7): ``GET /api/players/{name}``.
 
 What it shows is what any viewer could already find game by game, gathered: the player's
-current and finished games, each only when the viewer may see it in a list
-(:func:`app.people_store.listed_for`: no sealed game, no unlisted game the viewer has no seat in),
-results as the game's own summary gives them, games played per game and time control, the maps
+current and finished games, each only when the viewer may see it in a list (the game
+store's :func:`app.games.store_people.listed_for`: no sealed game, no unlisted game the viewer
+has no seat in), results as the game's own summary gives them, games played per game and time control, the maps
 and cards the player played most (from the public events of finished games only: nothing a
 running game hides), their ratings with the history (``app/ratings.py``) and the daily
 challenge streak (``app/daily/``). The route puts those two in; this module reads games.
@@ -62,7 +62,7 @@ class ProfileService:
 
     async def of_player(self, player_id: int, viewer: UserInfo | None) -> dict:
         """The games part of a profile as ``viewer`` may see it."""
-        got = await self.store.player_games(
+        got = await self.games.store.player_games(
             player_id, viewer.id if viewer is not None else None, current=CURRENT,
             finished=FINISHED, counted=COUNTED, logs_of=CARD_GAMES)
         counted = got["counted"]

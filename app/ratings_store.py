@@ -12,8 +12,9 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from . import auth_store
 from .db import Database
-from .models import Rating, RatingHistory, User
+from .models import Rating, RatingHistory
 
 
 class RatingTx:
@@ -55,6 +56,16 @@ class RatingTx:
         await self.s.commit()
 
 
+async def ratings_of(s: Any, game: str, user_ids: list[int]) -> dict[int, float]:
+    """``{user id: rating}`` of those of these users rated in ``game`` (in the caller's
+    session: quick match's pairing)."""
+    if not user_ids:
+        return {}
+    rows = (await s.execute(select(Rating.user_id, Rating.rating).where(
+        Rating.game == game, Rating.user_id.in_(user_ids)))).all()
+    return {u: float(r) for u, r in rows}
+
+
 class RatingStore:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -77,17 +88,16 @@ class RatingStore:
             total = await s.scalar(select(func.count()).select_from(Rating)
                                    .where(Rating.game == game))
             rows = (await s.execute(
-                select(Rating, User.username).join(User, User.id == Rating.user_id)
+                select(Rating, auth_store.username_of(Rating.user_id))
                 .where(Rating.game == game)
                 .order_by(Rating.rating.desc(), Rating.user_id).limit(limit).offset(offset))).all()
         return int(total or 0), [(r, name) for r, name in rows]
 
-    async def of_user(self, username: str) -> tuple[User, list[tuple[Rating, int]]] | None:
-        """The user of that name and their ratings by game, each with how many players of
-        that game rate higher (None: no such user)."""
+    async def of_user(self, username: str) -> tuple[Any, list[tuple[Rating, int]]] | None:
+        """The user of that name (``id, username, created_at``) and their ratings by game,
+        each with how many players of that game rate higher (None: no such user)."""
         async with self.db.read() as s:
-            user = (await s.execute(select(User).where(
-                User.username_key == username.lower()))).scalar_one_or_none()
+            user = await auth_store.named(s, username.lower())
             if user is None:
                 return None
             rows = (await s.execute(select(Rating).where(Rating.user_id == user.id)

@@ -27,7 +27,7 @@ The rules, in one list:
 - **Lists of other players' games.** A friends' games list or a profile shows a game to a
   viewer only when it is neither sealed nor unlisted (a game made for invited players,
   app/invites.py), or the viewer has a seat in it (an invited one counts)
-  (the SQL condition: ``app/people_store.py`` ``listed_for``).
+  (the SQL condition: ``app/games/store_people.py`` ``listed_for``).
 """
 
 from __future__ import annotations

@@ -87,7 +87,7 @@ class Services:
 
         # invitations, friends and profiles (issue #33, items 4 and 7)
         self.invites = InviteService(self.db, self.games, self.signals, settings)
-        people = PeopleStore(self.db)
+        people = PeopleStore(self.db, self.games.store)  # the games' reads: the game store's
         self.friends = FriendService(people, self.games, settings)
         self.profiles = ProfileService(people, self.games)
         from .seeks import SeekService

@@ -11,10 +11,8 @@ from typing import Any
 
 from sqlalchemy import delete, func, select
 
-from . import prefs_store
-from .auth_store import lock_user
+from . import auth_store, prefs_store
 from .db import flush_unique
-from .models import User
 from .models_delivery import Webhook, WebhookDelivery
 
 
@@ -34,7 +32,7 @@ async def hooks_of(s: Any, user_id: int) -> list[tuple[Webhook, WebhookDelivery 
 async def registered(s: Any, user_id: int, url: str) -> tuple[int, bool]:
     """With the user's row locked (one registration of a user at a time; SQLite has one
     writer): how many webhooks the user has, and whether one of them is for ``url``."""
-    await lock_user(s, user_id)
+    await auth_store.lock_user(s, user_id)
     count = await s.scalar(select(func.count()).select_from(Webhook)
                            .where(Webhook.user_id == user_id))
     same = await s.scalar(select(Webhook.id).where(Webhook.user_id == user_id,
@@ -68,8 +66,8 @@ async def active_hooks(s: Any, users: Sequence[int]) -> list[Any]:
     """``id, user_id, username`` of the active webhooks of ``users`` whose "webhook" channel
     is on (the notification preferences' switch, app/notify)."""
     hooks = (await s.execute(
-        select(Webhook.id, Webhook.user_id, User.username)
-        .join(User, User.id == Webhook.user_id)
+        select(Webhook.id, Webhook.user_id,
+               auth_store.username_of(Webhook.user_id).label("username"))
         .where(Webhook.user_id.in_(users), Webhook.active.is_(True))
         .order_by(Webhook.id))).all()
     if hooks:

@@ -144,7 +144,7 @@ def test_no_key_is_unused(cats, families):
 TABLE_CODE = ("js/zoocracy/*.js", "js/arknova/*.js", "js/tablebar.js", "js/table.js", "js/lobby.js",
               "js/asyncplay.js", "js/chat.js", "js/replay.js", "js/leaderboard.js",
               "js/game.js", "js/gamechrome.js", "js/live.js", "js/seats.js", "js/generic.js", "js/daily.js", "js/dailypage.js",
-              "js/exits.js", "js/nextgame.js", "js/vacation.js", "js/seeks.js")
+              "js/exits.js", "js/nextgame.js", "js/vacation.js", "js/seeks.js", "js/gametools.js")
 _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`')
 #: English prose: "Goal track", "Your move", "food markers per enclosure", "seats of the coalition"
 _PROSE = re.compile(r"\b[A-Z][a-z]+(?: [a-z]+)+\b|\b[a-z]{2,} (?:the|a|of|to|in|for|is|are|has|your|you|seats?|food|round)\b")

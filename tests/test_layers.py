@@ -96,6 +96,7 @@ STORAGE = (
     "db.py", "models.py", "models_delivery.py", "migrate.py",
     "games/store.py", "games/store_exits.py", "games/store_records.py", "games/store_reads.py",
     "games/store_rematch.py", "games/store_invites.py", "games/store_lookups.py",
+    "games/store_people.py",
     "daily/store.py", "analysis/store.py", "notify/store.py", "people_store.py", "seeks/store.py", "vacations_store.py",
     "chat_store.py", "ratings_store.py", "push_store.py", "webhooks_store.py",
     "auth_store.py", "prefs_store.py", "outbox_store.py",

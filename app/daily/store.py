@@ -22,9 +22,9 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, and_, case, func, or_, select, update
 
-from .. import prefs_store
+from .. import auth_store, prefs_store
 from ..db import Database
-from ..models import DailyAttempt, User
+from ..models import DailyAttempt
 from ..times import aware
 from .calendar import day_end
 from .kinds import outcome
@@ -62,6 +62,10 @@ def _attempt(row: Any, status: str, username: str | None = None) -> Attempt:
                    row.ranked, username=username)
 
 
+#: the attempt's player's name, a column of the attempt's select
+_USERNAME = auth_store.username_of(DailyAttempt.user_id).label("username")
+
+
 def _time():
     return func.coalesce(DailyAttempt.time_used, NO_TIME)
 
@@ -91,7 +95,7 @@ class DailyStore:
         played to the end (not daily, not imported: ``source = 'play'``), and whether it has
         a verified email address."""
         async with self.db.read() as s:
-            made = await s.scalar(select(User.created_at).where(User.id == user_id))
+            made = await auth_store.created_at(s, user_id)
             games = await self.games.finished_play_count(user_id, s)
             verified = await prefs_store.has_verified_address(s, user_id)
         return (aware(made) if made is not None else None), int(games or 0), verified
@@ -176,8 +180,7 @@ class DailyStore:
         """The day's unranked attempts finished in time (the practice deal), best first."""
         async with self.db.read() as s:
             rows = (await s.execute(
-                select(*_COLUMNS, User.username).join(User, User.id == DailyAttempt.user_id)
-                .where(*self._ranked(day, kind, False))
+                select(*_COLUMNS, _USERNAME).where(*self._ranked(day, kind, False))
                 .order_by(DailyAttempt.score.desc(), _time(), DailyAttempt.finished_at,
                           DailyAttempt.user_id)
                 .limit(limit))).all()
@@ -194,8 +197,7 @@ class DailyStore:
             total = await s.scalar(select(func.count()).select_from(DailyAttempt)
                                    .where(*self._ranked(day, kind)))
             rows = (await s.execute(
-                select(*_COLUMNS, User.username).join(User, User.id == DailyAttempt.user_id)
-                .where(*self._ranked(day, kind))
+                select(*_COLUMNS, _USERNAME).where(*self._ranked(day, kind))
                 .order_by(DailyAttempt.score.desc(), _time(), DailyAttempt.finished_at,
                           DailyAttempt.user_id)
                 .limit(limit).offset(offset))).all()
@@ -272,13 +274,13 @@ class DailyStore:
                 partition_by=(DailyAttempt.day, DailyAttempt.kind),
                 order_by=(DailyAttempt.score.desc(), _time(), DailyAttempt.finished_at,
                           DailyAttempt.user_id)).label("place")
-            ranked = (select(*_COLUMNS, User.username.label("username"), place)
-                      .join(User, User.id == DailyAttempt.user_id)
+            ranked = (select(*_COLUMNS, place)
                       .where(DailyAttempt.day.in_(days), DailyAttempt.in_time.is_(True),
                              DailyAttempt.ranked.is_(True))
                       .subquery())
             best = {(a.day, a.kind): a for a in await self._attempts(s, (await s.execute(
-                select(ranked).where(ranked.c.place == 1))).all(), named=True)}
+                select(ranked, auth_store.username_of(ranked.c.user_id).label("username"))
+                .where(ranked.c.place == 1))).all(), named=True)}
         return counts, best
 
     async def mine_on(self, user_id: int, days: list[date]) -> dict[tuple[date, str], Attempt]:

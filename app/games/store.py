@@ -34,6 +34,7 @@ from ..times import utcnow
 from .store_exits import ExitRows, ExitTx
 from .store_invites import Answered, Choose, InviteRows, Notice
 from .store_lookups import LookupRows, Lookups, creator_load
+from .store_people import People, PeopleRows
 from .store_reads import ReadRows
 from .store_records import History, RecordRows, undo_snapshots
 from .store_rematch import Invitation, Quota, Rematched, RematchRows, StartCheck
@@ -106,9 +107,10 @@ class Move:
     held: int | None = None
 
 
-class GameStore(Lookups, Protocol):
+class GameStore(Lookups, People, Protocol):
     """Everything the game service stores or reads of games (see the module docstring), and
-    the other domains' reads of them (:class:`~.store_lookups.Lookups`)."""
+    the other domains' reads of them (:class:`~.store_lookups.Lookups`,
+    :class:`~.store_people.People`)."""
 
     async def insert_game(self, fields: dict, seats: list[dict],
                           quota: Callable[[int, Counter], None] | None = None,
@@ -244,7 +246,8 @@ class LobbyTx(ExitTx):
             self._seats = False
 
 
-class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows, InviteRows, LookupRows):
+class SqlGameStore(ReadRows, RecordRows, ExitRows, RematchRows, InviteRows, LookupRows,
+                   PeopleRows):
     """:class:`GameStore` over SQLAlchemy: SQLite, and the base of the PostgreSQL store.
     ``cache`` (the game service's, or None): what the store drops when it changes a game
     outside the service's own paths (a rematch's seats)."""

@@ -11,8 +11,8 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import func, select
 
-from .. import outbox_store
-from ..models import Game, Seat, User
+from .. import auth_store, outbox_store
+from ..models import Game, Seat
 from ..refusal import Refusal
 from ..times import utcnow
 from .store_rematch import SeatWriter, invited_seat, locked_game
@@ -43,9 +43,7 @@ class InviteRows(SeatWriter):
         if session is None:
             async with self.db.read() as s:
                 return await self.users_by_key(keys, s)
-        return {k: (i, n) for i, n, k in (await session.execute(
-            select(User.id, User.username, User.username_key)
-            .where(User.username_key.in_(keys)))).all()}
+        return {k: (i, n) for i, n, k in await auth_store.users_by_key(session, keys)}
 
     async def invitations_waiting(self, creator_id: int, session: Any = None) -> int:
         """How many seats of the creator's open games are invited and not answered yet."""
@@ -130,9 +128,9 @@ class InviteRows(SeatWriter):
             if row.status != "open":
                 raise Refusal("not_open", "This game has already started.")
             seat = (await s.execute(
-                select(Seat).join(User, User.id == Seat.user_id)
-                .where(Seat.game_id == game_id, Seat.invited.is_(True),
-                       User.username_key == name.strip().lower()))).scalar_one_or_none()
+                select(Seat).where(Seat.game_id == game_id, Seat.invited.is_(True),
+                                   Seat.user_id == auth_store.id_named(name.strip().lower()))
+            )).scalar_one_or_none()
             if seat is None:
                 raise Refusal("no_invitation", f"{name!r} has no invitation to this game.",
                               name=name)

@@ -79,6 +79,11 @@ class Lookups(Protocol):
     async def finished_play_count(self, user_id: int, session: Any) -> int: ...
     async def finished_among(self, game_ids: Iterable[int],
                              session: Any) -> dict[int, Finished]: ...
+    async def add_paired_game(self, fields: dict[str, Any], players: list[int],
+                              session: Any) -> int: ...
+    async def open_among(self, game_ids: Any, limit: int,
+                         session: Any = None) -> list[tuple[int, int | None]]: ...
+    async def creator_of(self, game_id: int, session: Any = None) -> int | None: ...
 
 
 class LookupRows:
@@ -248,3 +253,32 @@ class LookupRows:
             if r.user_id is not None:
                 found.seats[r.user_id] = r.seat
         return out
+
+    # ------------------------------------------------------------------ quick match
+    async def add_paired_game(self, fields: dict[str, Any], players: list[int],
+                              session: Any) -> int:
+        """A pairing's game (``fields`` of its row) and its seats (``players[i]`` in seat
+        ``i``), added to the caller's ``session`` (the pairing's transaction, which claims the
+        seeks and commits) and flushed: the game's id."""
+        row = Game(**fields)
+        session.add(row)
+        await session.flush()
+        for seat, user_id in enumerate(players):
+            session.add(Seat(game_id=row.id, seat=seat, user_id=user_id, bot=None))
+        return int(row.id)
+
+    async def open_among(self, game_ids: Any, limit: int,
+                         session: Any = None) -> list[tuple[int, int | None]]:
+        """``(game id, creator id)`` of up to ``limit`` open games among ``game_ids`` (ids, or
+        a select of ids: the pairings' whose game a crash left unstarted)."""
+        async with self._reading(session) as s:
+            return [(r[0], r[1]) for r in (await s.execute(
+                select(Game.id, Game.created_by)
+                .where(Game.id.in_(game_ids), Game.status == "open").limit(limit))).all()]
+
+    async def creator_of(self, game_id: int, session: Any = None) -> int | None:
+        """Who created the game (None: nobody, or no such game)."""
+        async with self._reading(session) as s:
+            found: int | None = await s.scalar(select(Game.created_by)
+                                               .where(Game.id == game_id))
+        return found

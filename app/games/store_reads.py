@@ -10,9 +10,9 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import defer
 
-from .. import prefs_store, times
+from .. import auth_store, prefs_store, times
 from ..db import Database
-from ..models import ActionRecord, Game, Seat, User
+from ..models import ActionRecord, Game, Seat
 
 
 class ReadRows:
@@ -35,14 +35,10 @@ class ReadRows:
         async with self.db.read() as s:
             seat_rows = (await s.execute(
                 select(Seat.game_id, Seat.seat, Seat.bot, Seat.user_id, Seat.away, Seat.invited,
-                       Seat.resigned, User.username)
-                .outerjoin(User, User.id == Seat.user_id)
+                       Seat.resigned, auth_store.username_of(Seat.user_id).label("username"))
                 .where(Seat.game_id.in_(ids)).order_by(Seat.game_id, Seat.seat))).all()
             creator_ids = {r.created_by for r in rows if r.created_by is not None}
-            names = {}
-            if creator_ids:
-                names = dict((await s.execute(select(User.id, User.username)
-                                              .where(User.id.in_(creator_ids)))).all())
+            names = await auth_store.usernames(s, creator_ids)
         seats: dict[int, list[dict[str, Any]]] = {gid: [] for gid in ids}
         for r in seat_rows:
             seats[r.game_id].append({

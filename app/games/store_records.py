@@ -10,8 +10,9 @@ from typing import Any
 
 from sqlalchemy import insert, select
 
+from .. import auth_store
 from ..db import Database
-from ..models import ActionRecord, Game, Seat, Snapshot, User
+from ..models import ActionRecord, Game, Seat, Snapshot
 
 
 async def undo_snapshots(s: Any, game_id: int,
@@ -105,7 +106,7 @@ class RecordRows:
         """``seat, bot, username`` of every seat, in seat order."""
         async with self.db.read() as s:
             return list((await s.execute(
-                select(Seat.seat, Seat.bot, User.username).outerjoin(User, User.id == Seat.user_id)
+                select(Seat.seat, Seat.bot, auth_store.username_of(Seat.user_id).label("username"))
                 .where(Seat.game_id == game_id).order_by(Seat.seat))).all())
 
     async def insert_record(self, fields: dict, seats: list[dict], steps: list,

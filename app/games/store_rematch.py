@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from .. import outbox_store
+from .. import auth_store, outbox_store
 from ..db import Database
-from ..models import Game, Seat, User
+from ..models import Game, Seat
 from ..refusal import Refusal, not_found
 from ..times import utcnow
 from .store_lookups import creator_load
@@ -154,8 +154,9 @@ class RematchRows(SeatWriter):
         """Whether an open game may start by itself (a rematch, an invitation game): its
         status, its creator, whether a seat is still invited or empty."""
         async with self.db.read() as s:
-            row = (await s.execute(select(Game.status, Game.created_by, User.username)
-                                   .outerjoin(User, User.id == Game.created_by)
+            row = (await s.execute(select(Game.status, Game.created_by,
+                                          auth_store.username_of(Game.created_by)
+                                          .label("username"))
                                    .where(Game.id == game_id))).first()
             pending = await s.scalar(select(Seat.seat).where(
                 Seat.game_id == game_id,

@@ -163,7 +163,7 @@ class SeekService:
                           status="paired", created_at=now, expires_at=now, closed_at=now)
             s.add(answer)
             await s.flush()
-            game_id = await store.make_game(s, [target, answer],
+            game_id = await store.make_game(s, self.games.store, [target, answer],
                                             engine.title_of(target.game), now)
             await s.commit()
             answer_id = answer.id
@@ -256,8 +256,8 @@ class SeekService:
                                    for x in rows], rows[0].seats)
             title = engine.title_of(rows[0].game)
             for table in tables:
-                made.append(await store.make_game(s, [by_id[c.id] for c in table], title,
-                                                  now))
+                made.append(await store.make_game(s, self.games.store,
+                                                  [by_id[c.id] for c in table], title, now))
             if made:
                 await s.commit()
         return seen, made
@@ -269,7 +269,7 @@ class SeekService:
         self.signals.wake_outbox()  # the "matched" notices
         for game_id in game_ids:
             async with self.db.read() as s:  # the anchor's player (seat 0) created it
-                creator = await store.creator_of(s, game_id)
+                creator = await self.games.store.creator_of(game_id, s)
                 names = await store.names(s, [creator] if creator else [])
             if creator is None:
                 continue
@@ -301,7 +301,7 @@ class SeekService:
             await self.bus.publish(USER_CHANNEL, jsonutil.dumps_str({
                 "t": "seek", "users": [user_id], "seek": seek_id, "status": "expired"}))
         async with self.db.read() as s:
-            stuck = await store.unstarted(s, now - START_GRACE)
+            stuck = await store.unstarted(s, self.games.store, now - START_GRACE)
         await self._started([game_id for game_id, _ in stuck])
         paired = 0
         if self._repaired is None or now - self._repaired >= REPAIR_EVERY:

@@ -1,4 +1,5 @@
-"""All SQL of seeks (table ``seeks``) and of the games a pairing makes.
+"""All SQL of seeks (table ``seeks``); the games a pairing makes are the game store's writes in
+the pairing's transaction (``add_paired_game``).
 
 Exactly once, across processes: a seek leaves ``open`` only through a conditional
 ``UPDATE seeks ... WHERE id IN (...) AND status = 'open'`` whose row count must be the number of
@@ -16,11 +17,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func, select, text, update
 
-from .. import outbox_store
-from ..models import Game, Rating, Seat, Seek, User
+from .. import auth_store, outbox_store, ratings_store
+from ..models import Seek
 from ..signals import Notify
 
 #: a player without a rating in a game counts as this (Glicko's start, app/ratings.py)
@@ -60,15 +62,12 @@ async def open_ids(s, pool: str, now: datetime) -> set[int]:
 async def ratings(s, game: str, user_ids: Iterable[int]) -> dict[int, float]:
     """Each user's rating in ``game`` now (the default for a player without one)."""
     ids = sorted(set(user_ids))
-    found = dict((await s.execute(select(Rating.user_id, Rating.rating).where(
-        Rating.game == game, Rating.user_id.in_(ids)))).all()) if ids else {}
+    found = await ratings_store.ratings_of(s, game, ids)
     return {u: float(found.get(u, DEFAULT_RATING)) for u in ids}
 
 
 async def names(s, user_ids: Iterable[int]) -> dict[int, str]:
-    ids = sorted(set(user_ids))
-    return dict((await s.execute(select(User.id, User.username).where(User.id.in_(ids))))
-                .all()) if ids else {}
+    return await auth_store.usernames(s, user_ids)
 
 
 async def open_count(s, user_id: int) -> int:
@@ -76,37 +75,35 @@ async def open_count(s, user_id: int) -> int:
         Seek.user_id == user_id, Seek.status == "open")) or 0)
 
 
-async def make_game(s, seeks: list[Seek], title: str, now: datetime) -> int:
+async def make_game(s, games: Any, seeks: list[Seek], title: str, now: datetime) -> int:
     """Store the started-to-be game of ``seeks`` (the anchor first: its player creates it and
     sits in seat 0; the others in their order) and claim the seeks for it; raises
     :class:`Lost` when one of them is not open any more. The game is stored ``open`` with every
     seat taken; the service starts it right after the commit (the sweep starts one a crash
-    left open)."""
+    left open). The game and its seats are the game store's (``games``) writes in ``s``."""
     first = seeks[0]
-    row = Game(game=first.game, options=first.options, seed=secrets.token_hex(16),
-               seat_count=first.seats, status="open", version=0, state=None, waiting_for=[],
-               created_by=first.user_id, created_at=now, updated_at=now,
-               time_control=first.time_control, hints=False, casual=not first.rated)
-    s.add(row)
-    await s.flush()
-    for seat, seek in enumerate(seeks):
-        s.add(Seat(game_id=row.id, seat=seat, user_id=seek.user_id, bot=None))
+    game_id = await games.add_paired_game(dict(
+        game=first.game, options=first.options, seed=secrets.token_hex(16),
+        seat_count=first.seats, status="open", version=0, state=None, waiting_for=[],
+        created_by=first.user_id, created_at=now, updated_at=now,
+        time_control=first.time_control, hints=False, casual=not first.rated),
+        [seek.user_id for seek in seeks], s)
     ids = [x.id for x in seeks if x.status == "open"]
     if ids:
         done = await s.execute(
             update(Seek).where(Seek.id.in_(ids), Seek.status == "open")
-            .values(status="paired", game_id=row.id, closed_at=now)
+            .values(status="paired", game_id=game_id, closed_at=now)
             .execution_options(synchronize_session=False))
         if done.rowcount != len(ids):
             raise Lost()
     for x in seeks:
-        x.status, x.game_id, x.closed_at = "paired", row.id, now
+        x.status, x.game_id, x.closed_at = "paired", game_id, now
     who = await names(s, [x.user_id for x in seeks])
     for x in seeks:  # "a quick match found": each player's channels (outbox: exactly once)
         others = ", ".join(who.get(o.user_id, "?") for o in seeks if o.user_id != x.user_id)
-        outbox_store.notice(s, row.id, Notify("matched", row.id, first.game, title,
-                                              (x.user_id,), others).payload(), now=now)
-    return row.id
+        outbox_store.notice(s, game_id, Notify("matched", game_id, first.game, title,
+                                               (x.user_id,), others).payload(), now=now)
+    return game_id
 
 
 async def expire(s, now: datetime) -> list[tuple[int, int]]:
@@ -134,14 +131,12 @@ async def busy_pools(s, now: datetime, limit: int = 100) -> list[str]:
         .group_by(Seek.pool).having(func.count() >= 2).limit(limit))).scalars().all())
 
 
-async def unstarted(s, before: datetime, limit: int = 50) -> list[tuple[int, int]]:
+async def unstarted(s, games: Any, before: datetime,
+                    limit: int = 50) -> list[tuple[int, int]]:
     """Games a pairing stored but nobody started (a crash between the two): ``(game id,
-    creator id)``."""
-    rows = (await s.execute(
-        select(Game.id, Game.created_by).join(Seek, Seek.game_id == Game.id)
-        .where(Seek.status == "paired", Game.status == "open", Seek.closed_at <= before)
-        .distinct().limit(limit))).all()
-    return [(r[0], r[1]) for r in rows if r[1] is not None]
+    creator id)`` (the game store's ``open_among`` the seeks' games, in ``s``)."""
+    paired = select(Seek.game_id).where(Seek.status == "paired", Seek.closed_at <= before)
+    return [(g, c) for g, c in await games.open_among(paired, limit, s) if c is not None]
 
 
 async def seeks_of_game(s, game_id: int) -> list[tuple[int, int]]:
@@ -153,7 +148,7 @@ async def seeks_of_game(s, game_id: int) -> list[tuple[int, int]]:
 async def listed(s, now: datetime, limit: int = 100) -> list[tuple[Seek, str]]:
     """Open seeks (oldest first) with their players' names."""
     return [(r[0], r[1]) for r in (await s.execute(
-        select(Seek, User.username).join(User, User.id == Seek.user_id)
+        select(Seek, auth_store.username_of(Seek.user_id))
         .where(Seek.status == "open", Seek.expires_at > now)
         .order_by(Seek.created_at, Seek.id).limit(limit))).all()]
 
@@ -179,10 +174,6 @@ async def pool_of(s, seek_id: int) -> str | None:
 async def owner_of(s, seek_id: int) -> int | None:
     return await s.scalar(select(Seek.user_id).where(Seek.id == seek_id))
 
-
-async def creator_of(s, game_id: int) -> int | None:
-    """Who created the game a pairing made (the anchor seek's player, seat 0)."""
-    return await s.scalar(select(Game.created_by).where(Game.id == game_id))
 
 
 async def game_name_of(s, game_id: int) -> str | None:

@@ -180,7 +180,7 @@ export function undoButton(st, { applyState, resync, toast }) {
         resync();
       }
     },
-  }, "↶ ", t("undo.button"));
+  }, h("span", { "aria-hidden": "true" }, "↶"), " ", h("span", { class: "undo-text" }, t("undo.button")));
 }
 
 /** A banner for a player whose seat a bot plays (after timeouts), with "take it back". */

@@ -1,5 +1,6 @@
 // What the game page draws around the table: the header (title, who I am, the status line with
-// clocks, hints badge, undo and bell, the away banner), the waiting room before the start, the
+// clocks, hints badge and undo, the tools: vacation notes, resign, next game, bell (gametools.js
+// folds them into a "⋯" menu on a phone), the away banner), the waiting room before the start, the
 // replay and rematch buttons of the final screen (its toasts: toast.js).
 // `page`: {st, els, ui() (the table), conn(state, text), applyState, resync, refreshSummary, load}.
 import { api, auth } from "./api.js";
@@ -9,6 +10,7 @@ import { t, tOr } from "./i18n.js";
 import { awayBanner, clockChips, notificationButton, titleWithCount, undoButton } from "./asyncplay.js";
 import { exitButtons, outcomeNote, resignedBanner, waitingButtons } from "./exits.js";
 import { nextGameButton } from "./nextgame.js";
+import { renderTools } from "./gametools.js";
 import { vacationNotes } from "./vacation.js";
 import { toast } from "./toast.js";
 
@@ -32,13 +34,13 @@ export function renderHeader(page) {
   if (g.hints) line.push(h("span", { class: "badge hints", title: t("hints.badge_help") }, t("hints.badge")));
   const undo = st.seat !== null ? undoButton(st, { applyState: page.applyState, resync: page.resync, toast }) : null;
   if (undo) line.push(undo);
-  line.push(...vacationNotes(st));
-  line.push(...exitButtons(st, { reload: () => page.load(), toast }));
-  const next = nextGameButton(st.id, toast);
-  if (next) line.push(next);
-  const bell = auth.user ? notificationButton() : null;
-  if (bell) line.push(bell);
   clear(els.status).append(...line);
+  const tools = [...vacationNotes(st), ...exitButtons(st, { reload: () => page.load(), toast })];
+  const next = nextGameButton(st.id, toast);
+  if (next) tools.push(next);
+  const bell = auth.user ? notificationButton() : null;
+  if (bell) tools.push(bell);
+  renderTools(tools);
   const away = awayBanner(st, { reload: () => page.refreshSummary(), toast }) || resignedBanner(st);
   for (const id of ["away-banner", "resigned-banner"]) {
     const old = document.getElementById(id);

@@ -215,6 +215,16 @@ async def test_follow_unfollow_and_the_friends_list(api):
     assert (await ada.get("/api/me/following")).json() == []
 
 
+
+async def test_the_friends_list_is_in_name_order_whatever_the_case(api):
+    ada = await api.user("ada")
+    for name in ("Zed", "bob", "Cyd"):  # made (and followed) out of name order
+        await api.user(name)
+        r = await api.client.put(f"/api/me/following/{name}", headers=ada.headers)
+        assert r.status_code == 200
+    got = (await ada.get("/api/me/following")).json()
+    assert [x["user"]["username"] for x in got] == ["bob", "Cyd", "Zed"]
+
 async def test_follows_are_limited(db_url):
     settings = make_settings(db_url, max_follows_per_user=1, rate_follows_burst=3,
                              rate_follows_per_hour=1.0)

@@ -327,7 +327,7 @@ async def test_a_crash_between_pairing_and_start_is_repaired(api):
     gid = second["seek"]["game_id"]
     assert second["game"]["status"] == "open"
     async with api.services.db.read() as s:
-        assert await store.unstarted(s, utcnow()) == [(gid, ada.id)]
+        assert await store.unstarted(s, svc.games.store, utcnow()) == [(gid, ada.id)]
     await svc.sweep(utcnow() + timedelta(seconds=30))
     assert (await ada.game(gid))["status"] == "running"
 

@@ -1,7 +1,8 @@
 """Issue #33 in real Chromium, at 1440x900 and 390x844, in English, Ukrainian and German:
 resigning through the confirm (the other player's page ends live, both read who resigned in
 their language, in the log too), the creator cancelling an open game, and "My next game" (the
-button and Shift+N) going from game to game where it is your move. Games have fixed seeds."""
+button and Shift+N) going from game to game where it is your move. On the phone these tools wait
+behind the header's "⋯" menu (open_tools). Games have fixed seeds."""
 
 from __future__ import annotations
 
@@ -56,6 +57,16 @@ def open_page(browser, watch, server, reg: dict, lang: str, viewport: dict, path
     return ctx, page
 
 
+def open_tools(page) -> None:
+    """The header's tools (resign, next game, vacation notes, bell) wait behind the "⋯" button
+    on a phone: open its menu there (a laptop shows them in the header's line)."""
+    page.wait_for_selector("#game-tools:not(.empty)", state="attached")
+    toggle = page.locator("#tools-toggle")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+        page.wait_for_selector("#tools-menu", state="visible")
+
+
 @pytest.mark.parametrize("lang,viewport", [(lang, vp) for lang in LOCALES
                                            for vp in (LAPTOP, PHONE)],
                          ids=[f"{lang}-{vp['width']}" for lang in LOCALES for vp in (LAPTOP, PHONE)])
@@ -71,6 +82,8 @@ def test_resign_through_the_confirm_ends_the_game_for_both(server, browser, watc
         ctx, b = open_page(browser, watch, server, bob, lang, viewport, f"/game.html?id={gid}", "bob")
         contexts.append(ctx)
         b.wait_for_function("() => window.menagerie && window.menagerie.state.status === 'running'")
+        a.wait_for_selector("#resign-btn", state="attached")
+        open_tools(a)
         button = a.wait_for_selector("#resign-btn")
         assert w["exits.resign"] in button.inner_text()
         # the question names who wins; "keep playing" changes nothing
@@ -84,6 +97,7 @@ def test_resign_through_the_confirm_ends_the_game_for_both(server, browser, watc
         a.click("#resign-dialog-no")
         a.wait_for_selector("#resign-dialog", state="detached")
         assert a.evaluate("window.menagerie.state.status") == "running"
+        open_tools(a)
         a.click("#resign-btn")
         a.click("#resign-dialog-yes")
         # both pages end: the final card says who resigned
@@ -118,16 +132,20 @@ def test_next_game_button_and_shortcut(server, browser, watch, lang, viewport):
     ctx, page = open_page(browser, watch, server, ada, lang, viewport,
                           f"/game.html?id={untimed}", "ada")
     try:
+        page.wait_for_selector("#next-game-btn", state="attached")
+        open_tools(page)
         button = page.wait_for_selector("#next-game-btn")
         assert w["next.button"] in button.inner_text()
         assert button.get_attribute("title") == w["next.title"]
         button.click()
         page.wait_for_url(re.compile(rf".*/game\.html\?id={hour}$"))
-        page.wait_for_selector("#next-game-btn")
+        page.wait_for_selector("#next-game-btn", state="attached")
         page.wait_for_function("() => window.menagerie && window.menagerie.state.status === 'running'")
         page.keyboard.press("Shift+N")
         page.wait_for_url(re.compile(rf".*/game\.html\?id={day}$"))
-        page.wait_for_selector("#next-game-btn").click()
+        page.wait_for_selector("#next-game-btn", state="attached")
+        open_tools(page)
+        page.click("#next-game-btn")
         page.wait_for_url(re.compile(rf".*/game\.html\?id={hour}$"))
         # the lobby's list of my games in the same order
         page.goto(server.url("/"))
@@ -188,6 +206,9 @@ def test_a_vacation_declared_in_the_lobby_shows_at_the_table(server, browser, wa
         assert after["deadline"] > before and len(after["off"]) == 1
         # bob's table says ada is on vacation (after a reload of the game)
         b.reload()
+        b.wait_for_selector('.badge.vacation[data-vacation-seat="0"]', state="attached")
+        assert b.locator("#game-tools.has-note").count() == 1  # the phone's "⋯" wears a dot
+        open_tools(b)
         note = b.wait_for_selector('.badge.vacation[data-vacation-seat="0"]')
         start = w["vac.on_vacation"].split("{until}")[0].replace("{name}", ada["user"]["username"])
         assert note.inner_text().strip().startswith(start.strip())
@@ -196,8 +217,9 @@ def test_a_vacation_declared_in_the_lobby_shows_at_the_table(server, browser, wa
         a.click("#vacation-list button")
         a.wait_for_selector("#vacation-list", state="detached")
         b.reload()
-        b.wait_for_selector("#next-game-btn")
+        b.wait_for_selector("#next-game-btn", state="attached")
         assert b.locator(".badge.vacation").count() == 0
+        assert b.locator("#game-tools.has-note").count() == 0
     finally:
         ctx.close()
         ctx2.close()

@@ -28,6 +28,16 @@ pytestmark = pytest.mark.usefixtures("no_console_errors")
 
 WIDTH = "document.documentElement.scrollWidth"
 
+TOOLS_BOX = """sel => { const r = document.querySelector(sel).getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height}; }"""
+#: the element a tap at the middle of `sel` reaches (the element itself when nothing covers it)
+TAP_REACHES = """sel => { const e = document.querySelector(sel); const r = e.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !!hit && (hit === e || e.contains(hit)); }"""
+#: [scrollWidth, clientWidth] of the status line and the tools
+HEADER_WIDTHS = """() => ['#status-line', '#game-tools'].map(s => { const e = document.querySelector(s);
+    return [s, e.scrollWidth, e.clientWidth]; })"""
+
 
 @pytest.fixture(scope="module")
 def phone(server, browser, watch):
@@ -96,9 +106,11 @@ def test_a_game_on_a_phone(phone, server):
     keep_cards(page, catalog)
     assert wait_to_answer(page)
 
-    # the money is in the top bar
+    # the money is in the top bar, whose line keeps to its width (Undo, when there, is its arrow)
     money = page.evaluate("window.menagerie.state.view.public.players[window.menagerie.state.seat].money")
     assert page.inner_text("#status-line .money-stat").strip() == str(money)
+    for sel, scroll, client in page.evaluate(HEADER_WIDTHS):
+        assert scroll <= client, f"{sel} scrolls sideways at 390 px ({scroll} > {client})"
 
     # placing a building: the map stays in sight above a one-line bar that speaks of taps
     use_action(page, "build")
@@ -145,3 +157,179 @@ def test_the_final_table_fits(phone, server):
     assert phone.evaluate(WIDTH) <= PHONE["width"]
     # no break note pops up for breaks that were over before the page opened
     assert phone.locator("#break-note:not([hidden])").count() == 0
+
+
+@pytest.mark.parametrize("lang,timed", [("en", False), ("uk", True), ("de", True)],
+                         ids=["en", "uk-timed", "de-timed"])
+def test_the_header_folds_its_tools_into_a_menu(server, browser, watch, artifacts, lang, timed):
+    """In a running game at 390x844 the header's status line keeps to its width (no sideways
+    scrolling) and the tools (resign, next game, bell) wait behind a "⋯" button whose drop-down
+    shows them inside the screen; it stays open while the game moves on, and closes on Escape,
+    a tap elsewhere, a second tap and a chosen tool. At 1440x900 the tools are in the header's
+    line and there is no "⋯". A timed game's clocks take a line of their own, all in sight."""
+    from .test_exits import open_page, player, started_game, words
+
+    w = words(lang)
+    ada, bob = player(server), player(server)
+    gid = started_game(server, ada, bob, f"e2e-phone-tools-{lang}",
+                       {"mode": "move", "seconds": 86400} if timed else None)
+    ctx, page = open_page(browser, watch, server, ada, lang, PHONE, f"/game.html?id={gid}", f"tools-{lang}")
+    try:
+        page.wait_for_function("() => window.menagerie && window.menagerie.state.status === 'running'")
+        toggle = page.wait_for_selector("#tools-toggle")
+        page.wait_for_selector("#resign-btn", state="hidden")
+        for sel, scroll, client in page.evaluate(HEADER_WIDTHS):
+            assert scroll <= client, f"{sel} scrolls sideways at 390 px ({scroll} > {client})"
+        page.screenshot(path=str(artifacts / f"header-menu-closed-{lang}-390x844.png"))
+        assert_whose_in_full(page, "", f"{lang} 390, timed: {timed}")
+        assert page.evaluate(WIDTH) <= PHONE["width"]
+        assert toggle.get_attribute("aria-expanded") == "false"
+        assert toggle.get_attribute("aria-label") == w["game.tools"]
+        assert toggle.get_attribute("title") == w["game.tools_title"]
+        box = page.evaluate(TOOLS_BOX, "#tools-toggle")
+        assert box["width"] >= 44 and box["height"] >= 44, box
+        assert box["right"] <= PHONE["width"] and box["top"] >= 0, box
+        # the "⋯" sits in the first line: the header is no taller than its three lines were
+        assert page.evaluate(TOOLS_BOX, "#status-line")["top"] < 60
+        height = page.evaluate(TOOLS_BOX, ".topbar")["height"]
+        print(f"header {height} px at 390 ({lang}, timed: {timed})")
+        assert height <= (150 if timed else 115), height  # the clocks' own line: about 30 px more
+        if timed:
+            chips = page.eval_on_selector_all("#status-line .clock-chip", "els => els.map(e => e.getBoundingClientRect().right)")
+            assert len(chips) == 2 and max(chips) <= PHONE["width"], chips
+
+        # open: the tools as rows of a drop-down under the header, Resign inside the screen
+        toggle.click()
+        page.wait_for_selector("#tools-menu", state="visible")
+        assert toggle.get_attribute("aria-expanded") == "true"
+        resign = page.evaluate(TOOLS_BOX, "#resign-btn")
+        header = page.evaluate(TOOLS_BOX, ".topbar")
+        assert resign["left"] >= 0 and resign["right"] <= PHONE["width"], resign
+        assert resign["top"] >= header["bottom"] - 1 and resign["bottom"] <= PHONE["height"], (resign, header)
+        assert resign["height"] >= 44, resign
+        assert page.evaluate(TAP_REACHES, "#resign-btn"), "something covers the menu's Resign"
+        assert w["exits.resign"] in page.inner_text("#resign-btn")
+        assert page.is_visible("#next-game-btn")
+        assert w["next.button"] in page.inner_text("#next-game-btn")
+        assert page.evaluate(WIDTH) <= PHONE["width"]
+        page.screenshot(path=str(artifacts / f"header-menu-open-{lang}-390x844.png"))
+
+        # the game moves on (the other player keeps his cards): the header is drawn again, the
+        # menu stays open
+        before = page.evaluate("window.menagerie.state.version")
+        legal = server.api("GET", f"/api/games/{gid}/legal", None, bob["token"])
+        server.api("POST", f"/api/games/{gid}/actions",
+                   {"version": legal["version"], "action": legal["actions"][0]}, bob["token"])
+        page.wait_for_function("v => window.menagerie.state.version > v", arg=before)
+        page.wait_for_selector("#resign-btn", state="visible")
+        assert toggle.get_attribute("aria-expanded") == "true"
+        assert_whose_in_full(page, w["status.your_move"], f"{lang} 390, timed: {timed}, after the other's keep")
+
+        # Escape closes it (the focus back on the "⋯")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#resign-btn", state="hidden")
+        assert toggle.get_attribute("aria-expanded") == "false"
+        assert page.evaluate("document.activeElement.id") == "tools-toggle"
+        # a second tap closes it
+        toggle.click()
+        page.wait_for_selector("#resign-btn", state="visible")
+        toggle.click()
+        page.wait_for_selector("#resign-btn", state="hidden")
+        assert toggle.get_attribute("aria-expanded") == "false"
+        # a tap elsewhere (the game's title) closes it
+        toggle.click()
+        page.wait_for_selector("#resign-btn", state="visible")
+        page.click("#game-title")
+        page.wait_for_selector("#resign-btn", state="hidden")
+        # a chosen tool closes it: Resign asks first; "keep playing" changes nothing
+        toggle.click()
+        page.click("#resign-btn")
+        page.wait_for_selector("#resign-dialog[open]")
+        assert toggle.get_attribute("aria-expanded") == "false"
+        page.click("#resign-dialog-no")
+        page.wait_for_selector("#resign-dialog", state="detached")
+        assert page.evaluate("window.menagerie.state.status") == "running"
+
+        # a laptop: the tools in the header's line, no "⋯"
+        page.set_viewport_size({"width": 1440, "height": 900})
+        page.wait_for_selector("#tools-toggle", state="hidden")
+        page.wait_for_selector("#resign-btn", state="visible")
+        resign = page.evaluate(TOOLS_BOX, "#resign-btn")
+        assert resign["bottom"] <= page.evaluate(TOOLS_BOX, ".topbar")["bottom"], resign
+        assert page.evaluate(TAP_REACHES, "#resign-btn")
+        page.screenshot(path=str(artifacts / f"header-tools-{lang}-1440x900.png"))
+    finally:
+        ctx.close()
+
+
+#: whose turn it is (the status line's `.whose`) read in full: no ellipsis, nothing clipped or
+#: scrolled away, its box inside the screen ({} when there is no such element)
+WHOSE = """() => { const e = document.querySelector('#status-line .whose'); if (!e) return {};
+    const r = e.getBoundingClientRect(), cs = getComputedStyle(e);
+    return {text: e.textContent.trim(), scroll: e.scrollWidth, client: e.clientWidth,
+            clipped: cs.textOverflow !== 'clip' && e.scrollWidth > e.clientWidth,
+            hidden: cs.overflowX !== 'visible' && e.scrollWidth > e.clientWidth,
+            left: r.left, right: r.right, width: innerWidth}; }"""
+
+
+def assert_whose_in_full(page, expected: str, where: str) -> None:
+    got = page.evaluate(WHOSE)
+    assert got, f"no whose-turn text in the status line ({where})"
+    assert expected in got["text"], (where, got)
+    assert got["scroll"] <= got["client"], f"whose turn is cut ({where}): {got}"
+    assert not got["clipped"] and not got["hidden"], f"whose turn is cut ({where}): {got}"
+    assert got["left"] >= 0 and got["right"] <= got["width"], f"whose turn is off the screen ({where}): {got}"
+
+
+@pytest.mark.parametrize("lang", ["en", "uk", "de"])
+def test_whose_turn_reads_in_full(server, browser, watch, artifacts, lang):
+    """Whose turn it is is the status line's most important word: at 390 px, in a bot game after
+    the opening keep, it is never cut short (no ellipsis) in any language; the other items make
+    room (a second row; the break track is its numbers only). A spectator reads "<name> to play"
+    in full. At 1440x900 it is read in full too."""
+    from .test_exits import LAPTOP, fill, open_page, words
+
+    w = words(lang)
+    name = unique("whose")
+    owner = server.api("POST", "/api/auth/register", {"username": name, "password": PASSWORD})
+    watcher = server.api("POST", "/api/auth/register", {"username": unique("look"), "password": PASSWORD})
+    gid = server.api("POST", "/api/games", {"game": "arknova", "seats": 2, "bots": [1], "bot": "greedy"},
+                     owner["token"])["id"]
+    server.set_seed(gid, "e2e-phone-1")
+    server.api("POST", f"/api/games/{gid}/start", {}, owner["token"])
+    ctx, page = open_page(browser, watch, server, owner, lang, PHONE, f"/game.html?id={gid}", f"whose-{lang}")
+    sctx = None
+    try:
+        page.wait_for_function("() => window.menagerie && window.menagerie.state.view")
+        assert wait_to_answer(page)
+        cat = server.api("GET", "/api/catalog/arknova")
+        catalog = {c["id"]: c for group in cat["cards"].values() if isinstance(group, list) for c in group}
+        keep_cards(page, catalog)
+        assert wait_to_answer(page)
+        page.wait_for_function("t => (document.querySelector('#status-line .whose') || {}).textContent?.includes(t)",
+                               arg=w["status.your_move"])
+        page.screenshot(path=str(artifacts / f"whose-{lang}-390x844.png"))
+        assert_whose_in_full(page, w["status.your_move"], f"{lang} 390")
+        assert page.evaluate(WIDTH) <= PHONE["width"]
+
+        sctx, spec = open_page(browser, watch, server, watcher, lang, PHONE, f"/game.html?id={gid}", f"whose-spec-{lang}")
+        to_play = fill(w["status.to_play"], name=name)
+        spec.wait_for_function("t => (document.querySelector('#status-line .whose') || {}).textContent?.includes(t)",
+                               arg=to_play)
+        spec.screenshot(path=str(artifacts / f"whose-spectator-{lang}-390x844.png"))
+        assert_whose_in_full(spec, to_play, f"{lang} 390, a spectator")
+        assert spec.evaluate(WIDTH) <= PHONE["width"]
+
+        # a laptop (a page opened at its size)
+        lctx, wide = open_page(browser, watch, server, owner, lang, LAPTOP, f"/game.html?id={gid}", f"whose-wide-{lang}")
+        try:
+            wide.wait_for_function("t => (document.querySelector('#status-line .whose') || {}).textContent?.includes(t)",
+                                   arg=w["status.your_move"])
+            wide.screenshot(path=str(artifacts / f"whose-{lang}-1440x900.png"))
+            assert_whose_in_full(wide, w["status.your_move"], f"{lang} 1440")
+        finally:
+            lctx.close()
+    finally:
+        if sctx:
+            sctx.close()
+        ctx.close()

@@ -78,10 +78,12 @@ export class ArkNovaUI extends TableUI {
     const out = [];
     const br = p.break || {};
     // one break counter (the token on the break track, as on the board) and the round
-    // a solo game: the solo tile instead of the break track (a token per turn, fixed length)
+    // a solo game: the solo tile instead of the break track (a token per turn, fixed length);
+    // a phone shows its numbers only (stat-short: the icon and the tooltip say what they count)
     const soloTitle = p.solo ? t("status.solo_tile_title", { pos: br.pos ?? 0, len: br.len ?? "?", count: br.count ?? 0, breaks: p.solo.breaks, left: p.solo.turns_left }) : null;
     out.push(h("span", { class: "stat break-stat", title: soloTitle || t("status.break_track_title", { pos: br.pos ?? 0, len: br.len ?? "?", count: br.count ?? 0 }) },
-      icon("break", { size: 16 }), ` ${t(p.solo ? "status.solo_tile" : "status.break_track", { pos: br.pos ?? 0, len: br.len ?? "?" })}`));
+      icon("break", { size: 16 }), h("span", { class: "stat-long" }, ` ${t(p.solo ? "status.solo_tile" : "status.break_track", { pos: br.pos ?? 0, len: br.len ?? "?" })}`),
+      h("span", { class: "stat-short" }, ` ${br.pos ?? 0}/${br.len ?? "?"}`)));
     out.push(h("span", { class: "stat rounds" }, t("status.round", { n: Math.floor((p.turn ?? 0) / Math.max(1, p.players.length)) + 1 })));
     const me = this.st.seat !== null && this.st.seat !== undefined ? p.players[this.st.seat] : null;
     if (me) out.push(h("span", { class: "stat money-stat", title: t("status.money_title") }, icon("money", { size: 16 }), h("span", { class: "num" }, ` ${me.money}`)));
