@@ -141,7 +141,7 @@ def test_no_key_is_unused(cats, families):
 
 #: where the tables and the lobby build what a player reads (icons.js keeps English labels only as
 #: the fallback of its icon.* keys)
-TABLE_CODE = ("js/zoocracy/*.js", "js/arknova/*.js", "js/decisionbar.js", "js/table.js", "js/lobby.js",
+TABLE_CODE = ("js/zoocracy/*.js", "js/arknova/*.js", "js/tablebar.js", "js/table.js", "js/lobby.js",
               "js/asyncplay.js", "js/chat.js", "js/replay.js", "js/leaderboard.js",
               "js/game.js", "js/gamechrome.js", "js/live.js", "js/seats.js", "js/generic.js", "js/daily.js", "js/dailypage.js",
               "js/exits.js", "js/nextgame.js", "js/vacation.js", "js/seeks.js", "js/gametools.js")

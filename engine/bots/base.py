@@ -62,6 +62,24 @@ class RandomBot(Bot):
         return legal[_rng.randbelow(rng, len(legal))]
 
 
+def forced_or_world(game: Game, view: dict, legal: list[Action], rng: MutableMapping,
+                    sample: Sampler | None) -> tuple[Action | None, State | None]:
+    """The start every looking bot shares: ``(answer, None)`` when there is nothing to look
+    at (a single legal answer; no sampler, or a game that cannot sample a world: the random
+    bot's answer), else ``(None, world)`` with a world sampled from the seat's view."""
+    if not legal:
+        raise ValueError("no legal action to choose from")
+    if len(legal) == 1:
+        return legal[0], None
+    if sample is None:  # nothing to simulate on: behave like the random bot
+        return RandomBot().choose(game, view, legal, rng), None
+    try:
+        world = sample(rng)
+    except NotImplementedError:  # the game cannot sample possible worlds
+        return RandomBot().choose(game, view, legal, rng), None
+    return None, world
+
+
 def decide(bot: Bot, game: Game, state: State, seat: int, rng: MutableMapping) -> Action:
     """Ask ``bot`` for ``seat``'s answer in ``state`` (the bot only sees the seat's view)."""
     legal = game.legal_actions(state, seat)

@@ -9,7 +9,7 @@ first answer in ``legal`` order, so the choice is reproducible for the same ``rn
 
 from __future__ import annotations
 
-from .base import Bot, RandomBot
+from .base import Bot, forced_or_world
 from .evaluation import Evaluator, evaluator_for, searching, step
 
 
@@ -74,17 +74,10 @@ class GreedyBot(Bot):
         self.evaluation = evaluation  #: the game's evaluator variant (None: its own)
 
     def choose(self, game, view, legal, rng, sample=None):
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        if len(legal) == 1:
-            return legal[0]
-        if sample is None:  # nothing to simulate on: behave like the random bot
-            return RandomBot().choose(game, view, legal, rng)
+        answer, state = forced_or_world(game, view, legal, rng, sample)
+        if state is None:
+            return answer
         seat = sample.seat
-        try:
-            state = sample(rng)
-        except NotImplementedError:  # the game cannot sample possible worlds
-            return RandomBot().choose(game, view, legal, rng)
         ev = evaluator_for(game, self.evaluation)
         order = ranked(game, ev, state, seat, legal, depth=self.depth, width=self.width,
                        top_width=self.top_width)

@@ -29,7 +29,7 @@ exactly as fast. ``last_stats`` keeps the candidates and their means of the last
 
 from __future__ import annotations
 
-from .base import RandomBot
+from .base import forced_or_world
 from .evaluation import Evaluator, evaluator_for, searching, step
 from .greedy import FastBot, candidates, finish_chain, own_followup, ranked
 
@@ -60,20 +60,12 @@ class PlanBot(FastBot):
         self.last_stats: dict | None = None
 
     def choose(self, game, view, legal, rng, sample=None):
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        if len(legal) == 1:
-            return legal[0]
-        if sample is None:  # nothing to simulate on: behave like the random bot
-            return RandomBot().choose(game, view, legal, rng)
-        seat = sample.seat
-        try:
-            world = sample(rng)
-        except NotImplementedError:  # the game cannot sample possible worlds
-            return RandomBot().choose(game, view, legal, rng)
+        answer, world = forced_or_world(game, view, legal, rng, sample)
+        if world is None:
+            return answer
         ev = evaluator_for(game, self.evaluation)
         with searching(ev):  # no state is changed in place while it looks
-            return self._plan(game, ev, world, seat, legal, rng, sample)
+            return self._plan(game, ev, world, sample.seat, legal, rng, sample)
 
     def _plan(self, game, ev: Evaluator, world, seat, legal, rng, sample):
         order = ranked(game, ev, world, seat, legal, depth=self.depth, width=self.width,

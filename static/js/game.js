@@ -15,6 +15,7 @@ import { Live, setConn } from "./live.js";
 import { loadLog as readLog } from "./gamelog.js";
 import { renderHeader, renderWaitingRoom, watchFinalScreen } from "./gamechrome.js";
 import { toast } from "./toast.js";
+import { expose } from "./hooks.js";
 import { heldOf, turnEnder, turnKeys } from "./turnend.js";
 
 injectSprite();
@@ -23,6 +24,7 @@ setupPage();
 const params = new URLSearchParams(location.search);
 const gameId = params.get("id");
 
+// the page state, owned by this page: the modules it uses get it as an argument (none imports it)
 const st = {
   id: gameId,
   summary: null,      // GET /api/games/{id} minus the view
@@ -345,7 +347,7 @@ async function load() {
   st.gameName = g.game;
   if (!st.catalog) { // (two loads at once mount one table)
     mounting ||= mountTable(st, g.game, { send, toast, endTurn, decorateBar: (bar) => hints.attach(bar) });
-    ui = window.menagerie.ui = await mounting;
+    ui = await mounting;
   }
   clearTimeout(pollTimer);
   if (g.status === "open") {
@@ -393,8 +395,6 @@ const feed = new TurnFeed((msg) => {
 if (auth.user) { feed.start(); recount(); }
 turnKeys(st, endTurn); // Enter confirms a held turn, Ctrl+Z takes back
 
-// hooks for tests and the curious
-window.menagerie = { state: st, live, send, endTurn, resync, refreshLegal, ui: null, chat, feed };
+expose({ state: st, live, send, endTurn, resync, refreshLegal, chat, feed, get ui() { return ui; } }); // window.menagerie (hooks.js)
 
 load();
-export { st, send, toast };

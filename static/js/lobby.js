@@ -10,6 +10,7 @@ import { renderDailyCard } from "./daily.js";
 import { notificationButton, setBadge, showNotification, titleWithCount, TurnFeed } from "./asyncplay.js";
 import { fill, gameItem, isMine, state, titleOf } from "./gameitem.js";
 import { toast } from "./toast.js";
+import { expose } from "./hooks.js";
 import { toggleNew } from "./newgame.js";
 import { renderFriends, renderInvites } from "./friends.js";
 
@@ -219,7 +220,7 @@ async function init() {
     else if (msg.about === "declined") toast(t("invite.declined_toast", { name: msg.by || "?", title }));
     if (msg.type === "your_turn") showNotification(msg);
   });
-  window.menagerie = { ...(window.menagerie || {}), feed, refresh };
+  expose({ feed, refresh }); // window.menagerie, for tests and outside tools (hooks.js)
   if (auth.user) feed.start();
   window.addEventListener("menagerie:auth", () => { if (auth.user) { feed.stopped = false; feed.connect(); } else feed.stop(); });
   const bell = notificationButton();

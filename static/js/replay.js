@@ -11,6 +11,7 @@ import { t, tOr, setupPage } from "./i18n.js";
 import { AnalysisPanel, labelText } from "./analysis.js";
 import { showSuggestion, clearSuggestion } from "./suggest.js";
 import { toast } from "./toast.js";
+import { expose } from "./hooks.js";
 
 injectSprite();
 setupPage();
@@ -320,7 +321,6 @@ async function load() {
   }
   ui = await mountTable(st, g.game, { send: () => {}, toast });
   document.body.classList.add("running"); // the table's full-window layout
-  window.menagerie.ui = ui;
   const asked = params.get("v");
   let first;
   try {
@@ -336,7 +336,6 @@ async function load() {
     const host = $("#analysis");
     panel = new AnalysisPanel(host, { gameId: st.id, last: () => rp.last, here, goTo, select: selectMistake, ui: () => ui });
     host.hidden = false;
-    window.menagerie.analysis = panel;
     panel.load();
     finalAnalysisButton();
   }
@@ -364,7 +363,7 @@ new MutationObserver(finalAnalysisButton).observe($("#final-screen"), { childLis
 const replayBar = $("#replay-bar");
 new ResizeObserver(() => document.body.style.setProperty("--bar-h", `${replayBar.offsetHeight}px`)).observe(replayBar);
 
-// hooks for tests and the curious
-window.menagerie = { state: st, replay: rp, goTo, ui: null };
+// window.menagerie, for tests and outside tools (hooks.js)
+expose({ state: st, replay: rp, goTo, get ui() { return ui; }, get analysis() { return panel; } });
 
 load();

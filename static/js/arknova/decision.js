@@ -3,7 +3,7 @@
 import { h, $$, cap, stableKey } from "../dom.js";
 import { seatChip, seatName } from "../seats.js";
 import { t, tOr } from "../i18n.js";
-import { DecisionBar as TableBar } from "../decisionbar.js";
+import { TableBar } from "../tablebar.js";
 import { answerLabel, controlsFor, turnable } from "./answers.js";
 
 const SIMULTANEOUS = new Set(["keep", "hand_limit", "final_discard"]);
@@ -106,7 +106,7 @@ export class DecisionBar extends TableBar {
     return a ? a.cards.length : 0;
   }
 
-  // ---------------------------------------------------------------- render (decisionbar.js)
+  // ---------------------------------------------------------------- render (tablebar.js)
   askHint(legal, mine) {
     const onlyFinish = mine && legal.every((a) => ["done", "back", "skip"].includes(a.type));
     return onlyFinish ? h("span", { class: "hint" }, ` ${t("bar.nothing_else")}`) : null;

@@ -1,14 +1,13 @@
 // The Zoocracy decision bar: what is asked now, in one sentence, and the legal answers as controls.
 // The answers are exactly the dicts of GET /legal; grouping and labels are presentation only.
 // Secret decisions (bids, votes) show who has answered, never what.
-import { h, clear, $$, cap, stableKey } from "../dom.js";
+import { h, $$, cap } from "../dom.js";
 import { seatChip, seatName, seatLabel } from "../seats.js";
 import { t } from "../i18n.js";
-import { DecisionBar as TableBar } from "../decisionbar.js";
+import { TableBar } from "../tablebar.js";
 import { OFFICE, inSentence, phaseLabel, whoName } from "./common.js";
 import { stepLabel } from "./board.js";
-import { markerAnswer, forcedPass } from "./warn.js";
-import { proposalSummary } from "./proposal.js";
+import { KIND_ROWS } from "./answers.js";
 
 const SIMULTANEOUS = new Set(["bid", "vote", "discard"]); const FINISHERS = new Set(["done", "pass", "hold", "decline", "members_done"]);
 
@@ -147,10 +146,9 @@ export class DecisionBar extends TableBar {
     return `${cap(a.type)}${bits.length ? ": " + bits.join(", ") : ""}`;
   }
 
+  /** The focus row (a clicked enclosure or card with several answers), the rows of the decision's
+   * kind (answers.js) and a plain button for every answer they did not draw. */
   controls(legal, dec) {
-    const ui = this.ui;
-    const pub = ui.pub;
-    const priv = ui.priv || {};
     const rows = [];
     const by = new Map();
     for (const a of legal) {
@@ -167,145 +165,8 @@ export class DecisionBar extends TableBar {
       rows.push(focus);
     }
 
-    switch (dec.kind) {
-      case "bid": {
-        const bids = take("bid").slice().sort((a, b) => a.amount - b.amount);
-        if (!bids.length) break;
-        if (this.sel.bid === null || !bids.some((a) => a.amount === this.sel.bid)) this.sel.bid = bids[0].amount;
-        let idx = bids.findIndex((a) => a.amount === this.sel.bid);
-        const out = h("output", { class: "num zc-bid-out", id: "bid-amount" }, String(this.sel.bid));
-        const confirm = h("button", { class: "btn answer primary confirm zc-bid-confirm", type: "button", disabled: this.st.pending,
-          dataset: { type: "bid" }, onclick: () => this.send(bids[idx]) });
-        const slider = h("input", { type: "range", class: "zc-bid-range", min: 0, max: bids.length - 1, step: 1, value: idx, "aria-label": t("zc.bar.bid_amount") });
-        const minus = h("button", { class: "btn small zc-step-btn", type: "button", "aria-label": t("zc.bar.bid_less") }, "−");
-        const plus = h("button", { class: "btn small zc-step-btn", type: "button", "aria-label": t("zc.bar.bid_more") }, "+");
-        const update = (i) => {
-          idx = Math.max(0, Math.min(bids.length - 1, i));
-          const a = bids[idx];
-          this.sel.bid = a.amount;
-          slider.value = String(idx);
-          out.textContent = String(a.amount);
-          confirm.dataset.answer = stableKey(a);
-          clear(confirm).append(t("zc.bar.bid_secretly", { amount: a.amount }));
-          minus.disabled = idx <= 0;
-          plus.disabled = idx >= bids.length - 1;
-        };
-        slider.addEventListener("input", () => update(Number(slider.value)));
-        minus.addEventListener("click", () => update(idx - 1));
-        plus.addEventListener("click", () => update(idx + 1));
-        update(idx);
-        rows.push(this.row(t("zc.bar.your_bid"), h("span", { class: "stepper zc-bid", role: "group", "aria-label": t("zc.bar.bid") }, minus, slider, out, plus), confirm,
-          h("span", { class: "hint" }, t("zc.bar.you_have", { food: priv.food }))));
-        break;
-      }
-      case "vote": {
-        const votes = take("vote");
-        const plain = votes.filter((a) => !a.card);
-        const doubled = votes.filter((a) => a.card);
-        rows.push(this.row(null, proposalSummary(this.ui, dec.proposal)));
-        rows.push(this.row(t("zc.bar.your_vote"), ...plain.map((a) => this.answer(a.yes ? t("zc.vote.yes") : t("zc.vote.no"), a, { primary: a.yes, secondary: !a.yes, class: a.yes ? "vote-yes" : "vote-no" }))));
-        if (doubled.length) rows.push(this.row(t("zc.bar.counting_twice"), ...doubled.map((a) => this.answer(this.label(a), a, { class: "small" }))));
-        break;
-      }
-      case "campaign_turn": {
-        const limit = pub.campaign ? pub.campaign.limit : null;
-        const done = take("done");
-        const places0 = by.get("place") || [];
-        rows.push(this.row(null, h("span", { class: "zc-chips" },
-          h("span", { class: "zc-chip" }, `${t("zc.parties.food")} `, h("b", { class: "num" }, String(priv.food ?? "?"))),
-          limit !== null ? h("span", { class: "zc-chip", title: t("zc.bar.limit_title") }, `${t("zc.bar.limit")} `, h("b", { class: "num" }, `${limit}${dec.extra_limit ? ` +${dec.extra_limit}` : ""}`)) : null,
-          h("span", { class: "zc-chip", title: t("zc.bar.paid_title") }, `${t("zc.bar.paid")} `, h("b", { class: "num" }, String(dec.paid ?? 0))),
-          dec.free ? h("span", { class: "zc-chip", title: t("zc.bar.free_title") }, `${t("zc.bar.free")} `, h("b", { class: "num" }, String(dec.free))) : null),
-          places0.length ? h("span", { class: "narrow-only zc-tap-hint" }, t("zc.bar.tap_hint")) : null,
-          done.length ? this.doneCampaign(done[0], places0) : null));
-        if (done.length && places0.length && this.sel.confirmDone) {
-          // food that could still be placed: ending the turn is asked once more
-          rows.push(this.row(h("span", { class: "zc-confirm-text" }, t("zc.bar.unplaced_confirm")),
-            this.answer(t("zc.bar.unplaced_end"), done[0], { primary: true, class: "zc-done-confirm" }),
-            h("button", { class: "btn ghost", type: "button", onclick: () => { this.sel.confirmDone = false; this.render(); } }, t("zc.bar.unplaced_keep"))));
-        }
-        const places = take("place");
-        if (places.length) {
-          const order = ui.cat.enclosures.map((e) => e.id);
-          const ids = [...new Set(places.map((a) => a.enclosure))].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-          const placeRow = this.row(h("span", { class: "wide-only" }, t("zc.bar.place_food")), ...ids.map((id) => h("span", { class: "zc-place-group", dataset: { enclosure: id } },
-            h("span", { class: "zc-place-name" }, this.encName(id)),
-            places.filter((a) => a.enclosure === id).sort((a, b) => a.count - b.count)
-              .map((a) => this.answer(`+${a.count}`, a, { class: "small zc-count-btn", aria: t("zc.bar.place_in", { count: a.count, enclosure: this.encName(id) }), title: t("zc.bar.place_in", { count: a.count, enclosure: this.encName(id) }) })))));
-          // on a phone the zoo is the place to choose (tap an enclosure); its answers then come up here
-          placeRow.classList.add("zc-place-row");
-          rows.push(placeRow);
-        }
-        const head = take("head_bonus");
-        const neg = take("negative");
-        const cards = take("card");
-        if (head.length || cards.length) {
-          rows.push(this.row(null,
-            head.length ? this.answer(`★ ${t("zc.bar.head_bonus", { food: ui.cat.tables.head_extra_food ?? 2 })}`, head[0], { title: t("zc.bar.head_bonus_title") }) : null,
-            ...cards.map((a) => this.answer(this.label(a), a, { title: ui.cardText(a.card) }))));
-        }
-        if (neg.length) rows.push(this.row(t("zc.bar.negative"), ...neg.map((a) => this.answer(this.label(a), a, { class: "small" }))));
-        break;
-      }
-      case "office": {
-        const marks = take("marker");
-        const hold = take("hold");
-        rows.push(this.row(dec.office === "finance" ? t("zc.bar.manipulate") : t("zc.bar.blockade"), ...marks.map((a) => markerAnswer(this, a, dec.office))));
-        if (hold.length) rows.push(this.row(null, this.answer(t("zc.bar.keep_marker"), hold[0], { secondary: true })));
-        break;
-      }
-      case "proposal": {
-        rows.push(this.row(null, proposalSummary(this.ui, { seat: dec.seat, members: dec.members, offices: dec.offices, goals: dec.goals }, dec.step)));
-        const parl = pub.parliament || [];
-        const adds = take("add");
-        if (adds.length) rows.push(this.row(t("zc.bar.add_coalition"), ...adds.map((a) => this.answer(this.partyLabel(a.party, ` ${t("zc.bar.n_seats", { count: parl[a.party] ?? 0 })}`), a))));
-        const fin = take("members_done");
-        if (fin.length) {
-          const seats = (dec.members || []).reduce((s, q) => s + (parl[q] || 0), 0);
-          rows.push(this.row(null, this.answer(t("zc.bar.coalition_complete", { count: seats }), fin[0], { primary: true, class: "zc-members-done" })));
-        }
-        const offices = take("office");
-        if (offices.length) rows.push(this.row(`${OFFICE[dec.step] ? OFFICE[dec.step].label : t("zc.bar.office")}:`, ...offices.map((a) => this.answer(this.partyLabel(a.party), a, { primary: true }))));
-        const goals = take("goal");
-        if (goals.length) rows.push(this.row(t("zc.bar.goal_in_round", { round: dec.step === "goal_now" ? pub.round : pub.round + 1 }), ...goals.map((a) => this.answer(this.partyLabel(a.party), a, { primary: true }))));
-        break;
-      }
-      case "window": {
-        const cards = take("card");
-        if (cards.length) rows.push(this.row(t("zc.bar.play"), ...cards.map((a) => this.answer(ui.cardName(a.card), a, { primary: true, title: ui.cardText(a.card) }))));
-        const pass = take("pass");
-        if (pass.length) rows.push(this.row(null, cards.length ? this.answer(t("zc.bar.pass"), pass[0], { secondary: true }) : forcedPass(this, pass[0])));
-        break;
-      }
-      case "card_target": {
-        const targets = take("target");
-        rows.push(this.row(t("zc.bar.target"), ...targets.map((a) => this.answer(this.label(a), a, { primary: true }))));
-        break;
-      }
-      case "nc_offer": {
-        const call = take("call"); const no = take("decline");
-        rows.push(this.row(null, ...call.map((a) => this.answer(t("zc.bar.call_nc"), a, { primary: true })),
-          ...no.map((a) => this.answer(t("zc.bar.not_now"), a, { secondary: true }))));
-        break;
-      }
-      case "assign_goal": {
-        const targets = take("assign");
-        rows.push(this.row(t("zc.bar.goal_to"), ...targets.map((a) => this.answer(this.partyLabel(a.party, a.party === dec.promised ? ` ${t("zc.bar.promised")}` : ""), a, { primary: a.party === dec.promised }))));
-        break;
-      }
-      case "pay_goal": {
-        const pay = take("pay"); const no = take("decline");
-        rows.push(this.row(null, ...pay.map((a) => this.answer(t("zc.bar.pay_goal", { cost: dec.cost }), a, { primary: true })),
-          ...no.map((a) => this.answer(t("zc.bar.forgo_goal"), a, { secondary: true }))));
-        break;
-      }
-      case "discard": {
-        const d = take("discard");
-        rows.push(this.row(t("zc.bar.discard"), ...d.map((a) => this.answer(ui.cardName(a.card), a, { primary: true, title: ui.cardText(a.card) }))));
-        break;
-      }
-      default: break;
-    }
+    const draw = KIND_ROWS[dec.kind];
+    if (draw) rows.push(...draw(this, take, dec));
     // anything not drawn above: plain buttons (the bar never hides a legal answer)
     const rest = legal.filter((a) => !handled.has(a.type));
     if (rest.length) {

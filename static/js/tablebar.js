@@ -1,7 +1,8 @@
 // The decision bar that every game's table shares: what is asked now, in one sentence, who is
 // still to answer, the tools (final result, collapse, log) and the legal answers as controls.
-// A game's bar extends DecisionBar with its sentence(), controls(), waitingLine() and
-// applyHighlights(); the answers are exactly the dicts of GET /legal.
+// A game's bar (its `DecisionBar`, static/js/<game>/decision.js, the only classes of that name)
+// extends TableBar with its sentence(), controls(), waitingLine() and applyHighlights(); the
+// answers are exactly the dicts of GET /legal.
 import { h, clear, $, stableKey } from "./dom.js";
 import { seatName } from "./seats.js";
 import { t } from "./i18n.js";
@@ -12,7 +13,7 @@ let keyboardUser = false;
 document.addEventListener("keydown", (e) => { if (e.key === "Tab" || e.key === "Enter" || e.key === " ") keyboardUser = true; }, true);
 document.addEventListener("pointerdown", () => { keyboardUser = false; }, true);
 
-export class DecisionBar {
+export class TableBar {
   /** tableHosts: selectors of the table parts whose legal targets answer by click or Enter. */
   constructor(ui, tableHosts = []) {
     this.ui = ui;
