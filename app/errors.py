@@ -198,7 +198,7 @@ def install(app: FastAPI) -> None:
     async def _api_error(_request: Request, exc: Refusal):
         from .i18n import localize  # the sentence in the caller's language; the code stays
 
-        return JSONResponse(localize(exc.body(), _request), status_code=status_of(exc),
+        return JSONResponse(localize(exc.body(), _request, exc.key, exc.text), status_code=status_of(exc),
                             headers=headers_of(exc))
 
     async def _database(request: Request, exc: Exception):

@@ -7,10 +7,13 @@ sentence does. The catalogues are ``app/locales/<lang>.json``, flat keys:
 * ``"<code>.<variant>"`` - the sentence for one of the English messages the server sends with
   that code (``"not_found.game": "No such game."``).
 
-A value may hold ``{name}`` placeholders. :func:`translate_error` finds the English template
-that the message fits (placeholders become wildcards), takes the values from it and fills the
-same key of the wanted language; the English message itself is the input, so every place that
-raises an error stays as it is. Language: the best match of ``Accept-Language`` (q-values) among
+A value may hold ``{name}`` placeholders. A refusal raised with a key
+(``Refusal(code, say("code.variant", **text))``, app/refusal.py) is translated by that key: the
+wanted language's template filled with the refusal's parameters. What has no key (the
+framework's and pydantic's messages, the engines' rule messages, the few sentences built at
+run time) is matched: :func:`translate` finds the English template that the message fits
+(placeholders become wildcards), takes the values from it and fills the same key of the wanted
+language. Language: the best match of ``Accept-Language`` (q-values) among
 :data:`LANGUAGES`, else English; a game socket's ``?lang=`` comes first (:func:`socket_language`).
 Every error body goes through here: ApiError, request validation (``invalid_request.<kind>``: one
 template per pydantic message), the framework's 404/405, the middlewares' own replies and the
@@ -114,21 +117,31 @@ def fill(template: str, params: dict[str, Any]) -> str:
                             template)
 
 
-def translate(code: str, message: str, lang: str) -> str:
-    """The sentence of ``code`` in ``lang``, built from the English ``message``."""
+def _or_word(params: dict[str, Any], target: dict[str, str]) -> dict[str, Any]:
+    if "choices" in params and "word.or" in target:  # "'a', 'b' or 'c'"
+        params = {**params, "choices": str(params["choices"]).replace(" or ", f" {target['word.or']} ")}
+    return params
+
+
+def translate(code: str, message: str, lang: str, key: str | None = None,
+              text: dict[str, Any] | None = None) -> str:
+    """The sentence of ``code`` in ``lang``: by its catalogue ``key`` and parameters ``text``
+    when the refusal names them (``message`` may be an :class:`app.refusal.Sentence`, which
+    carries both), else built from the English ``message`` by matching it to a template."""
+    if key is None:
+        key, text = getattr(message, "key", None), getattr(message, "text", None)
     if lang == DEFAULT or lang not in LANGUAGES:
-        return message
+        return str(message)
     target = catalogue(lang)
+    if key is not None and key in target:
+        return fill(target[key], _or_word(dict(text or {}), target))
     for key, english in _templates(code):
         m = _pattern(english).fullmatch(message or "")
         if m and key in target:
-            params = m.groupdict()
-            if "choices" in params and "word.or" in target:  # "'a', 'b' or 'c'"
-                params["choices"] = params["choices"].replace(" or ", f" {target['word.or']} ")
-            return fill(target[key], params)
+            return fill(target[key], _or_word(m.groupdict(), target))
     if code in target:
         return target[code]
-    return message
+    return str(message)
 
 
 def translate_error(code: str, message: str, accept_language: str | None) -> str:
@@ -137,13 +150,16 @@ def translate_error(code: str, message: str, accept_language: str | None) -> str
     return translate(code, message, negotiate(accept_language))
 
 
-def localize(body: dict, request: Any) -> dict:
+def localize(body: dict, request: Any, key: str | None = None,
+             text: dict[str, Any] | None = None) -> dict:
     """An error body ``{"error": {"code", "message", ...}}`` with the message in the language of
-    the request's ``Accept-Language`` (a new dict; anything else is returned unchanged)."""
+    the request's ``Accept-Language`` (a new dict; anything else is returned unchanged); by the
+    sentence's catalogue ``key`` and parameters ``text`` when the refusal has them."""
     err = body.get("error") if isinstance(body, dict) else None
     if not isinstance(err, dict) or not isinstance(err.get("message"), str):
         return body
-    message = translate(str(err.get("code", "")), err["message"], request_language(request))
+    message = translate(str(err.get("code", "")), err["message"], request_language(request),
+                        key, text)
     if message == err["message"]:
         return body
     return {**body, "error": {**err, "message": message}}
@@ -184,7 +200,8 @@ def socket_language(ws: Any) -> str:
 
 
 def localize_error(code: str, message: str, lang: str) -> dict:
-    """``{"code", "message"}`` of an error, the sentence in ``lang`` (the code as it is)."""
+    """``{"code", "message"}`` of an error, the sentence in ``lang`` (the code as it is; by its
+    key when ``message`` is an :class:`app.refusal.Sentence`)."""
     return {"code": code, "message": translate(code, message, lang)}
 
 
