@@ -35,7 +35,7 @@ from fastapi import Depends, Request
 
 from . import auth_store as store, credentials
 from .db import Database, Duplicate
-from .refusal import Refusal
+from .refusal import Refusal, say
 from .settings import Settings
 from .times import aware, utcnow
 
@@ -98,7 +98,7 @@ class AuthService:
         key, look = username.lower(), credentials.confusable_key(username)
         async with self.db.read() as s:
             if await store.name_taken(s, key):
-                raise Refusal("username_taken", "That username is taken.")
+                raise Refusal("username_taken", say("username_taken"))
             if await store.lookalike_taken(s, credentials.lookalike_keys(username)):
                 raise credentials.username_lookalike()
         password_hash = await self.hashing(self.hasher.hash, password)
@@ -107,7 +107,7 @@ class AuthService:
             try:
                 user = await store.add_user(s, username, key, look, password_hash)
             except Duplicate:
-                raise Refusal("username_taken", "That username is taken.") from None
+                raise Refusal("username_taken", say("username_taken")) from None
             self._add_token(s, user.id, token)
             await s.commit()
             return UserInfo(user.id, user.username), token
@@ -124,7 +124,7 @@ class AuthService:
         stored = user.password_hash if user is not None else self._dummy_hash
         ok = await self.hashing(self._verify, stored, password)
         if user is None or not ok:
-            raise Refusal("bad_credentials", "Wrong username or password.")
+            raise Refusal("bad_credentials", say("bad_credentials"))
         token = secrets.token_urlsafe(32)
         async with self.db.write() as s:
             # forget this user's expired tokens while we are here
@@ -180,7 +180,7 @@ class AuthService:
         ok = stored is not None and credentials.is_text(current) and \
             len(current) <= PASSWORD_MAX and await self.hashing(self._verify, stored, current)
         if not ok:
-            raise Refusal("wrong_password", "The current password is wrong.")
+            raise Refusal("wrong_password", say("wrong_password"))
         fresh = await self.hashing(self.hasher.hash, new)
         async with self.db.write() as s:
             if not await store.set_password(s, user.id, fresh):  # pragma: no cover
@@ -257,7 +257,7 @@ def token_from_headers(authorization: str | None, cookie: str | None) -> tuple[s
     if authorization is not None:
         scheme, _, value = authorization.partition(" ")
         if scheme.lower() != "bearer" or not value.strip():
-            raise Refusal("bad_token", 'Use "Authorization: Bearer <token>".')
+            raise Refusal("bad_token", say("bad_token.header"))
         return value.strip(), "bearer"
     if cookie:
         return cookie, "cookie"
@@ -293,12 +293,10 @@ def check_csrf(request: Request, token: str) -> None:
     if not (sent and hmac.compare_digest(sent.encode("utf-8", "surrogatepass"),
                                          csrf_for(token).encode())):
         raise Refusal("csrf_failed",
-                      "Cookie-authenticated requests that change something need the "
-                      "X-CSRF-Token header (the value of the menagerie_csrf cookie); "
-                      "or send Authorization: Bearer <token>.")
+                      say("csrf_failed"))
 
 
 async def require_user(user: UserInfo | None = Depends(viewer)) -> UserInfo:
     if user is None:
-        raise Refusal("unauthorized", "Sign in first (Bearer token or login cookie).")
+        raise Refusal("unauthorized", say("unauthorized.sign_in"))
     return user

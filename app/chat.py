@@ -31,7 +31,7 @@ from .auth import UserInfo
 from .chat_store import ChatStore, ChatTx
 from .models import ChatMessage
 from .ratelimit import Limiter
-from .refusal import Refusal, not_found
+from .refusal import Refusal, not_found, say
 from .signals import Notify
 from .times import iso, utcnow
 
@@ -64,16 +64,15 @@ def clean_text(text: Any) -> str:
     """The line to store (bidi and zero-width controls removed, trimmed), or
     :class:`Refusal` 422 ``bad_chat_text``."""
     if not isinstance(text, str):
-        raise Refusal("bad_chat_text", f"A chat line is 1 to {MAX_TEXT} characters.")
+        raise Refusal("bad_chat_text", say("bad_chat_text", max=MAX_TEXT))
     text = _LOOSE_JOINERS.sub("", text.translate(_STRIP)).strip()
     if not 1 <= len(text) <= MAX_TEXT:
-        raise Refusal("bad_chat_text", f"A chat line is 1 to {MAX_TEXT} characters.")
+        raise Refusal("bad_chat_text", say("bad_chat_text", max=MAX_TEXT))
     for ch in text:
         cat = unicodedata.category(ch)
         if cat in ("Cc", "Cs"):
             raise Refusal("bad_chat_text",
-                          "A chat line cannot hold control characters (line breaks, tabs, "
-                          "direction overrides).")
+                          say("bad_chat_text.control"))
     return text
 
 
@@ -123,8 +122,7 @@ class ChatService:
         async with self.store.reading() as tx:
             status, seated = await self._standing(tx, game_id, user)
             if not may_read(channel, seated, status == "finished"):
-                raise Refusal("chat_hidden", "The spectators' channel is hidden from the "
-                                                   "players until the game is over.")
+                raise Refusal("chat_hidden", say("chat_hidden"))
             rows, more = await tx.lines(game_id, channel, after, limit)
         return {"channel": channel, "messages": [message_dict(r) for r in rows], "more": more,
                 "readable": [c for c in CHANNELS if may_read(c, seated, status == "finished")],
@@ -140,7 +138,7 @@ class ChatService:
     async def post(self, game_id: int, user: UserInfo, channel: str | None, text: Any) -> dict:
         """Store a line and announce it; returns the message."""
         if channel is not None and channel not in CHANNELS:
-            raise Refusal("bad_channel", "The chat channels are players and spectators.")
+            raise Refusal("bad_channel", say("bad_channel"))
         text = clean_text(text)
         await self.limits.check(self.limiter, f"user:{user.id}")
         async with self.store.writing() as tx:
@@ -148,10 +146,10 @@ class ChatService:
             channel = channel or ("players" if seated else "spectators")
             if channel == "players" and not seated:
                 raise Refusal("chat_forbidden",
-                              "Only the game's players write in the players' channel.")
+                              say("chat_forbidden"))
             if channel == "spectators" and seated:
                 raise Refusal("chat_forbidden",
-                              "Players cannot write in the spectators' channel.")
+                              say("chat_forbidden.spectators"))
             row = await tx.add_line(game_id=game_id, user_id=user.id, username=user.username,
                                     channel=channel, text=text, created_at=utcnow())
             told = await self._mentioned(tx, game_id, user, channel, status, text)

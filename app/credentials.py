@@ -26,7 +26,7 @@ from importlib import resources
 
 from email_validator import EmailNotValidError, validate_email
 
-from .refusal import Refusal
+from .refusal import Refusal, say
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
@@ -98,7 +98,7 @@ def check_username(name: str) -> None:
     for key in lookalike_keys(name):
         bare = re.sub(r"[_.-]", "", key)
         if bare in _RESERVED_KEYS or bare.rstrip("0123456789lo") in _RESERVED_KEYS:
-            raise Refusal("username_reserved", "That username is reserved.")
+            raise Refusal("username_reserved", say("username_reserved"))
 
 
 _RESERVED_KEYS = frozenset(confusable_key(name) for name in RESERVED)
@@ -114,13 +114,13 @@ def _common_passwords() -> frozenset[str]:
 def check_password(password: str, username: str | None = None) -> None:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise Refusal("bad_password",
-                      f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters long.")
+                      say("bad_password", min=PASSWORD_MIN, max=PASSWORD_MAX))
     if not is_text(password):
         raise Refusal("bad_password", "A password is text (valid Unicode).")
     lowered = password.lower()
     if lowered in _common_passwords() or (username and lowered == username.lower()):
         raise Refusal("common_password",
-                      "That password is one of the most common ones; choose another.")
+                      say("common_password"))
 
 
 def check_email(address) -> str:
@@ -139,7 +139,7 @@ def check_email(address) -> str:
 
 
 def bad_email() -> Refusal:
-    return Refusal("bad_email", "That is not an email address.")
+    return Refusal("bad_email", say("bad_email"))
 
 
 def check_new_account(username: str, password: str) -> None:
@@ -149,4 +149,4 @@ def check_new_account(username: str, password: str) -> None:
 
 def username_lookalike() -> Refusal:
     return Refusal("username_lookalike",
-                   "That username looks too much like an existing one; choose another.")
+                   say("username_lookalike"))

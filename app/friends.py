@@ -17,7 +17,7 @@ from typing import Any
 
 from .auth import UserInfo
 from .people_store import PeopleStore
-from .refusal import Refusal
+from .refusal import Refusal, say
 from .settings import Settings
 from .times import iso
 
@@ -41,7 +41,7 @@ class FriendService:
         """Follow a player (again: no change): ``{"user", "since"}``."""
         uid, username = await self._player(name)
         if uid == user.id:
-            raise Refusal("cannot_follow_self", "You cannot follow yourself.")
+            raise Refusal("cannot_follow_self", say("cannot_follow_self"))
         limit = self.settings.max_follows_per_user
         since, over = await self.store.follow(user.id, uid, limit)
         if over:

@@ -18,7 +18,7 @@ from typing import Any
 
 import engine
 
-from .refusal import Refusal
+from .refusal import Refusal, say
 
 #: the log rows that end a game without an engine move (its outcome is in the game row)
 ENDINGS = ("resign", "abort")
@@ -32,7 +32,7 @@ def engine_game(name: str):
         return engine.get_game(name)
     except KeyError:
         raise Refusal("game_unavailable",
-                      f"The game {name!r} is not available on this server.") from None
+                      say("game_unavailable", name=repr(name))) from None
 
 
 def step(game, state: dict, record, undone: dict[int, dict]) -> dict:

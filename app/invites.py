@@ -36,7 +36,7 @@ from . import jsonutil, outbox_store
 from .auth import UserInfo
 from .bus import USER_CHANNEL
 from .db import Database
-from .refusal import Refusal
+from .refusal import Refusal, say
 from .settings import Settings
 from .signals import Notify
 
@@ -67,7 +67,7 @@ class InviteService:
             if key and key not in keys:
                 keys.append(key)
         if not keys:
-            raise Refusal("no_invitees", "Name at least one player to invite.")
+            raise Refusal("no_invitees", say("no_invitees"))
         if len(keys) > MAX_NAMES:
             raise Refusal("too_many_invites", f"Invite at most {MAX_NAMES} players at once.",
                           limit=MAX_NAMES)
@@ -78,7 +78,7 @@ class InviteService:
                 raise Refusal("unknown_player", f"There is no player named {key!r}.",
                               name=key)
             if found[key][0] == inviter.id:
-                raise Refusal("self_invite", "You cannot invite yourself.")
+                raise Refusal("self_invite", say("self_invite"))
             out.append(found[key])
         return out
 

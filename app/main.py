@@ -18,7 +18,7 @@ from .middleware import (
     StrictJSONMiddleware,
     content_security_policy,
 )
-from .refusal import not_found
+from .refusal import not_found, say
 from .routes import (
     analysis,
     auth,
@@ -120,7 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except Exception:  # pragma: no cover - a route type that cannot tell
                 continue
             if match == Match.PARTIAL:
-                raise errors.ApiError(405, "method_not_allowed", "Method not allowed here.")
+                raise errors.ApiError(405, "method_not_allowed", say("method_not_allowed"))
         raise not_found("API route")
 
     rules = settings.static_dir.parent / "docs" / "rules"

@@ -54,7 +54,7 @@ from .auth import UserInfo
 from .db import Duplicate
 from .jobqueue import JobWorker, stepped_backoff
 from .models_delivery import PushDelivery
-from .refusal import Refusal, not_found
+from .refusal import Refusal, not_found, say
 from .times import utcnow
 
 log = logging.getLogger("menagerie.push")
@@ -112,7 +112,7 @@ def check_subscription(endpoint: str, p256dh: str, auth: str, settings) -> None:
         ok = _public_host(host)
     if not ok:
         raise Refusal("push_service_not_allowed",
-                      "This server does not send to that push service.")
+                      say("push_service_not_allowed"))
 
 
 def _public_host(host: str) -> bool:
@@ -186,7 +186,7 @@ class PushService:
                     s, user.id, endpoint, p256dh, auth, lang, self.settings.push_per_user)
             except Duplicate:  # the same browser subscribing twice at once
                 raise Refusal("push_subscription_busy",
-                              "This subscription is being saved; try again.") from None
+                              say("push_subscription_busy")) from None
             await s.commit()
             return {"id": sub_id, "endpoint": stored}
 
@@ -202,7 +202,7 @@ class PushService:
         if not addresses or not all(_allowed_address(ip, self.settings.push_allow_loopback)
                                     for ip in addresses):
             raise Refusal("push_service_not_allowed",
-                          "This server does not send to that push service.")
+                          say("push_service_not_allowed"))
 
     async def unsubscribe(self, user: UserInfo, endpoint: str) -> None:
         async with self.db.write() as s:

@@ -23,7 +23,7 @@ import random
 from collections import Counter
 
 from .ratelimit import Limiter
-from .refusal import Refusal
+from .refusal import Refusal, say
 from .settings import Settings
 
 SEARCH_BOT = "mcts"
@@ -38,7 +38,7 @@ def check_new_game(settings: Settings, active: int, bot_seats: Counter, new_bots
     limit = settings.max_active_games_per_user
     if active >= limit:
         raise Refusal("game_quota",
-                      f"You have {limit} unfinished games already; finish one first.",
+                      say("game_quota", limit=limit),
                       limit=limit)
     seats = Counter(bot_seats)
     seats.update(new_bots)
@@ -46,12 +46,12 @@ def check_new_game(settings: Settings, active: int, bot_seats: Counter, new_bots
         seats[SEARCH_BOT] += 1  # it may play the creator's seat after timeouts
     if sum(seats.values()) > settings.max_bot_seats_per_user:
         raise Refusal("bot_quota",
-                      f"At most {settings.max_bot_seats_per_user} bot seats over your "
-                      "unfinished games.", limit=settings.max_bot_seats_per_user)
+                      say("bot_quota.seats", limit=settings.max_bot_seats_per_user),
+                      limit=settings.max_bot_seats_per_user)
     if seats[SEARCH_BOT] > settings.max_mcts_seats_per_user:
         raise Refusal("bot_quota",
-                      f"At most {settings.max_mcts_seats_per_user} seats of the search bot "
-                      "over your unfinished games.", limit=settings.max_mcts_seats_per_user)
+                      say("bot_quota.search", limit=settings.max_mcts_seats_per_user),
+                      limit=settings.max_mcts_seats_per_user)
 
 
 class SocketQuota:
@@ -86,11 +86,11 @@ class SocketQuota:
     def enter(self, address: str | None) -> Refusal | None:
         """Count a new socket of ``address``, or say why it is refused (nothing counted)."""
         if self.total >= self.max_sockets:
-            return Refusal("server_busy", "This server is full; try again in "
-                           f"{self.crowded_retry} s.", retry_after=self.crowded_retry)
+            return Refusal("server_busy", say("server_busy", seconds=self.crowded_retry),
+                           retry_after=self.crowded_retry)
         if address and self.addresses[address] >= self.per_address:
             return Refusal("too_many_sockets",
-                           f"At most {self.per_address} game connections per address.")
+                           say("too_many_sockets.address", limit=self.per_address))
         self.total += 1
         if address:
             self.addresses[address] += 1
@@ -121,8 +121,7 @@ class SocketQuota:
             return None
         self.shed += 1
         wait = self.crowded_retry + random.randint(0, self.crowded_retry)
-        return Refusal("crowded", "Many people are watching; try again in "
-                       f"{wait} s.", retry_after=wait)
+        return Refusal("crowded", say("crowded", seconds=wait), retry_after=wait)
 
     async def watch_lag(self, every: float = 0.1) -> None:
         """Measure how late the event loop wakes up, for as long as the process runs (a

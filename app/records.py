@@ -49,7 +49,7 @@ from . import jsonutil, outcome, redaction
 from .auth import UserInfo
 from .credentials import valid_username
 from .history import effective_actions
-from .refusal import InvalidInput, Refusal, not_found
+from .refusal import InvalidInput, Refusal, not_found, say
 from .settings import Settings
 from .times import iso, utcnow
 
@@ -103,7 +103,7 @@ def check_record(record: Any) -> tuple[str, Any, list[dict], dict, str, list[tup
     try:
         game = engine.get_game(name)
     except KeyError:
-        raise Refusal("unknown_game", f"There is no game named {name!r}.") from None
+        raise Refusal("unknown_game", say("unknown_game", name=repr(name))) from None
     options = record.get("options", {})
     if not isinstance(options, dict) or jsonutil.depth(options, MAX_DEPTH) > MAX_DEPTH:
         raise _bad("The options must be a JSON object.")
@@ -138,7 +138,7 @@ def check_record(record: Any) -> tuple[str, Any, list[dict], dict, str, list[tup
         if (not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int
                 or not 0 <= item[0] < len(cleaned) or not isinstance(item[1], dict)
                 or jsonutil.depth(item[1], MAX_DEPTH) > MAX_DEPTH):
-            raise Refusal("bad_record", f"Action {i} is not [seat, action].", index=i)
+            raise Refusal("bad_record", say("bad_record.action", index=i), index=i)
         log_.append((item[0], item[1]))
     return name, game, cleaned, options, seed, log_
 
@@ -153,13 +153,13 @@ def rebuild(record: Any, snapshot_every: int = 50) -> Rebuilt:
     except IllegalAction as exc:
         raise InvalidInput(exc.code, exc.message) from None
     except Exception:
-        raise Refusal("bad_options", "The game cannot be set up with these options.") \
+        raise Refusal("bad_options", say("bad_options")) \
             from None
     out = Rebuilt(name, game, seats, options, seed)
     out.snapshots[0] = game.dump(state)
     for i, (seat, action) in enumerate(actions):
         if game.result(state) is not None:
-            raise InvalidInput("game_over", f"Action {i} comes after the end of the game.",
+            raise InvalidInput("game_over", say("game_over.after", index=i),
                                index=i)
         try:
             state, events = game.apply(state, seat, action)
@@ -167,7 +167,7 @@ def rebuild(record: Any, snapshot_every: int = 50) -> Rebuilt:
             raise InvalidInput(exc.code, exc.message, index=i) from None
         except Exception:
             log.warning("record of %s: the engine failed on action %s", name, i, exc_info=True)
-            raise Refusal("rejected", "The game could not apply this action.",
+            raise Refusal("rejected", say("rejected"),
                           index=i) from None
         out.steps.append((seat, action, events))
         if (i + 1) % snapshot_every == 0:
@@ -179,15 +179,14 @@ def rebuild(record: Any, snapshot_every: int = 50) -> Rebuilt:
         raise _bad("The result is a JSON object.")
     out.result = _outcome(game.result(state), stated or {}, len(seats))
     if out.result is None:
-        raise InvalidInput("not_finished", "The record's game is not over: only finished "
-                                           "games can be imported.")
+        raise InvalidInput("not_finished", say("not_finished.import"))
     if stated is not None:
         keys = [k for k in ("scores", "ranking", "details", "resigned", "aborted")
                 if k in stated]
         if not _json_equal({k: out.result.get(k) for k in keys},
                            {k: stated[k] for k in keys}):
             raise Refusal("result_mismatch",
-                          "Replayed, the record gives another result than it states.")
+                          say("result_mismatch"))
     return out
 
 
@@ -230,7 +229,7 @@ class RecordService:
         redaction.check_sealed(row.sealed_until, False)  # the seed: nobody's yet
         if row.status != "finished":
             raise Refusal("not_finished",
-                          "A game's record is available once the game is over.")
+                          say("not_finished.record"))
         seats = await self.store.seat_names(game_id)
         rows = await self.store.all_actions(game_id)
         out_seats = []
@@ -281,12 +280,12 @@ class RecordService:
             seat = await self.store.seat_of(game_id, user.id) if user is not None else None
             redaction.check_sealed(row.sealed_until, seat is not None)
         if row.status == "open":
-            raise Refusal("not_started", "The game has not started yet.")
+            raise Refusal("not_started", say("not_started"))
         last = row.version
         v = last if version is None else version
         if not 0 <= v <= last:
             raise Refusal("bad_version",
-                          f"Versions of this game run from 0 to {last}.", last=last)
+                          say("bad_version", last=last), last=last)
         game, state = await self.games.state_at(game_id, v)
         made = await self.store.made(game_id, v) if v > 0 else None
         marks = await self._marks_of(game_id, last)

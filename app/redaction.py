@@ -39,7 +39,7 @@ from typing import Any
 from engine.core import Game, events_for
 
 from . import times
-from .refusal import Refusal
+from .refusal import Refusal, say
 from .times import aware, iso
 
 Viewer = int | None  # a seat, or None for a spectator
@@ -119,6 +119,6 @@ def check_sealed(until: datetime | None, seated: bool) -> None:
     False also for what nobody may have yet (the record with its seed)."""
     if not seated and sealed(until):
         raise Refusal("game_sealed",
-                      "This game stays private to its player until its day is over.",
+                      say("game_sealed"),
                       until=iso(until))
 

@@ -34,6 +34,9 @@ class Sentence(str):
         self.text = text
         return self
 
+    def __reduce__(self) -> tuple[Any, ...]:  # a copy or a pickle keeps the key
+        return (Sentence, (self.key, self.text))
+
 
 def say(key: str, **text: Any) -> Sentence:
     """The sentence ``key`` of ``app/locales/en.json`` filled with ``text`` (a ``str``)."""

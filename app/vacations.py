@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 from .auth import UserInfo
 from .db import Database
 from .models import Vacation
-from .refusal import Refusal, not_found
+from .refusal import Refusal, not_found, say
 from .times import aware, iso, utcnow
 from .vacations_store import VacationStore, VacationTx, on_vacation
 
@@ -84,30 +84,30 @@ class VacationService:
         """A vacation of ``days`` whole days from ``start`` (None or today: from now)."""
         now = now or utcnow()
         if not 1 <= days <= DAYS_PER_YEAR:
-            raise Refusal("bad_vacation", "A vacation is 1 to 30 whole days.")
+            raise Refusal("bad_vacation", say("bad_vacation"))
         # one declaration of a user at a time (the yearly count below)
         async with self.store.writing(user.id, lock_user=True) as tx:
             zone = _zone(await tx.zone_name())
             today = now.astimezone(zone).date()
             first = start or today
             if first < today:
-                raise Refusal("vacation_past", "A vacation cannot begin in the past.")
+                raise Refusal("vacation_past", say("vacation_past"))
             if midnight(first, zone) > now + AHEAD:
                 raise Refusal("vacation_too_far",
-                              "A vacation can be declared at most a year ahead.")
+                              say("vacation_too_far"))
             last = first + timedelta(days=days - 1)
             starts = now if first == today else midnight(first, zone)
             ends = midnight(last + timedelta(days=1), zone)
             if await tx.overlaps(starts, ends):
                 raise Refusal("vacation_overlap",
-                              "This vacation overlaps another one of yours.")
+                              say("vacation_overlap"))
             years = sorted({first.year, last.year})
             left = await self._left(tx, years)
             for y in years:
                 if days_in_year(first, last, y) > left[y]:
                     raise Refusal("vacation_limit",
-                                  f"At most 30 days of vacation a year: {max(left[y], 0)} "
-                                  f"left in {y}.", left=max(left[y], 0), year=y)
+                                  say("vacation_limit", left=max(left[y], 0), year=y),
+                                  left=max(left[y], 0), year=y)
             row = tx.add(starts_at=starts, ends_at=ends, first_day=first, last_day=last,
                          created_at=now)
             await tx.commit()
@@ -124,7 +124,7 @@ class VacationService:
             if row is None:
                 raise not_found("vacation")
             if aware(row.ends_at) <= now:
-                raise Refusal("vacation_over", "This vacation is already over.")
+                raise Refusal("vacation_over", say("vacation_over"))
             if aware(row.starts_at) > now:
                 await tx.delete(row.id)
             else:

@@ -42,7 +42,7 @@ from .auth import UserInfo
 from .db import Duplicate
 from .jobqueue import LEASE, JobWorker, stepped_backoff
 from .models_delivery import Webhook, WebhookDelivery
-from .refusal import Refusal, not_found
+from .refusal import Refusal, not_found, say
 from .signals import Notify, YourTurn
 from .times import iso, utcnow
 
@@ -77,7 +77,7 @@ class RefusedTarget(Exception):
 def check_url(url, allow_private: bool) -> str:
     """The URL to store, or :class:`Refusal` 422."""
     if not isinstance(url, str):
-        raise Refusal("bad_webhook_url", "A webhook URL is an http:// or https:// address.")
+        raise Refusal("bad_webhook_url", say("bad_webhook_url"))
     url = url.strip()
     try:
         url.encode("utf-8")  # no lone surrogates
@@ -90,7 +90,7 @@ def check_url(url, allow_private: bool) -> str:
     if (parts is None or parts.scheme not in ("http", "https") or not host
             or len(url) > MAX_URL or any(c.isspace() or ord(c) < 32 or ord(c) == 127
                                           for c in url)):
-        raise Refusal("bad_webhook_url", "A webhook URL is an http:// or https:// address.")
+        raise Refusal("bad_webhook_url", say("bad_webhook_url"))
     del port
     if not allow_private:
         try:
@@ -100,7 +100,7 @@ def check_url(url, allow_private: bool) -> str:
         if (ip is not None and _private(ip)) or host == "localhost" or \
                 host.endswith(".localhost"):
             raise Refusal("webhook_private_address",
-                          "Webhooks cannot point at local or private network addresses.")
+                          say("webhook_private_address"))
     return url
 
 
@@ -140,15 +140,15 @@ class WebhookService:
             # one registration of this user at a time (the limit); SQLite has one writer
             count, same = await store.registered(s, user.id, url)
             if same:
-                raise Refusal("webhook_exists", "You already have a webhook for that URL.")
+                raise Refusal("webhook_exists", say("webhook_exists"))
             limit = self.settings.webhooks_per_user
             if count >= limit:
-                raise Refusal("webhook_limit", f"At most {limit} webhooks per user.")
+                raise Refusal("webhook_limit", say("webhook_limit", n=limit))
             try:
                 row = await store.add(s, user.id, url, secret, utcnow())
             except Duplicate:
                 raise Refusal("webhook_exists",
-                              "You already have a webhook for that URL.") from None
+                              say("webhook_exists")) from None
             await s.commit()
         return {**self._public(row), "secret": secret}
 

@@ -24,7 +24,7 @@ import threading
 
 from cachetools import LRUCache
 
-from ..refusal import Refusal
+from ..refusal import Refusal, say
 from . import compute
 
 log = logging.getLogger("menagerie.analysis")
@@ -111,7 +111,7 @@ class HintPool:
         mine = self.pending.get(user_id)
         if mine is not None and mine != key:
             raise Refusal("hint_pending",
-                          "Your previous hint is still being computed; wait for it first.",
+                          say("hint_pending"),
                           retry_after=1)
         if mine is None:
             self.pending[user_id] = key
@@ -144,7 +144,7 @@ class HintPool:
             if status != "ok":  # the engine could not search this decision
                 log.error("hint for %s failed: %s", key, value)
                 raise Refusal("hint_unavailable",
-                              "No hint can be given for this decision.")
+                              say("hint_unavailable"))
             self._cache[key] = value
             return value
 

@@ -25,7 +25,7 @@ from ..auth import UserInfo
 from ..db import Duplicate
 from ..history import effective_log
 from ..models import Analysis, Game
-from ..refusal import Refusal, not_found
+from ..refusal import Refusal, not_found, say
 from ..times import iso, utcnow
 from .hints import HintPool
 from .store import ACTIVE, AnalysisStore, AnalysisTx
@@ -100,7 +100,7 @@ class AnalysisService:
         game = await self._game(game_id)
         if game.status != "finished":
             raise Refusal("game_not_finished",
-                          "A game can be analysed once it is over.")
+                          say("game_not_finished"))
         if not await self._player(game, user):
             raise Refusal("not_a_player",
                           "Only the game's players can ask for its analysis.")
@@ -133,21 +133,21 @@ class AnalysisService:
         other = await tx.other_active(user.id, game_id)
         if other is not None:
             raise Refusal("analysis_pending",
-                          "Your previous analysis is still queued or running; one at a time.",
+                          say("analysis_pending"),
                           game_id=other, retry_after=30)
 
     async def cancel(self, game_id: int, user: UserInfo) -> dict:
         game = await self._game(game_id)
         if not await self._player(game, user):
             raise Refusal("not_a_player",
-                          "Only the game's players can cancel its analysis.")
+                          say("not_a_player.cancel"))
         async with self.store.writing() as tx:
             row = await tx.row(game_id, lock=True)
             if row is None:
                 raise not_found("analysis")
             if row.status not in ACTIVE:
                 raise Refusal("analysis_not_running",
-                              "This analysis is not running.", state=row.status)
+                              say("analysis_not_running"), state=row.status)
             tx.cancelled(row, utcnow())
             await tx.commit()
             self.worker.cancel(row.id)
@@ -186,13 +186,13 @@ class AnalysisService:
         if row is None:
             raise not_found("game")
         if not row.hints:
-            raise Refusal("hints_off", "Hints are not allowed in this game.")
+            raise Refusal("hints_off", say("hints_off"))
         c = await self.games.current(game_id)
         seat = c.seat_of(user.id)
         if seat is None:
-            raise Refusal("not_a_player", "Only the game's players can ask for a hint.")
+            raise Refusal("not_a_player", say("not_a_player.hint"))
         if c.status != "running" or c.state is None or seat not in c.waiting:
-            raise Refusal("no_decision", "Your seat has no decision to make now.")
+            raise Refusal("no_decision", say("no_decision"))
         answer = await self.hints.hint((game_id, c.version, seat), c.name,
                                        c.game.dump(c.state), seat, user.id)
         return {"version": c.version, "seat": seat, **answer}

@@ -34,7 +34,7 @@ import engine
 from .. import serverkeys, times
 from ..auth import UserInfo
 from ..db import Duplicate
-from ..refusal import Refusal
+from ..refusal import Refusal, say
 from ..times import iso
 from .calendar import day_end, day_of, seed_of, streaks
 from .kinds import KINDS, PLAYER_SEAT, DailyKind, unusable
@@ -88,7 +88,7 @@ class DailyService:
         for kind in (self.offered() if offered else self.kinds):
             if kind.name == name:
                 return kind
-        raise Refusal("unknown_challenge", "There is no such daily challenge.")
+        raise Refusal("unknown_challenge", say("unknown_challenge"))
 
     async def secret(self) -> str:
         if self.settings.daily_secret:
@@ -186,7 +186,7 @@ class DailyService:
         kind = self.kind(name, offered=False)
         now = times.utcnow()
         if day > day_of(now):
-            raise Refusal("day_not_started", "That day's challenge has not begun yet.")
+            raise Refusal("day_not_started", say("day_not_started"))
         over = now >= day_end(day)
         await self.store.settle(days=[day], kind=kind.name)
         players, total, rows = await self.store.leaderboard(day, kind.name, limit, offset)

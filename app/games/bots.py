@@ -21,7 +21,7 @@ from engine.core import rng as engine_rng
 
 from .. import clock as clock_mod, times
 from ..auth import UserInfo
-from ..refusal import Refusal, not_found
+from ..refusal import Refusal, not_found, say
 from ..settings import Settings
 from .cache import Cached
 from .context import GameContext
@@ -207,12 +207,12 @@ class BotTurns:
         if seat is None:
             if await self.ctx.store.version_status(game_id) is None:
                 raise not_found("game")
-            raise Refusal("no_seat", "You have no seat in this game.")
+            raise Refusal("no_seat", say("no_seat"))
         if seat in await self.ctx.store.resignations(game_id):
             raise Refusal("resigned",
-                          "You resigned this game: a bot plays your seat to the end.")
+                          say("resigned"))
         if not await self.set_away(game_id, seat, False):
-            raise Refusal("not_away", "Your seat is not played by a bot.")
+            raise Refusal("not_away", say("not_away"))
         return await self.reads.summary(game_id, user)
 
 

@@ -28,7 +28,7 @@ from ..auth import UserInfo
 from ..frame import Frame
 from ..history import effective_log, engine_game
 from ..models import Game
-from ..refusal import Refusal
+from ..refusal import Refusal, say
 from ..signals import Notify
 from .context import GameContext
 from .reads import Reads
@@ -56,14 +56,14 @@ class Exits:
                 seats = await tx.seats()
                 mine = next((x for x in seats if x.user_id == user.id), None)
                 if mine is None:
-                    raise Refusal("no_seat", "You have no seat in this game.")
+                    raise Refusal("no_seat", say("no_seat"))
                 if row.status == "open" or row.state is None:
-                    raise Refusal("not_started", "The game has not started yet.")
+                    raise Refusal("not_started", say("not_started"))
                 if row.status != "running":
-                    raise Refusal("game_over", "The game is over.")
+                    raise Refusal("game_over", say("game_over"))
                 if mine.resigned is not None:
                     raise Refusal("already_resigned",
-                                  "You have already resigned this game.")
+                                  say("already_resigned"))
                 game = engine_game(row.game)
                 state = game.load(row.state)
                 version = row.version + 1
@@ -132,18 +132,15 @@ class Exits:
     async def _check_abort(self, game_id: int, row: Game, game: Any) -> None:
         if row.source != "play":
             raise Refusal("not_cancellable",
-                          "The server dealt this game: it cannot be cancelled, left or "
-                          "aborted.")
+                          say("not_cancellable"))
         rows = await self.ctx.store.all_actions(game_id)
         if any(r.kind == "resign" for r in rows):
             raise Refusal("abort_too_late",
-                          "Too late to abort: a seat has made its first decision of play. "
-                          "Resign instead.")
+                          say("abort_too_late"))
         initial = game.waiting_for(game.setup(row.seat_count, row.options, row.seed))
         if outcome.play_began(initial, [seat for _, seat, _ in effective_log(rows)]):
             raise Refusal("abort_too_late",
-                          "Too late to abort: a seat has made its first decision of play. "
-                          "Resign instead.")
+                          say("abort_too_late"))
 
     async def cancel(self, game_id: int, user: UserInfo) -> None:
         """The creator deletes a game that has not started."""
@@ -151,7 +148,7 @@ class Exits:
             row = tx.row
             if row.created_by != user.id:
                 raise Refusal("not_creator",
-                              "Only the player who created the game can cancel it.")
+                              say("not_creator.cancel"))
             self._check_open(row)
             await tx.delete_game()
             await tx.seats_changed()
@@ -165,10 +162,10 @@ class Exits:
             row = tx.row
             seat = next((x.seat for x in await tx.seats() if x.user_id == user.id), None)
             if seat is None:
-                raise Refusal("no_seat", "You have no seat in this game.")
+                raise Refusal("no_seat", say("no_seat"))
             if row.created_by == user.id:
                 raise Refusal("creator_cannot_leave",
-                              "You created this game: cancel it instead of leaving.")
+                              say("creator_cannot_leave"))
             self._check_open(row)
             await tx.leave_seat(seat, user.id)
             row.updated_at = times.utcnow()
@@ -181,8 +178,7 @@ class Exits:
     @staticmethod
     def _check_open(row: Game) -> None:
         if row.status != "open":
-            raise Refusal("not_open", "This game has already started.")
+            raise Refusal("not_open", say("not_open"))
         if row.source != "play":
             raise Refusal("not_cancellable",
-                          "The server dealt this game: it cannot be cancelled, left or "
-                          "aborted.")
+                          say("not_cancellable"))

@@ -19,7 +19,7 @@ import engine
 from .. import clock as clock_mod, jsonutil, outcome as outcome_mod
 from ..frame import Frame
 from ..history import NO_MOVE, effective_actions, engine_game, step
-from ..refusal import Refusal, not_found
+from ..refusal import Refusal, not_found, say
 from .cache import Cached
 from .context import GameContext
 
@@ -44,7 +44,7 @@ class Frames:
         if h is None:
             raise not_found("game")
         if h.snapshot_version < 0:
-            raise Refusal("not_started", "The game has not started yet.")
+            raise Refusal("not_started", say("not_started"))
         game = engine_game(h.game)
         start, state = h.snapshot_version, None
         past = self._past.get(game_id)
@@ -148,7 +148,7 @@ class Frames:
             raise not_found("game")
         records = await self.ctx.store.all_actions(game_id)
         if row.state is None:
-            raise Refusal("not_started", "The game has not started yet.")
+            raise Refusal("not_started", say("not_started"))
         game = engine_game(row.game)
         final = engine.replay(row.game, row.seat_count, row.options, row.seed,
                               effective_actions(records))

@@ -24,7 +24,7 @@ from ..auth import UserInfo
 from ..db import Duplicate
 from ..frame import Frame
 from ..history import engine_game
-from ..refusal import InvalidInput, Refusal
+from ..refusal import InvalidInput, Refusal, say
 from ..signals import YourTurn
 from .checks import MAX_JSON_DEPTH, depth
 from .context import GameContext
@@ -64,12 +64,12 @@ class Lobby:
         try:
             game = engine.get_game(name)
         except KeyError:
-            raise Refusal("unknown_game", f"There is no game named {name!r}.") from None
+            raise Refusal("unknown_game", say("unknown_game", name=repr(name))) from None
         if depth(options) > MAX_JSON_DEPTH:
-            raise Refusal("bad_options", "The options are nested too deeply.")
+            raise Refusal("bad_options", say("bad_options.nested"))
         if bot_kind not in bot_kinds():
             raise Refusal("unknown_bot",
-                          f"There is no bot {bot_kind!r}; choose one of {bot_kinds()}.")
+                          say("unknown_bot", name=repr(bot_kind), choices=bot_kinds()))
         seed = deal.seed if deal is not None else secrets.token_hex(16)
         try:
             game.setup(seats, options, seed)  # validates seats and options (BadSetup)
@@ -79,15 +79,13 @@ class Lobby:
         except Exception:
             log.warning("setup of %s refused options %r", name, options, exc_info=True)
             raise Refusal("bad_options",
-                          "The game cannot be set up with these options.") from None
+                          say("bad_options")) from None
         if time_control is not None and time_control.get("bot", clock_mod.DEFAULT_BOT) not in bot_kinds():
             raise Refusal("unknown_bot",
-                          f"There is no bot {time_control.get('bot')!r}; choose one of "
-                          f"{bot_kinds()}.")
+                          say("unknown_bot", name=repr(time_control.get("bot")), choices=bot_kinds()))
         if len(set(bots)) != len(bots) or any(not 1 <= b < seats for b in bots):
             raise Refusal("bad_bots",
-                          f"Bots take distinct seats from 1 to {seats - 1} "
-                          "(the creator sits in 0).")
+                          say("bad_bots", max=seats - 1))
         now = times.utcnow()
         fields = dict(game=name, options=normalized, seed=seed, seat_count=seats, status="open",
                       version=0, state=None, waiting_for=[], created_by=user.id,
@@ -119,11 +117,11 @@ class Lobby:
         async with self.ctx.store.lobby(game_id) as tx:
             row = tx.row
             if row.status != "open":
-                raise Refusal("not_open", "This game has already started.")
+                raise Refusal("not_open", say("not_open"))
             seats = await tx.seats()
             mine = [x.seat for x in seats if x.user_id == user.id]
             if mine:
-                raise Refusal("already_seated", f"You already sit in seat {mine[0]}.",
+                raise Refusal("already_seated", say("already_seated.seat", seat=mine[0]),
                               seat=mine[0])
             if row.unlisted:  # its seats are the invited players' (app/invites.py)
                 raise Refusal("not_invited", "This game is for invited players only.")
@@ -131,22 +129,22 @@ class Lobby:
             if seat is not None:
                 if not 0 <= seat < row.seat_count:
                     raise Refusal("bad_seat",
-                                  f"Seats are numbered 0 to {row.seat_count - 1}.")
+                                  say("bad_seat", max=row.seat_count - 1))
                 if seat not in free:
-                    raise Refusal("seat_taken", f"Seat {seat} is taken.")
+                    raise Refusal("seat_taken", say("seat_taken", seat=seat))
             elif not free:
-                raise Refusal("game_full", "Every seat is taken.")
+                raise Refusal("game_full", say("game_full"))
             else:
                 seat = free[0]
             if not await tx.take_seat(seat, user.id):  # pragma: no cover - the row lock
-                raise Refusal("seat_taken", f"Seat {seat} is taken.")
+                raise Refusal("seat_taken", say("seat_taken", seat=seat))
             row.updated_at = times.utcnow()
             self.ctx.cache.drop(game_id)
             await tx.seats_changed()
             try:
                 await tx.commit()
             except Duplicate:  # pragma: no cover - same user joining twice at once
-                raise Refusal("already_seated", "You already sit in this game.") from None
+                raise Refusal("already_seated", say("already_seated")) from None
         return seat, await self.reads.summary(game_id, user)
 
     async def start_if_ready(self, game_id: int) -> None:
@@ -166,17 +164,17 @@ class Lobby:
             row = tx.row
             if row.created_by != user.id:
                 raise Refusal("not_creator",
-                              "Only the player who created the game can start it.")
+                              say("not_creator"))
             if row.status != "open":
-                raise Refusal("not_open", "This game has already started.")
+                raise Refusal("not_open", say("not_open"))
             seats = await tx.seats()
             empty = [x.seat for x in seats if x.user_id is None and x.bot is None]
             if empty:
                 raise Refusal("seats_empty",
-                              f"Seats still empty: {', '.join(map(str, empty))}.")
+                              say("seats_empty", seats=', '.join(map(str, empty))))
             if any(x.invited for x in seats):
                 raise Refusal("seats_invited",
-                              "Some invited players have not accepted the rematch yet.")
+                              say("seats_invited"))
             game = engine_game(row.game)
             state = game.setup(row.seat_count, row.options, row.seed)
             dumped = game.dump(state)

@@ -23,7 +23,7 @@ from engine.core import IllegalAction
 from .. import clock as clock_mod, jsonutil, metrics, outcome, tasks, times
 from ..auth import UserInfo
 from ..frame import Frame
-from ..refusal import Refusal, RulesRefusal
+from ..refusal import Refusal, RulesRefusal, say
 from ..signals import YourTurn
 from .cache import Accepted, Cached
 from .checks import MAX_JSON_DEPTH, depth, dumped, refuse_lookalikes
@@ -85,13 +85,12 @@ class Moves:
     async def player_seat(self, c: Cached, game_id: int, user: UserInfo) -> tuple[Cached, int]:
         seat = c.seat_of(user.id)
         if seat is None:
-            raise Refusal("no_seat", "You have no seat in this game.")
+            raise Refusal("no_seat", say("no_seat"))
         if seat in c.away:
             c = await self.reads.current(game_id)  # (reclaimed through another process?)
         if seat in c.away:
             raise Refusal("seat_away",
-                          "A bot plays your seat since your time ran out; "
-                          "reclaim the seat first.")
+                          say("seat_away"))
         return c, seat
 
     async def act(self, game_id: int, version: int, action: Any, *, user: UserInfo | None = None,
@@ -104,7 +103,7 @@ class Moves:
         ``hold``: the player's client offers "Confirm turn": when this decision ends the
         player's turn and the player's preference says so, the turn is held (app/games/turns.py)."""
         if depth(action) > MAX_JSON_DEPTH:
-            raise Refusal("malformed", "The action is nested too deeply.")
+            raise Refusal("malformed", say("malformed.nested"))
         started = time.perf_counter()
         async with self.ctx.locks.hold(game_id):
             c = await self.fresh(game_id, version)
@@ -115,22 +114,22 @@ class Moves:
                 seat, kind = auto_seat, "auto"
                 now = times.utcnow()
                 if seat not in clock_mod.expired(c.clock, c.waiting, c.timed(), now):
-                    raise Refusal("not_expired", "That seat's time has not run out.")
+                    raise Refusal("not_expired", say("not_expired"))
             else:
                 seat = bot_seat
                 if seat not in c.bots:
-                    raise Refusal("no_seat", "That seat is not played by a bot.")
+                    raise Refusal("no_seat", say("no_seat.bot"))
                 if seat in c.away:
                     kind = "auto"
             if c.status == "open" or c.state is None:
-                raise Refusal("not_started", "The game has not started yet.")
+                raise Refusal("not_started", say("not_started"))
             if c.status == "finished":  # (ended by a resignation or an abort, say)
-                raise RulesRefusal("game_over", "The game is over.")  # (as the engine says)
+                raise RulesRefusal("game_over", say("game_over"))  # (as the engine says)
             if version != c.version:
                 raise stale(c.version)
             if c.held is not None:
                 raise Refusal("turn_unconfirmed",
-                              "The turn waits for its player's confirm.",
+                              say("turn_unconfirmed"),
                               seat=c.held)
             game, state = c.game, c.state
             try:
@@ -145,7 +144,7 @@ class Moves:
                 log.exception("game %s v%s: the engine failed on seat %s's action %r",
                               game_id, c.version, seat, action)
                 raise Refusal("rejected",
-                              "The game could not apply this action.") from None
+                              say("rejected")) from None
             new_version = c.version + 1
             result = game.result(new)
             waiting = sorted(game.waiting_for(new))

@@ -16,7 +16,7 @@ from .. import clock as clock_mod, outcome, redaction
 from ..auth import UserInfo
 from ..history import ENDINGS, effective_log, engine_game
 from ..models import Game
-from ..refusal import Refusal, not_found
+from ..refusal import Refusal, not_found, say
 from ..times import iso
 from .cache import Cached
 from .context import GameContext
@@ -194,9 +194,9 @@ class Reads:
         c = await self.current(game_id)
         seat = c.seat_of(user.id)
         if seat is None:
-            raise Refusal("no_seat", "You have no seat in this game.")
+            raise Refusal("no_seat", say("no_seat"))
         if c.state is None:
-            raise Refusal("not_started", "The game has not started yet.")
+            raise Refusal("not_started", say("not_started"))
         if c.status != "running":  # (a resignation or an abort ended it)
             return {"version": c.version, "seat": seat, "actions": [], "hints": {}}
         if c.held is not None:  # a turn waits for its confirm: nobody answers meanwhile

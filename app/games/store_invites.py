@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from .. import auth_store, outbox_store
 from ..models import Game, Seat
-from ..refusal import Refusal
+from ..refusal import Refusal, say
 from ..times import utcnow
 from .store_rematch import SeatWriter, invited_seat, locked_game
 
@@ -70,7 +70,7 @@ class InviteRows(SeatWriter):
             if row.created_by != user_id:
                 raise Refusal("not_creator", "Only the player who created the game can invite.")
             if row.status != "open" or row.source != "play":
-                raise Refusal("not_open", "This game has already started.")
+                raise Refusal("not_open", say("not_open"))
             people = await choose(s)
             seats = (await s.execute(select(Seat).where(Seat.game_id == game_id)
                                      .order_by(Seat.seat))).scalars().all()
@@ -126,7 +126,7 @@ class InviteRows(SeatWriter):
                 raise Refusal("not_creator",
                               "Only the player who created the game can withdraw an invitation.")
             if row.status != "open":
-                raise Refusal("not_open", "This game has already started.")
+                raise Refusal("not_open", say("not_open"))
             seat = (await s.execute(
                 select(Seat).where(Seat.game_id == game_id, Seat.invited.is_(True),
                                    Seat.user_id == auth_store.id_named(name.strip().lower()))

@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from .. import auth_store, outbox_store
 from ..db import Database
 from ..models import Game, Seat
-from ..refusal import Refusal, not_found
+from ..refusal import Refusal, not_found, say
 from ..times import utcnow
 from .store_lookups import creator_load
 
@@ -59,9 +59,9 @@ async def invited_seat(s: Any, game_id: int, user_id: int) -> tuple[Game, Seat]:
     seat = (await s.execute(select(Seat).where(Seat.game_id == game_id,
                                                Seat.user_id == user_id))).scalar_one_or_none()
     if seat is None or not seat.invited:
-        raise Refusal("not_invited", "You have no invitation to this game.")
+        raise Refusal("not_invited", say("not_invited"))
     if row.status != "open":  # pragma: no cover - invitations end when the game starts
-        raise Refusal("not_open", "This game has already started.")
+        raise Refusal("not_open", say("not_open"))
     return row, seat
 
 
@@ -96,9 +96,9 @@ class RematchRows(SeatWriter):
             seats = (await s.execute(select(Seat).where(Seat.game_id == game_id)
                                      .order_by(Seat.seat))).scalars().all()
             if not any(x.user_id == user_id for x in seats):
-                raise Refusal("no_seat", "You have no seat in this game.")
+                raise Refusal("no_seat", say("no_seat"))
             if old.status != "finished":
-                raise Refusal("not_finished", "A rematch can follow only a finished game.")
+                raise Refusal("not_finished", say("not_finished.rematch"))
             existing = await s.scalar(select(Game.id).where(Game.rematch_of == game_id))
             if existing is not None:
                 return Rematched(existing, False)

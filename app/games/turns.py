@@ -25,7 +25,7 @@ from .. import clock as clock_mod, times
 from ..auth import UserInfo
 from ..frame import Frame
 from ..history import NO_MOVE
-from ..refusal import Refusal
+from ..refusal import Refusal, say
 from .cache import Accepted, Cached
 from .checks import dumped
 from .moves import Moves, stale
@@ -53,9 +53,9 @@ class Turns:
         async with self.ctx.locks.hold(game_id):
             c = await moves.fresh(game_id, version)
             if c.seat_of(user.id) is None:
-                raise Refusal("no_seat", "You have no seat in this game.")
+                raise Refusal("no_seat", say("no_seat"))
             if c.status != "running" or c.state is None:
-                raise Refusal("not_running", "The game is not running.")
+                raise Refusal("not_running", say("not_running"))
             c, seat = await moves.player_seat(c, game_id, user)
             if version != c.version:
                 raise stale(c.version)
@@ -128,8 +128,7 @@ class Turns:
                 raise Refusal("cannot_undo", NOTHING_TO_UNDO)
             if row.kind != "move":
                 raise Refusal("cannot_undo",
-                               "A decision the platform made for you when your time ran "
-                               "out cannot be taken back.")
+                               say("cannot_undo.auto"))
             if row.seat != seat:
                 raise Refusal("cannot_undo", NOTHING_TO_UNDO)
             return v - 1, v, row.clock_before
@@ -152,9 +151,9 @@ class Turns:
                 seat, kind = int(auto_seat or 0), "auto"
                 if seat not in clock_mod.expired(c.clock, c.waiting, c.timed(),
                                                  times.utcnow()):
-                    raise Refusal("not_expired", "That seat's time has not run out.")
+                    raise Refusal("not_expired", say("not_expired"))
             if c.status != "running" or c.state is None:
-                raise Refusal("not_running", "The game is not running.")
+                raise Refusal("not_running", say("not_running"))
             if version != c.version:
                 raise stale(c.version)
             self._check_held(c, seat)
@@ -187,7 +186,7 @@ class Turns:
     @staticmethod
     def _check_held(c: Cached, seat: int) -> None:
         if c.held is None:
-            raise Refusal("nothing_to_confirm", "No turn of yours waits for a confirm.")
+            raise Refusal("nothing_to_confirm", say("nothing_to_confirm"))
         if c.held != seat:
             raise Refusal("not_your_turn_to_confirm",
-                          "Only the player whose turn it is may confirm it.")
+                          say("not_your_turn_to_confirm"))

@@ -27,7 +27,7 @@ from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..refusal import Refusal
+from ..refusal import Refusal, say
 
 CHANNELS = ("email", "push", "webhook")
 KINDS = ("your_turn", "game_over", "invitation", "daily_challenge", "chat_mention")
@@ -63,7 +63,7 @@ def zone(name: str) -> ZoneInfo:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, TypeError):
         raise Refusal("bad_time_zone",
-                      "The time zone is not an IANA name such as Europe/Kyiv.") from None
+                      say("bad_time_zone")) from None
 
 
 def update(current: dict, change: dict) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from ..auth import UserInfo
 from ..credentials import check_email
 from ..db import Duplicate
 from ..models_delivery import NotificationPrefs
-from ..refusal import BadLink, Refusal
+from ..refusal import BadLink, Refusal, say
 from ..signals import Notify, YourTurn
 from ..times import aware, iso, utcnow
 from ..vacations_store import on_vacation
@@ -49,11 +49,11 @@ MENTION_GAP = timedelta(minutes=10)
 
 def bad_link() -> BadLink:
     """A verification or unsubscribe link that is forged, altered or expired."""
-    return BadLink("bad_token", "This link is invalid or has expired.")
+    return BadLink("bad_token", say("bad_token"))
 
 
 def unavailable() -> Refusal:
-    return Refusal("email_unavailable", "This server does not send email.")
+    return Refusal("email_unavailable", say("email_unavailable"))
 
 
 class NotifyService:
@@ -141,7 +141,7 @@ class NotifyService:
 
     async def put(self, user: UserInfo, change: dict, lang: str) -> dict:
         if change.get("lang") is not None and change["lang"] not in P.LANGS:
-            raise Refusal("bad_language", "The language is one of en, uk, de.")
+            raise Refusal("bad_language", say("bad_language"))
         if change.get("time_zone") is not None:
             P.zone(change["time_zone"])
         async with self.db.write() as s:

@@ -27,7 +27,7 @@ from starlette.requests import HTTPConnection
 from ..auth import UserInfo, require_user, viewer
 from ..daily.calendar import parse_day
 from ..errors import ApiError
-from ..refusal import not_found
+from ..refusal import not_found, say
 from ..services import Services
 
 _ID = re.compile(r"^[1-9][0-9]{0,17}$")
@@ -71,7 +71,7 @@ _KIND = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 async def daily_kind_from_path(kind: str) -> str:
     """A daily challenge kind's name (404 ``unknown_challenge`` for what cannot be one)."""
     if not _KIND.match(kind):
-        raise ApiError(404, "unknown_challenge", "There is no such daily challenge.")
+        raise ApiError(404, "unknown_challenge", say("unknown_challenge"))
     return kind
 
 

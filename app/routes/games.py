@@ -11,6 +11,7 @@ from starlette.responses import Response
 from ..clock import TimeControl
 from ..errors import ApiError, JSONResponse
 from ..ratelimit import client_address
+from ..refusal import say
 from .deps import CurrentUser, GameId, Svc, Viewer
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -63,7 +64,7 @@ async def list_games(svc: Svc, user: Viewer,
                      offset: int = Query(0, ge=0, le=100_000)):
     """Game summaries, newest first; ``mine=1``: your games, those waiting for you first."""
     if mine and user is None:
-        raise ApiError(401, "unauthorized", "Sign in to list your games.")
+        raise ApiError(401, "unauthorized", say("unauthorized.list"))
     return JSONResponse(await svc.games.list_games(user, status, mine, limit, offset))
 
 

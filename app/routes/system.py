@@ -11,7 +11,7 @@ from starlette.responses import Response
 from .. import metrics
 from ..errors import ApiError, JSONResponse
 from ..ratelimit import client_address
-from ..refusal import not_found
+from ..refusal import not_found, say
 from .deps import Svc
 
 router = APIRouter(tags=["system"])
@@ -47,7 +47,7 @@ async def prometheus_metrics(request: Request, svc: Svc):
         sent = request.headers.get("authorization", "")
         if not hmac.compare_digest(sent.encode("utf-8", "surrogatepass"),
                                    f"Bearer {wanted}".encode()):
-            raise ApiError(401, "unauthorized", "Metrics need the metrics token.")
+            raise ApiError(401, "unauthorized", say("unauthorized.metrics"))
     elif not _allowed(client_address(request), settings.metrics_allow):
         raise not_found("page")
     body, content_type = metrics.render()

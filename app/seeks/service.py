@@ -31,7 +31,7 @@ from ..auth import UserInfo
 from ..bus import USER_CHANNEL
 from ..db import Database
 from ..models import Seek
-from ..refusal import Refusal
+from ..refusal import Refusal, say
 from ..times import aware, iso, utcnow
 from . import match, store
 
@@ -73,18 +73,18 @@ class SeekService:
         try:
             game = engine.get_game(name)
         except KeyError:
-            raise Refusal("unknown_game", f"There is no game named {name!r}.") from None
+            raise Refusal("unknown_game", say("unknown_game", name=repr(name))) from None
         lo, hi = max(2, game.min_seats), game.max_seats
         if not lo <= seats <= hi:
-            raise Refusal("bad_seats", f"A quick match of {game.title} takes {lo} to {hi} "
-                          "players.", min=lo, max=hi)
+            raise Refusal("bad_seats", say("bad_seats.seek", game=game.title, min=lo, max=hi),
+                          min=lo, max=hi)
         try:
             normalized = game.normalize_options(options)
         except IllegalAction as exc:
             raise Refusal("bad_options", exc.message) from None
         if time_control is not None and time_control.get("bot", "greedy") not in bot_kinds():
-            raise Refusal("unknown_bot", f"There is no bot {time_control.get('bot')!r}; choose "
-                          f"one of {bot_kinds()}.")
+            raise Refusal("unknown_bot", say("unknown_bot", name=repr(time_control.get("bot")),
+                                             choices=bot_kinds()))
         return normalized
 
     async def _admit(self, s, user: UserInfo, address: str | None, *,
@@ -98,12 +98,12 @@ class SeekService:
         mine = await store.open_count(s, user.id)
         cap = self.settings.max_open_seeks_per_user
         if opening and mine >= cap:
-            raise Refusal("seek_quota", f"At most {cap} open seeks at once; cancel one first.",
+            raise Refusal("seek_quota", say("seek_quota", limit=cap),
                           limit=cap)
         limit = self.settings.max_active_games_per_user
         if active + mine >= limit:
             raise Refusal("game_quota",
-                          f"You have {limit} unfinished games already; finish one first.",
+                          say("game_quota", limit=limit),
                           limit=limit)
 
     # ------------------------------------------------------------------ the calls
@@ -115,9 +115,9 @@ class SeekService:
         summary, or None while it waits)."""
         now = now or utcnow()
         if not 1 <= minutes <= MAX_MINUTES:
-            raise Refusal("bad_seek", f"A seek waits 1 to {MAX_MINUTES} minutes.")
+            raise Refusal("bad_seek", say("bad_seek", n=MAX_MINUTES))
         if rating_min is not None and rating_max is not None and rating_min > rating_max:
-            raise Refusal("bad_rating_range", "The lowest rating is above the highest.")
+            raise Refusal("bad_rating_range", say("bad_rating_range"))
         options = self._settings_of(name, seats, options, time_control)
         pool = match.pool_of(name, seats, options, time_control, rated)
         async with self.db.write() as s:
@@ -140,22 +140,21 @@ class SeekService:
         async with self.db.write() as s:
             pool = await store.pool_of(s, seek_id)
             if pool is None:
-                raise Refusal("not_found", "No such seek.")
+                raise Refusal("not_found", say("not_found.seek"))
             await store.lock_pool(s, pool, self.db.is_postgres)
             target = await store.seek(s, seek_id, lock=True)
             assert target is not None  # its pool was found above, in this transaction
             if target.status != "open" or aware(target.expires_at) <= now:
-                raise Refusal("seek_closed", "This seek is not open any more.")
+                raise Refusal("seek_closed", say("seek_closed"))
             if target.user_id == user.id:
-                raise Refusal("own_seek", "This is your own seek.")
+                raise Refusal("own_seek", say("own_seek"))
             if target.seats != 2:
-                raise Refusal("seek_not_direct", "Only a two-player seek can be accepted "
-                              "directly; post a seek of your own for more players.")
+                raise Refusal("seek_not_direct", say("seek_not_direct"))
             mine = (await store.ratings(s, target.game, [user.id]))[user.id]
             if not match.Candidate(target.id, target.user_id, 0, target.rating_min,
                                    target.rating_max, now).holds(mine):
                 raise Refusal("seek_out_of_range",
-                              "Your rating is outside the range this seek asks for.",
+                              say("seek_out_of_range"),
                               rating=round(mine))
             await self._admit(s, user, address, opening=False)
             answer = Seek(user_id=user.id, game=target.game, seats=2, options=target.options,
@@ -176,9 +175,9 @@ class SeekService:
         async with self.db.write() as s:
             owner = await store.owner_of(s, seek_id)
             if owner != user.id:
-                raise Refusal("not_found", "No such seek.")
+                raise Refusal("not_found", say("not_found.seek"))
             if not await store.cancel(s, seek_id, user.id, now):
-                raise Refusal("seek_closed", "This seek is not open any more.")
+                raise Refusal("seek_closed", say("seek_closed"))
             await s.commit()
 
     async def listing(self, user: UserInfo | None, now: datetime | None = None) -> dict:
