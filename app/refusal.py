@@ -84,7 +84,7 @@ class BadLink(Refusal):
 def not_found(what: str = "resource") -> Refusal:
     """``No such <what>.``: by its own key (``not_found.game``) when the catalogue has one, else
     by ``not_found.what`` with ``what`` as the parameter (its uk/de words stay English)."""
-    key = "not_found." + what.replace(" ", "_")
+    key = "not_found." + what.lower().replace(" ", "_")
     if key in catalogue("en") and catalogue("en")[key] == f"No such {what}.":
         return Refusal("not_found", say(key))
     return Refusal("not_found", say("not_found.what", what=what))
