@@ -185,7 +185,7 @@ class AuthService:
         async with self.db.write() as s:
             if not await store.set_password(s, user.id, fresh):  # pragma: no cover
                 # (the token's user exists)
-                raise Refusal("bad_token", "The token is invalid, expired or revoked.")
+                raise Refusal("bad_token", say("bad_token.token"))
             await s.commit()
         return await self.logout_everywhere(user, keep=token)
 
@@ -279,7 +279,7 @@ async def viewer(request: Request) -> UserInfo | None:
     user = await request.app.state.services.auth.user_for_token(token)
     if user is None:
         if source == "bearer":
-            raise Refusal("bad_token", "The token is invalid, expired or revoked.")
+            raise Refusal("bad_token", say("bad_token.token"))
         return None
     request.state.token = token
     return user

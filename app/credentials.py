@@ -94,7 +94,7 @@ def check_username(name: str) -> None:
     """Shape and reserved names (:class:`Refusal` 422); look-alikes need the database."""
     if not valid_username(name):
         raise Refusal("bad_username",
-                      "A username is 3 to 32 characters: letters, digits, '_', '.' or '-'.")
+                      say("bad_username", min=3, max=32))
     for key in lookalike_keys(name):
         bare = re.sub(r"[_.-]", "", key)
         if bare in _RESERVED_KEYS or bare.rstrip("0123456789lo") in _RESERVED_KEYS:
@@ -116,7 +116,7 @@ def check_password(password: str, username: str | None = None) -> None:
         raise Refusal("bad_password",
                       say("bad_password", min=PASSWORD_MIN, max=PASSWORD_MAX))
     if not is_text(password):
-        raise Refusal("bad_password", "A password is text (valid Unicode).")
+        raise Refusal("bad_password", say("bad_password.text"))
     lowered = password.lower()
     if lowered in _common_passwords() or (username and lowered == username.lower()):
         raise Refusal("common_password",

@@ -34,7 +34,7 @@ class FriendService:
     async def _player(self, name: str) -> tuple[int, str]:
         found = await self.store.player(name)
         if found is None:
-            raise Refusal("unknown_player", f"There is no player named {name!r}.", name=name)
+            raise Refusal("unknown_player", say("unknown_player.name", name=repr(name)), name=name)
         return found.id, found.username
 
     async def follow(self, user: UserInfo, name: str) -> dict:
@@ -45,7 +45,7 @@ class FriendService:
         limit = self.settings.max_follows_per_user
         since, over = await self.store.follow(user.id, uid, limit)
         if over:
-            raise Refusal("follow_quota", f"You follow {limit} players already.", limit=limit)
+            raise Refusal("follow_quota", say("follow_quota.limit", limit=limit), limit=limit)
         return {"user": {"id": uid, "username": username}, "since": iso(since)}
 
     async def unfollow(self, user: UserInfo, name: str) -> None:

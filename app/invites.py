@@ -69,13 +69,13 @@ class InviteService:
         if not keys:
             raise Refusal("no_invitees", say("no_invitees"))
         if len(keys) > MAX_NAMES:
-            raise Refusal("too_many_invites", f"Invite at most {MAX_NAMES} players at once.",
+            raise Refusal("too_many_invites", say("too_many_invites.batch", limit=MAX_NAMES),
                           limit=MAX_NAMES)
         found = await self.store.users_by_key(keys, session)
         out = []
         for key in keys:
             if key not in found:
-                raise Refusal("unknown_player", f"There is no player named {key!r}.",
+                raise Refusal("unknown_player", say("unknown_player.name", name=repr(key)),
                               name=key)
             if found[key][0] == inviter.id:
                 raise Refusal("self_invite", say("self_invite"))
@@ -88,7 +88,7 @@ class InviteService:
         limit = self.settings.max_pending_invitations_per_user
         if waiting + more > limit:
             raise Refusal("invitation_quota",
-                          f"At most {limit} of your invitations may wait for an answer.",
+                          say("invitation_quota.limit", limit=limit),
                           limit=limit)
 
     async def _tell(self, game_id: int, name: str, users: list[int], about: str,

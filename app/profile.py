@@ -19,7 +19,7 @@ import engine
 from . import redaction
 from .auth import UserInfo
 from .people_store import PeopleStore
-from .refusal import Refusal
+from .refusal import Refusal, say
 from .times import iso
 
 #: games listed per section, finished games counted, finished games read for the cards
@@ -57,7 +57,7 @@ class ProfileService:
         """``{"id", "username", "since"}`` of a player (404 ``unknown_player``)."""
         row = await self.store.player(name)
         if row is None:
-            raise Refusal("unknown_player", f"There is no player named {name!r}.", name=name)
+            raise Refusal("unknown_player", say("unknown_player.name", name=repr(name)), name=name)
         return {"id": row.id, "username": row.username, "since": iso(row.created_at)}
 
     async def of_player(self, player_id: int, viewer: UserInfo | None) -> dict:

@@ -104,8 +104,8 @@ class SocketQuota:
         """Count the socket's user (``kind`` "game" or "me": each has its own cap)."""
         limit = self.per_user if kind == "game" else self.me_per_user
         if self.users[(kind, user_id)] >= limit:
-            what = "game connections" if kind == "game" else "notice connections"
-            return Refusal("too_many_sockets", f"At most {limit} {what} per user.")
+            key = "too_many_sockets.user" if kind == "game" else "too_many_sockets.me"
+            return Refusal("too_many_sockets", say(key, limit=limit))
         self.users[(kind, user_id)] += 1
         return None
 

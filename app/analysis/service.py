@@ -103,7 +103,7 @@ class AnalysisService:
                           say("game_not_finished"))
         if not await self._player(game, user):
             raise Refusal("not_a_player",
-                          "Only the game's players can ask for its analysis.")
+                          say("not_a_player.analysis"))
         config = engine_settings(self.settings)
         now = utcnow()
         async with self.store.writing() as tx:

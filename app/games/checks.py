@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import jsonutil
-from ..refusal import Refusal
+from ..refusal import Refusal, say
 
 #: deepest JSON nesting accepted in options and actions
 MAX_JSON_DEPTH = 32
@@ -40,8 +40,7 @@ def refuse_lookalikes(game, state: dict, seat: int, action: Any) -> None:
         exact = {jsonutil.canonical(a) for a in legal}
         if jsonutil.canonical(action) not in exact:
             raise Refusal("malformed",
-                          "The action's numbers or booleans do not match any legal action "
-                          "exactly.")
+                          say("malformed.numbers"))
 
 
 def dumped(game, state: dict) -> dict:

@@ -94,7 +94,7 @@ class Lobby:
         free = [seat for seat in range(1, seats) if seat not in bots]
         if len(invited) > len(free):
             raise Refusal("too_many_invites",
-                          f"Only {len(free)} seats are free for invited players.",
+                          say("too_many_invites.free", free=len(free)),
                           limit=len(free))
         kept = dict(zip(free, invited))
         fields["unlisted"] = bool(unlisted) and deal is None
@@ -124,7 +124,7 @@ class Lobby:
                 raise Refusal("already_seated", say("already_seated.seat", seat=mine[0]),
                               seat=mine[0])
             if row.unlisted:  # its seats are the invited players' (app/invites.py)
-                raise Refusal("not_invited", "This game is for invited players only.")
+                raise Refusal("not_invited", say("not_invited.game"))
             free = [x.seat for x in seats if x.user_id is None and x.bot is None]
             if seat is not None:
                 if not 0 <= seat < row.seat_count:

@@ -68,7 +68,7 @@ class InviteRows(SeatWriter):
         async with self.db.write() as s:
             row = await locked_game(s, game_id)
             if row.created_by != user_id:
-                raise Refusal("not_creator", "Only the player who created the game can invite.")
+                raise Refusal("not_creator", say("not_creator.invite"))
             if row.status != "open" or row.source != "play":
                 raise Refusal("not_open", say("not_open"))
             people = await choose(s)
@@ -76,11 +76,11 @@ class InviteRows(SeatWriter):
                                      .order_by(Seat.seat))).scalars().all()
             seated = {x.user_id for x in seats if x.user_id is not None}
             if any(i in seated for i, _ in people):
-                raise Refusal("already_seated", "A named player already has a seat here.")
+                raise Refusal("already_seated", say("already_seated.invitee"))
             free = [x for x in seats if x.user_id is None and x.bot is None]
             if len(people) > len(free):
                 raise Refusal("too_many_invites",
-                              f"Only {len(free)} seats are free for invited players.",
+                              say("too_many_invites.free", free=len(free)),
                               limit=len(free))
             for seat, (uid, _) in zip(free, people):
                 seat.user_id, seat.invited = uid, True
@@ -124,7 +124,7 @@ class InviteRows(SeatWriter):
             row = await locked_game(s, game_id)
             if row.created_by != user_id:
                 raise Refusal("not_creator",
-                              "Only the player who created the game can withdraw an invitation.")
+                              say("not_creator.withdraw"))
             if row.status != "open":
                 raise Refusal("not_open", say("not_open"))
             seat = (await s.execute(
@@ -132,7 +132,7 @@ class InviteRows(SeatWriter):
                                    Seat.user_id == auth_store.id_named(name.strip().lower()))
             )).scalar_one_or_none()
             if seat is None:
-                raise Refusal("no_invitation", f"{name!r} has no invitation to this game.",
+                raise Refusal("no_invitation", say("no_invitation.name", name=repr(name)),
                               name=name)
             invitee: int = seat.user_id or 0
             seat.invited, seat.user_id = False, None
