@@ -68,7 +68,7 @@ MAX_ENDPOINT = 1000
 #: the notice's words when the locales are missing (app/locales/*.json have them translated)
 TEXTS = {"push.your_turn_title": "Your turn — Menagerie",
          "push.your_turn_body": "It is your turn in {title} #{id}."}
-BAD = "A push subscription needs an https endpoint of a push service and its p256dh and auth keys."
+BAD = say("bad_push_subscription")
 
 
 @dataclass(frozen=True)

@@ -94,45 +94,44 @@ class Rebuilt:
 def check_record(record: Any) -> tuple[str, Any, list[dict], dict, str, list[tuple[int, dict]]]:
     """The parts of a record, checked for shape (not yet for legality)."""
     if not isinstance(record, dict):
-        raise _bad("A record is a JSON object.")
+        raise _bad(say("bad_record.object"))
     if record.get("format") != FORMAT:
-        raise _bad(f"Unknown record format; expected {FORMAT!r}.")
+        raise _bad(say("bad_record.format", format=repr(FORMAT)))
     name = record.get("game")
     if not isinstance(name, str):
-        raise _bad("The record names no game.")
+        raise _bad(say("bad_record.no_game"))
     try:
         game = engine.get_game(name)
     except KeyError:
         raise Refusal("unknown_game", say("unknown_game", name=repr(name))) from None
     options = record.get("options", {})
     if not isinstance(options, dict) or jsonutil.depth(options, MAX_DEPTH) > MAX_DEPTH:
-        raise _bad("The options must be a JSON object.")
+        raise _bad(say("bad_record.options"))
     seed = record.get("seed")
     if not isinstance(seed, str) or not 1 <= len(seed) <= 64:
-        raise _bad("A finished game's record holds its seed (text, at most 64 characters).")
+        raise _bad(say("bad_record.seed"))
     seats = record.get("seats")
     if not isinstance(seats, list) or not seats or len(seats) > 64:
-        raise _bad("The record lists no seats.")
+        raise _bad(say("bad_record.no_seats"))
     cleaned = []
     for i, entry in enumerate(seats):
         if not isinstance(entry, dict) or entry.get("seat") != i or type(entry.get("seat")) is not int:
-            raise _bad("Seats are listed in order, as {\"seat\": 0, ...}, {\"seat\": 1, ...}.")
+            raise _bad(say("bad_record.seat_order"))
         user, bot = entry.get("user"), entry.get("bot")
         if user is not None and not valid_username(user):
             # shown to every viewer of the game: a name like a username (no markup, NUL,
             # terminal escapes or invisible characters)
-            raise _bad(f"Seat {i}: the user is a name like a username (3 to 32 letters, "
-                       "digits, '_', '.' or '-').")
+            raise _bad(say("bad_record.user", seat=i))
         if bot is not None and bot not in bot_kinds():
-            raise _bad(f"Seat {i}: there is no bot {bot!r}.")
+            raise _bad(say("bad_record.bot", seat=i, bot=repr(bot)))
         if user is not None and bot is not None:
-            raise _bad(f"Seat {i}: a seat has a user or a bot, not both.")
+            raise _bad(say("bad_record.both", seat=i))
         cleaned.append({"seat": i, "user": user, "bot": bot})
     actions = record.get("actions")
     if not isinstance(actions, list):
-        raise _bad("The record's actions are a list of [seat, action].")
+        raise _bad(say("bad_record.actions"))
     if len(actions) > MAX_ACTIONS:
-        raise _bad(f"A record holds at most {MAX_ACTIONS} actions.")
+        raise _bad(say("bad_record.too_many", n=MAX_ACTIONS))
     log_: list[tuple[int, dict]] = []
     for i, item in enumerate(actions):
         if (not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int
@@ -176,7 +175,7 @@ def rebuild(record: Any, snapshot_every: int = 50) -> Rebuilt:
     out.snapshots[len(actions)] = game.dump(state)
     stated = record.get("result")
     if stated is not None and not isinstance(stated, dict):
-        raise _bad("The result is a JSON object.")
+        raise _bad(say("bad_record.result"))
     out.result = _outcome(game.result(state), stated or {}, len(seats))
     if out.result is None:
         raise InvalidInput("not_finished", say("not_finished.import"))

@@ -29,7 +29,7 @@ from . import compute
 
 log = logging.getLogger("menagerie.analysis")
 
-TIMEOUT = ("hint_timeout", "The hint took too long; try again in a moment.")
+TIMEOUT = ("hint_timeout", say("hint_timeout"))
 
 
 class HintPool:

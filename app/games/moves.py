@@ -38,8 +38,8 @@ log = logging.getLogger("menagerie.games")
 def stale(version: int, *, first: bool = False) -> Refusal:
     """409 ``stale_version``: the game is at ``version`` (``first``: another writer stored the
     version this submission was for)."""
-    message = ("Another action was accepted first; reload and try again." if first
-               else f"The game is at version {version}; reload and try again.")
+    message = (say("stale_version.first") if first
+               else say("stale_version", version=version))
     return Refusal("stale_version", message, version=version)
 
 

@@ -33,8 +33,7 @@ from .store import Move
 
 log = logging.getLogger("menagerie.games")
 
-NOTHING_TO_UNDO = ("There is nothing of yours to take back: since your last decision a card "
-                   "was drawn, something hidden was revealed or another player decided.")
+NOTHING_TO_UNDO = say("cannot_undo")
 
 
 class Turns:

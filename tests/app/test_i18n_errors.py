@@ -167,8 +167,8 @@ async def test_socket_refusals_and_close_reasons_are_translated(server, lang):
     # ?lang= picks the language
     ws = await Socket.open(host, gid, "not-a-token", query=f"lang={lang}")
     msg = await ws.recv()
-    assert msg == {"type": "error", "error": {"code": "bad_token", "message": said(lang, "bad_token")}}
-    assert await closed_with(ws) == (4401, said(lang, "bad_token"))
+    assert msg == {"type": "error", "error": {"code": "bad_token", "message": said(lang, "bad_token.token")}}
+    assert await closed_with(ws) == (4401, said(lang, "bad_token.token"))
     # ... and so does the handshake's Accept-Language
     ws = await Socket.open(host, 999999, additional_headers={"Accept-Language": f"{lang};q=0.9, fr"})
     msg = await ws.recv()
