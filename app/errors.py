@@ -17,7 +17,7 @@ from starlette.responses import JSONResponse as StarletteJSONResponse
 from engine.core import NOT_YOUR_DECISION
 
 from . import jsonutil
-from .refusal import BadLink, InvalidInput, Refusal, RulesRefusal
+from .refusal import BadLink, InvalidInput, Refusal, RulesRefusal, say
 
 log = logging.getLogger("menagerie.errors")
 
@@ -166,11 +166,12 @@ def error_response(status: int, code: str, message: str, headers: dict | None = 
                    request: Any = None, **extra: Any) -> JSONResponse:
     """An error body; with ``request``, the sentence in the language of its
     ``Accept-Language`` (the code never changes)."""
-    body = {"error": {"code": code, "message": message, **extra}}
+    body = {"error": {"code": code, "message": str(message), **extra}}
     if request is not None:
         from .i18n import localize
 
-        body = localize(body, request)
+        body = localize(body, request, getattr(message, "key", None),
+                        getattr(message, "text", None))
     return JSONResponse(body, status_code=status, headers=headers)
 
 
@@ -205,7 +206,7 @@ def install(app: FastAPI) -> None:
         if not database_unavailable(exc):
             log.error("database error on %s %s", request.method, request.url.path,
                       exc_info=exc)
-            return error_response(500, "internal", "Something went wrong on our side.",
+            return error_response(500, "internal", say("internal"),
                                   request=request)
         from . import metrics
 
@@ -213,15 +214,14 @@ def install(app: FastAPI) -> None:
         log.warning("database unavailable on %s %s: %s", request.method, request.url.path,
                     exc.__class__.__name__)
         return error_response(503, "database_unavailable",
-                              "The database cannot be reached right now; try again shortly.",
+                              say("database_unavailable"),
                               headers={"Retry-After": "1"}, request=request)
 
     @app.exception_handler(UnicodeError)
     async def _bad_text(request: Request, exc: UnicodeError):
         # a JSON string with a lone surrogate ("\ud800") is valid JSON but not text
         log.info("refused invalid text on %s %s", request.method, request.url.path)
-        return error_response(400, "bad_text", "The request holds text that is not valid "
-                                               "Unicode.", request=request)
+        return error_response(400, "bad_text", say("bad_text"), request=request)
 
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -243,7 +243,7 @@ def install(app: FastAPI) -> None:
     async def _unexpected(request: Request, exc: Exception):
         if database_unavailable(exc):
             return await _database(request, exc)
-        return error_response(500, "internal", "Something went wrong on our side.",
+        return error_response(500, "internal", say("internal"),
                               request=request)
 
     app.add_exception_handler(Exception, _unexpected)

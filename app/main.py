@@ -84,7 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _unexpected(request: Request, exc: Exception):  # pragma: no cover - a real bug
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         rid = request_id.get()
-        return errors.error_response(500, "internal", "Something went wrong on our side.",
+        return errors.error_response(500, "internal", say("internal"),
                                      headers={"X-Request-ID": rid} if rid else None,
                                      request=request)
 

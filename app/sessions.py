@@ -23,10 +23,11 @@ import contextlib
 import logging
 
 from . import i18n, jsonutil, tasks
+from .refusal import say
 
 log = logging.getLogger("menagerie.sessions")
 CLOSE_CODE = 4401
-SIGNED_OUT = "This login was signed out; the socket is closed."
+SIGNED_OUT = say("signed_out")
 
 
 class Sessions:

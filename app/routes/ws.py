@@ -44,7 +44,7 @@ from ..errors import database_unavailable, status_of
 from ..quotas import SocketSlot
 from ..ratelimit import client_address
 from ..realtime import Connection
-from ..refusal import Refusal, not_found
+from ..refusal import Refusal, not_found, say
 from ..services import Services
 from ..sessions import SIGNED_OUT
 from .deps import SocketGameId, Svc
@@ -135,7 +135,7 @@ async def _game_socket(ws: WebSocket, services: Services, game_id: int | None,
             raise
         # the database is restarting: 1013 "try again later"; the client reconnects
         with contextlib.suppress(Exception):
-            await refuse(ws, "database_unavailable", "The database cannot be reached right now.",
+            await refuse(ws, "database_unavailable", say("database_unavailable.ws"),
                           lang, 1013)
         return
 
@@ -170,7 +170,7 @@ async def _game_socket(ws: WebSocket, services: Services, game_id: int | None,
             else:
                 data = raw.encode()
             if len(data) > limit:
-                said = error_message("too_large", f"Messages are at most {limit} bytes.", lang)
+                said = error_message("too_large", say("too_large.message", limit=limit), lang)
                 await conn.send(said)
                 await ws.close(code=1009, reason=i18n.close_reason(said["error"]["message"]))
                 break
@@ -183,11 +183,10 @@ async def _game_socket(ws: WebSocket, services: Services, game_id: int | None,
                     raise
                 if database_unavailable(exc):
                     await conn.send(error_message("database_unavailable",
-                                           "The database cannot be reached right now; "
-                                           "try again shortly.", lang))
+                                           say("database_unavailable"), lang))
                 else:
                     log.exception("game socket %s: message failed", gid)
-                    await conn.send(error_message("internal", "Something went wrong on our side.", lang))
+                    await conn.send(error_message("internal", say("internal"), lang))
     except (TimeoutError, WebSocketDisconnect, RuntimeError, ConnectionError):
         pass
     finally:
@@ -207,10 +206,10 @@ async def _handle(services: Services, conn: Connection, user: UserInfo | None, d
     try:
         msg = jsonutil.loads(data)
     except Exception:
-        await conn.send(error_message("malformed_json", "Messages are JSON objects.", lang))
+        await conn.send(error_message("malformed_json", say("malformed_json.ws"), lang))
         return
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        await conn.send(error_message("bad_message", 'Messages are JSON objects with a "type".', lang))
+        await conn.send(error_message("bad_message", say("bad_message.type"), lang))
         return
     kind = msg["type"]
     if kind == "ping":
@@ -219,11 +218,12 @@ async def _handle(services: Services, conn: Connection, user: UserInfo | None, d
         after = _int(msg.get("after", -1), -1)
         wait = conn.slot.sync_allowed()
         if wait:
-            await conn.send(error_message("rate_limited", f"Too many sync requests; try again in "
-                                   f"{math.ceil(wait)} s.", lang, retry_after=math.ceil(wait)))
+            await conn.send(error_message("rate_limited",
+                                          say("rate_limited.sync", seconds=math.ceil(wait)), lang,
+                                          retry_after=math.ceil(wait)))
             return
         if after is None:
-            await conn.send(error_message("invalid_request", '"after" is a version number (-1 or more).',
+            await conn.send(error_message("invalid_request", say("invalid_request.after"),
                                    lang))
             return
         await _sync(services, conn, after)
@@ -232,11 +232,10 @@ async def _handle(services: Services, conn: Connection, user: UserInfo | None, d
         action = msg.get("action")
         if version is None or not isinstance(action, dict):
             await conn.send(error_message("invalid_request",
-                                   'An action message is {"type": "action", "version": N, '
-                                   '"action": {...}}.', lang))
+                                   say("invalid_request.action"), lang))
             return
         if user is None:
-            await conn.send(error_message("unauthorized", "Sign in to play (token or login cookie).",
+            await conn.send(error_message("unauthorized", say("unauthorized.play"),
                                    lang))
             return
         if not await still_valid(services, conn):
@@ -254,11 +253,10 @@ async def _handle(services: Services, conn: Connection, user: UserInfo | None, d
         # the line comes back like everyone's: {"type": "chat", "message"} (app/chat.py)
         channel, text = msg.get("channel"), msg.get("text")
         if not isinstance(text, str) or not (channel is None or isinstance(channel, str)):
-            await conn.send(error_message("invalid_request", 'A chat message is {"type": "chat", '
-                                   '"channel": "players" | "spectators", "text": "..."}.', lang))
+            await conn.send(error_message("invalid_request", say("invalid_request.chat"), lang))
             return
         if user is None:
-            await conn.send(error_message("unauthorized", "Sign in to chat.", lang))
+            await conn.send(error_message("unauthorized", say("unauthorized.chat"), lang))
             return
         if not await still_valid(services, conn):
             return
@@ -267,10 +265,9 @@ async def _handle(services: Services, conn: Connection, user: UserInfo | None, d
         except Refusal as exc:
             await conn.send(error_message(exc.code, exc.message, lang, **exc.extra))
     elif kind == "auth":
-        await conn.send(error_message("bad_message", '"auth" is only the first message of a socket '
-                               "opened with ?auth=message.", lang))
+        await conn.send(error_message("bad_message", say("bad_message.auth"), lang))
     else:
-        await conn.send(error_message("bad_message", f"Unknown message type {kind!r}.", lang))
+        await conn.send(error_message("bad_message", say("bad_message", kind=repr(kind)), lang))
 
 
 async def _sync(services: Services, conn: Connection, after: int | None, *,
@@ -282,7 +279,7 @@ async def _sync(services: Services, conn: Connection, after: int | None, *,
     false) the socket's stream simply starts after N: the pump and this catch-up both continue
     from the last version sent, so every version goes out once, in order."""
     if after is None:
-        await conn.send(error_message("invalid_request", '"after" is a version number (-1 or more).',
+        await conn.send(error_message("invalid_request", say("invalid_request.after"),
                                getattr(conn, "lang", i18n.DEFAULT)))
         return
     if conn.user_id is None:  # a spectator: from memory (app/spectators.py)

@@ -22,7 +22,7 @@ from ..errors import status_of
 from ..quotas import SocketSlot
 from ..ratelimit import client_address
 from ..realtime import Connection
-from ..refusal import Refusal
+from ..refusal import Refusal, say
 from ..services import Services
 
 
@@ -60,7 +60,7 @@ class Refused(Exception):
         self.code, self.message, self.close = code, message, close
 
 
-BAD_TOKEN = "The token is invalid, expired or revoked."
+BAD_TOKEN = say("bad_token.token")
 TOKEN_IN_URL = ('Tokens never go in the URL: send "Authorization: Bearer <token>", or open '
                 'the socket with ?auth=message and send {"type": "auth", "token": "..."} first.')
 AUTH_EXPECTED = 'Send {"type": "auth", "token": "..."} as the first message.'
