@@ -38,7 +38,7 @@ class Sentence(str):
         return (Sentence, (self.key, self.text))
 
 
-def say(key: str, **text: Any) -> Sentence:
+def say(key: str, /, **text: Any) -> Sentence:
     """The sentence ``key`` of ``app/locales/en.json`` filled with ``text`` (a ``str``)."""
     return Sentence(key, text)
 

@@ -73,7 +73,7 @@ def update(current: dict, change: dict) -> dict[str, Any]:
         if change.get(group) is not None:
             for key, value in change[group].items():
                 if key not in names or not isinstance(value, bool):
-                    raise _bad(f"Unknown or non-boolean switch {group}.{key}.")
+                    raise _bad(say("bad_preferences.switch", group=group, key=key))
                 out[group][key] = value
     if "quiet_hours" in change:
         window = change["quiet_hours"]
@@ -81,7 +81,7 @@ def update(current: dict, change: dict) -> dict[str, Any]:
             if not isinstance(window, dict) or not all(
                     isinstance(window.get(k), str) and _HHMM.match(window[k])
                     for k in ("start", "end")):
-                raise _bad("Quiet hours are {\"start\": \"HH:MM\", \"end\": \"HH:MM\"} or null.")
+                raise _bad(say("bad_preferences.quiet"))
             window = {"start": window["start"], "end": window["end"]}
         out["quiet_hours"] = window
     for key in ("only_when_away", "digest", "confirm_turn"):

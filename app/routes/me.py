@@ -20,6 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 from .. import i18n, jsonutil
 from ..quotas import SocketSlot
 from ..realtime import Connection
+from ..refusal import say
 from ..sessions import SIGNED_OUT
 from .deps import Svc
 from .wsgate import Refused, admit, error_message, identify, open_session, refuse, refuse_error
@@ -49,7 +50,7 @@ async def _user_socket(ws: WebSocket, svc: Svc, slot: SocketSlot) -> None:
         return
     if user is None:
         await ws.send_text(jsonutil.dumps_str(error_message(
-            "unauthorized", "Sign in to hear about your turns.", lang)))
+            "unauthorized", say("unauthorized.notices"), lang)))
         await ws.close(code=4401)
         return
     if refused := slot.claim(user.id):  # ws_me_per_user
@@ -81,7 +82,7 @@ async def _user_socket(ws: WebSocket, svc: Svc, slot: SocketSlot) -> None:
             if isinstance(data, dict) and data.get("type") == "ping":
                 await conn.send({"type": "pong"})
             else:
-                await conn.send(error_message("bad_message", 'This socket only answers {"type": "ping"}.'))
+                await conn.send(error_message("bad_message", say("bad_message.ping")))
     except (WebSocketDisconnect, RuntimeError, ConnectionError):
         pass
     finally:

@@ -61,9 +61,8 @@ class Refused(Exception):
 
 
 BAD_TOKEN = say("bad_token.token")
-TOKEN_IN_URL = ('Tokens never go in the URL: send "Authorization: Bearer <token>", or open '
-                'the socket with ?auth=message and send {"type": "auth", "token": "..."} first.')
-AUTH_EXPECTED = 'Send {"type": "auth", "token": "..."} as the first message.'
+TOKEN_IN_URL = say("token_in_url")
+AUTH_EXPECTED = say("auth_expected")
 
 
 async def identify(ws: WebSocket, services: Services) -> tuple[UserInfo | None, str | None]:
