@@ -6,7 +6,8 @@ docs/bots.md, "Value3", were made this way).
 
 ``PART=FEATURE=WEIGHT`` sets a weight (``PART`` is ``duel`` or ``solo``); ``PART.KEY=NUMBER``
 or ``KEY=NUMBER`` (no second ``=``) sets a number of the part or of the file (``money_cap``,
-``tempo``, ``progress``); ``progress_on=markers`` sets what the tempo term counts. The base file is widened to today's features first (an older file's
+``tempo``, ``progress``); ``progress_on=markers`` sets what the tempo term counts, ``hand_homes=matched`` (or
+``duel.hand_homes=matched``) whether one free enclosure houses one hand animal (handhomes.py). The base file is widened to today's features first (an older file's
 missing features at 0) and the result validated.
 """
 
@@ -21,6 +22,9 @@ sys.path.insert(0, str(ROOT))
 
 from engine.arknova.bot import learned  # noqa: E402
 
+#: Settings whose value is a word, not a number.
+WORDS = ("progress_on", "hand_homes")
+
 
 def main(argv: list[str]) -> None:
     out, base, *sets = argv
@@ -33,9 +37,9 @@ def main(argv: list[str]) -> None:
             model["weights"][model["features"].index(feature)] = float(value)
         elif "." in head:  # PART.KEY=NUMBER
             part, key = head.split(".", 1)
-            data[part][key] = float(value)
-        else:  # a number of the file, or ``progress_on`` (a word)
-            data[head] = value if head == "progress_on" else float(value)
+            data[part][key] = value if key in WORDS else float(value)
+        else:  # a number of the file, or ``progress_on`` / ``hand_homes`` (a word)
+            data[head] = value if head in WORDS else float(value)
     data["about"] = f"candidate from {base}: {' '.join(sets)}"
     learned.validate(data)
     Path(out).write_text(json.dumps(data, indent=1) + "\n")

@@ -37,6 +37,7 @@ from ...bots.evaluation import Evaluator, final_value
 from .. import deck
 from ..tables import T, appeal_income, victory_points
 from .evaluate import EVALUATOR as HAND, clock, pending, zoo_parts
+from .handhomes import HAND_HOMES, matched
 from .zooparts import HAND_SHARE, hand_value
 
 #: Per-zoo quantities (see :func:`zoo_features`).
@@ -74,19 +75,25 @@ FEATS_MAX = 20_000
 
 def zoo_features(state: dict, seat: int) -> list[float]:
     """The :data:`ZOO` quantities of the seat's zoo (memoized on its parts)."""
-    parts = zoo_parts(state, seat)
+    key = parts = zoo_parts(state, seat)
+    p = state["players"][seat]  # the parts are computed from (and keyed on) this zoo
+    data = load()  # hand_homes: the part's own (duel / solo), else the file's
+    part = data["solo" if state["seats"] == 1 else "duel"]
+    homes_rule = part.get("hand_homes", data.get("hand_homes", "shared"))
     hit = _FEATS.get(id(parts))
-    if hit is not None and hit[0] is parts:
-        return hit[1]
+    if hit is not None and hit[0] is parts and hit[1] == homes_rule:
+        return hit[2]
     if len(_FEATS) >= FEATS_MAX:
         _FEATS.clear()
-    p = state["players"][seat]  # the parts are computed from (and keyed on) this zoo
+    if homes_rule == "matched":  # one animal per free enclosure (handhomes.py)
+        cards, keep = parts[6]
+        parts = parts[:6] + ((matched(p, cards), keep),) + parts[7:]
     feats = (_zoo_features(parts) + [float(p["conservation"]), float(len(p["animals"]))]
              + hand_potential(p, parts))
     # the money income beyond what the appeal track pays (kiosks, sponsors): the appeal's own
     # income goes with its points (fitted together, the two were collinear)
     feats[2] -= appeal_income(p["appeal"])
-    _FEATS[id(parts)] = (parts, feats)
+    _FEATS[id(key)] = (key, homes_rule, feats)
     return feats
 
 
@@ -266,6 +273,9 @@ def validate(data: dict) -> dict:
         raise ValueFileError("value.json: money_cap must be a positive number")
     if data.get("progress_on", "projected") not in PROGRESS_ON:
         raise ValueFileError(f"value.json: progress_on must be one of {list(PROGRESS_ON)}")
+    for where in (data, data["duel"], data["solo"]):
+        if where.get("hand_homes", "shared") not in HAND_HOMES:
+            raise ValueFileError(f"value.json: hand_homes must be one of {list(HAND_HOMES)}")
     return data
 
 
