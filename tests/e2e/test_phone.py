@@ -431,3 +431,37 @@ def test_the_longest_names_fit_the_lobby_and_the_table(server, browser, watch, a
             finally:
                 ctx.close()
 
+
+def test_a_phone_page_grown_to_a_laptop_keeps_the_log_off_the_header(server, browser, watch, artifacts):
+    """A game opened at 390x844, its log read through the panels' Log tab, the window then grown
+    to 1440x900: the page is laid out as one opened at 1440x900 (the log drawer closed, off the
+    header), not with the log lying over the header."""
+    from .test_exits import LAPTOP, open_page, player, started_game
+
+    ada, bob = player(server), player(server)
+    gid = started_game(server, ada, bob, "e2e-phone-grown")
+    ctx, page = open_page(browser, watch, server, ada, "en", PHONE, f"/game.html?id={gid}", "grown")
+    wctx, wide = open_page(browser, watch, server, ada, "en", LAPTOP, f"/game.html?id={gid}", "grown-fresh")
+    box = """sel => { const r = document.querySelector(sel).getBoundingClientRect();
+        return {left: Math.round(r.left), right: Math.round(r.right), top: Math.round(r.top), bottom: Math.round(r.bottom)}; }"""
+    # the log drawer slides in and out (a transition): its box once that is over
+    settled = "() => document.getElementById('panel-log').getAnimations().length === 0"
+    try:
+        for p in (page, wide):
+            p.wait_for_function("() => window.menagerie && window.menagerie.state.status === 'running'")
+        show_panel(page, "panel-log")
+        assert page.is_visible("#log")
+        page.set_viewport_size(LAPTOP)
+        page.wait_for_function("w => innerWidth === w", arg=LAPTOP["width"])
+        page.wait_for_function(settled)
+        wide.wait_for_function(settled)
+        page.screenshot(path=str(artifacts / "grown-390-to-1440x900.png"))
+        header, log = page.evaluate(box, ".topbar"), page.evaluate(box, "#panel-log")
+        apart = (log["left"] >= header["right"] or log["right"] <= header["left"]
+                 or log["top"] >= header["bottom"] or log["bottom"] <= header["top"])
+        assert apart, f"after growing to 1440 px the log {log} lies over the header {header}"
+        fresh = wide.evaluate(box, "#panel-log")
+        assert log == fresh, f"the log after growing to 1440 px {log} is not where a page opened at 1440 px has it {fresh}"
+    finally:
+        wctx.close()
+        ctx.close()
