@@ -345,7 +345,7 @@ STICKS_OUT = """() => [...document.querySelectorAll('body *')].filter(e => e.get
 SIDEWAYS = """sels => sels.flatMap(s => [...document.querySelectorAll(s)]).filter(e => e.getClientRects().length
     && e.scrollWidth > e.clientWidth + 1).map(e => [e.id || e.className, e.scrollWidth, e.clientWidth])"""
 #: the board panel is left out: its association table is wider than a phone with short names too
-OWN_BOXES = ["#panel-zoo", "#panel-hand", "#panel-log", "#since-panel", ".chat-lines", ".final-card"]
+OWN_BOXES = ["#panel-zoo", "#panel-hand", "#panel-log", "#since-panel", ".chat-lines", ".final-card", ".decision-bar"]
 
 
 def assert_fits(page, where: str) -> None:
@@ -361,7 +361,7 @@ def test_the_longest_names_fit_the_lobby_and_the_table(server, browser, watch, a
     and as wide (W): no page scrolls sideways, on a phone (390x844) or a laptop (1440x900), for
     either player: the lobby (who is signed in, the game list), the waiting room, the running
     game (the header, the score rows, the zoo tabs, each panel, the log, the chat) and the final
-    screen. Where a name is cut short its tooltip has it whole."""
+    screen, and the game's replay. Where a name is cut short its tooltip has it whole."""
     from .test_exits import LAPTOP, open_page
 
     stem = unique("W")
@@ -428,6 +428,11 @@ def test_the_longest_names_fit_the_lobby_and_the_table(server, browser, watch, a
                 page.wait_for_selector("#final-outcome")
                 page.screenshot(path=str(artifacts / f"long-names-final-{who}-{size}.png"))
                 assert_fits(page, f"the final screen ({who})")
+
+                page.goto(server.url(f"/replay.html?id={over}"))
+                page.wait_for_selector("#replay-where .seat-name")
+                page.screenshot(path=str(artifacts / f"long-names-replay-{who}-{size}.png"))
+                assert_fits(page, f"the replay ({who})")
             finally:
                 ctx.close()
 
