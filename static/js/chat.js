@@ -124,7 +124,7 @@ export class Chat {
     const items = ch.lines.map((m) => h("li", {
       class: ["chat-line", me && m.user && m.user.username === me.username && "mine"], dataset: { id: m.id },
     },
-    h("span", { class: "chat-who" }, (m.user && m.user.username) || "?"),
+    h("span", { class: "chat-who", title: (m.user && m.user.username) || null }, (m.user && m.user.username) || "?"),
     h("span", { class: "chat-text" }, m.text),
     h("time", { class: "chat-at", datetime: m.at }, clock(m.at))));
     clear(this.list).append(...(items.length ? items : [h("li", { class: "chat-empty muted" }, t("chat.empty"))]));

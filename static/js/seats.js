@@ -76,10 +76,10 @@ export function seatChip(seat, opts = {}) {
   }, String(seat + 1));
 }
 
-/** Chip + name. */
+/** Chip + name (a long name ends in "…" where space is short: its tooltip has it whole). */
 export function seatTag(seat, opts = {}) {
   return h("span", { class: "seat-tag" }, seatChip(seat, opts), " ",
-    h("span", { class: "seat-name" }, seatName(seat)));
+    h("span", { class: "seat-name", title: seatName(seat) }, seatName(seat)));
 }
 
 /** An SVG marker disc with the number, centred at (x, y). */

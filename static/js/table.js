@@ -40,8 +40,9 @@ export class TableUI {
     for (const b of $$("button", tabs)) {
       b.addEventListener("click", () => {
         const target = document.getElementById(b.dataset.panel);
+        // (the phone's Log tab only scrolls to the log: `log-open` is the drawer of a wider
+        // screen, and set here it opened the drawer over the header once the page grew wider)
         if (target) this.els.panels.scrollTo({ left: target.offsetLeft - this.els.panels.offsetLeft, behavior: "smooth" });
-        if (b.dataset.panel === "panel-log") document.body.classList.toggle("log-open");
       });
     }
     this.els.panels.addEventListener("scroll", () => {

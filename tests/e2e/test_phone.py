@@ -16,6 +16,7 @@ from .helpers import (
     keep_cards,
     legal,
     register,
+    show_panel,
     start_from_table,
     unique,
     use_action,
@@ -332,4 +333,140 @@ def test_whose_turn_reads_in_full(server, browser, watch, artifacts, lang):
     finally:
         if sctx:
             sctx.close()
+        ctx.close()
+
+
+#: what sticks out on the right of the screen (the first few, for the message)
+STICKS_OUT = """() => [...document.querySelectorAll('body *')].filter(e => e.getClientRects().length
+    && e.getBoundingClientRect().right > innerWidth + 0.5 && !e.closest('#panels > .panel, #panels > * *'))
+    .slice(0, 6).map(e => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${[...e.classList].join('.')}`
+      + ` (right ${Math.round(e.getBoundingClientRect().right)})`)"""
+#: the boxes that scroll sideways inside themselves though they should not: [what, scroll, client]
+SIDEWAYS = """sels => sels.flatMap(s => [...document.querySelectorAll(s)]).filter(e => e.getClientRects().length
+    && e.scrollWidth > e.clientWidth + 1).map(e => [e.id || e.className, e.scrollWidth, e.clientWidth])"""
+#: the board panel is left out: its association table is wider than a phone with short names too
+OWN_BOXES = ["#panel-zoo", "#panel-hand", "#panel-log", "#since-panel", ".chat-lines", ".final-card", ".decision-bar"]
+
+
+def assert_fits(page, where: str) -> None:
+    width = page.evaluate("innerWidth")
+    got = page.evaluate(WIDTH)
+    assert got <= width, f"{where} is {got} px wide at {width} px: {page.evaluate(STICKS_OUT)}"
+    inside = page.evaluate(SIDEWAYS, OWN_BOXES)
+    assert not inside, f"{where}: scrolls sideways inside at {width} px: {inside}"
+
+
+def test_the_longest_names_fit_the_lobby_and_the_table(server, browser, watch, artifacts):
+    """Two players whose names are as long as a name may be (32 characters, app/credentials.py)
+    and as wide (W): no page scrolls sideways, on a phone (390x844) or a laptop (1440x900), for
+    either player: the lobby (who is signed in, the game list), the waiting room, the running
+    game (the header, the score rows, the zoo tabs, each panel, the log, the chat) and the final
+    screen, and the game's replay. Where a name is cut short its tooltip has it whole."""
+    from .test_exits import LAPTOP, open_page
+
+    stem = unique("W")
+    names = [(stem + "_" + side).ljust(32, "W") for side in ("ada", "bob")]
+    assert all(len(n) == 32 for n in names), names
+    ada, bob = regs = [server.api("POST", "/api/auth/register", {"username": n, "password": PASSWORD})
+                       for n in names]
+
+    def game(seed: str, start: bool = True) -> int:
+        gid = server.api("POST", "/api/games", {"game": "arknova", "seats": 2}, ada["token"])["id"]
+        server.set_seed(gid, seed)
+        server.api("POST", f"/api/games/{gid}/join", {}, bob["token"])
+        if start:
+            server.api("POST", f"/api/games/{gid}/start", {}, ada["token"])
+        return gid
+
+    waiting = game("e2e-phone-names-open", start=False)
+    running = game("e2e-phone-names")
+    for reg in regs:  # both keep their first offer: the log names them; then it is Ada's move
+        legal = server.api("GET", f"/api/games/{running}/legal", None, reg["token"])
+        server.api("POST", f"/api/games/{running}/actions",
+                   {"version": legal["version"], "action": legal["actions"][0]}, reg["token"])
+    server.api("POST", f"/api/games/{running}/chat", {"channel": "players", "text": "good luck"}, bob["token"])
+    over = game("e2e-phone-names-over")
+    server.api("POST", f"/api/games/{over}/resign", {}, bob["token"])
+
+    for who, reg in (("ada", ada), ("bob", bob)):
+        for viewport in (PHONE, LAPTOP):
+            size = f"{viewport['width']}x{viewport['height']}"
+            ctx, page = open_page(browser, watch, server, reg, "en", viewport, "/", f"names-{who}-{size}")
+            try:
+                page.wait_for_selector("#my-profile")
+                page.wait_for_selector(f'.game-item[data-game="{running}"]')
+                page.wait_for_load_state("networkidle")
+                page.screenshot(path=str(artifacts / f"long-names-lobby-{who}-{size}.png"), full_page=True)
+                assert_fits(page, f"the lobby ({who})")
+
+                page.goto(server.url(f"/game.html?id={waiting}"))
+                page.wait_for_selector("#waiting-room:not([hidden]) .seat-list")
+                assert_fits(page, f"the waiting room ({who})")
+
+                page.goto(server.url(f"/game.html?id={running}"))
+                page.wait_for_function("() => window.menagerie && window.menagerie.state.status === 'running'")
+                page.wait_for_selector("#status-line .whose")
+                page.wait_for_selector("#log .log-line")
+                page.screenshot(path=str(artifacts / f"long-names-game-{who}-{size}.png"))
+                assert_fits(page, f"the game ({who})")
+                # the whole names are in reach: the tooltips of the header, score rows and tabs
+                assert page.get_attribute("#me .seat-name", "title") == reg["user"]["username"]
+                assert page.eval_on_selector_all(".score-row .seat-name", "els => els.map(e => e.title)") == names
+                assert set(page.eval_on_selector_all(".zoo-tab .tab-name", "els => els.map(e => e.title)")) == set(names)
+                if viewport is PHONE:
+                    for panel in ("panel-zoo", "panel-board", "panel-hand", "panel-log"):
+                        show_panel(page, panel)
+                        assert_fits(page, f"the game's {panel} ({who})")
+                page.click("#chat-toggle")
+                page.wait_for_selector(".chat-line .chat-who")
+                assert page.get_attribute(".chat-line .chat-who", "title") == names[1]
+                page.screenshot(path=str(artifacts / f"long-names-chat-{who}-{size}.png"))
+                assert_fits(page, f"the game with its chat open ({who})")
+
+                page.goto(server.url(f"/game.html?id={over}"))
+                page.wait_for_selector("#final-screen:not([hidden]) .final-table")
+                page.wait_for_selector("#final-outcome")
+                page.screenshot(path=str(artifacts / f"long-names-final-{who}-{size}.png"))
+                assert_fits(page, f"the final screen ({who})")
+
+                page.goto(server.url(f"/replay.html?id={over}"))
+                page.wait_for_selector("#replay-where .seat-name")
+                page.screenshot(path=str(artifacts / f"long-names-replay-{who}-{size}.png"))
+                assert_fits(page, f"the replay ({who})")
+            finally:
+                ctx.close()
+
+
+def test_a_phone_page_grown_to_a_laptop_keeps_the_log_off_the_header(server, browser, watch, artifacts):
+    """A game opened at 390x844, its log read through the panels' Log tab, the window then grown
+    to 1440x900: the page is laid out as one opened at 1440x900 (the log drawer closed, off the
+    header), not with the log lying over the header."""
+    from .test_exits import LAPTOP, open_page, player, started_game
+
+    ada, bob = player(server), player(server)
+    gid = started_game(server, ada, bob, "e2e-phone-grown")
+    ctx, page = open_page(browser, watch, server, ada, "en", PHONE, f"/game.html?id={gid}", "grown")
+    wctx, wide = open_page(browser, watch, server, ada, "en", LAPTOP, f"/game.html?id={gid}", "grown-fresh")
+    box = """sel => { const r = document.querySelector(sel).getBoundingClientRect();
+        return {left: Math.round(r.left), right: Math.round(r.right), top: Math.round(r.top), bottom: Math.round(r.bottom)}; }"""
+    # the log drawer slides in and out (a transition): its box once that is over
+    settled = "() => document.getElementById('panel-log').getAnimations().length === 0"
+    try:
+        for p in (page, wide):
+            p.wait_for_function("() => window.menagerie && window.menagerie.state.status === 'running'")
+        show_panel(page, "panel-log")
+        assert page.is_visible("#log")
+        page.set_viewport_size(LAPTOP)
+        page.wait_for_function("w => innerWidth === w", arg=LAPTOP["width"])
+        page.wait_for_function(settled)
+        wide.wait_for_function(settled)
+        page.screenshot(path=str(artifacts / "grown-390-to-1440x900.png"))
+        header, log = page.evaluate(box, ".topbar"), page.evaluate(box, "#panel-log")
+        apart = (log["left"] >= header["right"] or log["right"] <= header["left"]
+                 or log["top"] >= header["bottom"] or log["bottom"] <= header["top"])
+        assert apart, f"after growing to 1440 px the log {log} lies over the header {header}"
+        fresh = wide.evaluate(box, "#panel-log")
+        assert log == fresh, f"the log after growing to 1440 px {log} is not where a page opened at 1440 px has it {fresh}"
+    finally:
+        wctx.close()
         ctx.close()

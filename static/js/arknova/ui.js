@@ -120,7 +120,7 @@ export class ArkNovaUI extends TableUI {
         class: ["zoo-tab", i === this.viewSeat && "active"], role: "tab", "aria-selected": String(i === this.viewSeat),
         style: { "--seat": seatColour(i).fill },
         onclick: () => { this.viewSeat = i; this.userPickedTab = true; this.renderZooTabs(); this.renderZoo(); this.bar.applyHighlights(); if (this.st.seat === null) this.renderPlayer(); },
-      }, seatChip(i, { small: true }), " ", h("span", { class: "tab-name" }, i === this.st.seat ? t("zoo.my_zoo") : seatName(i)));
+      }, seatChip(i, { small: true }), " ", h("span", { class: "tab-name", title: seatName(i) }, i === this.st.seat ? t("zoo.my_zoo") : seatName(i)));
       host.appendChild(b);
     });
   }
