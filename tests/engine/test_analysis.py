@@ -87,10 +87,12 @@ def test_a_planted_blunder_is_among_the_biggest_mistakes(plant, clean_log):
     assert plant in top, report["mistakes"][:3]
     m = next(m for m in report["mistakes"] if m["index"] == plant)
     assert m["chosen"] == log[plant]["action"] and m["best"] != m["chosen"]
-    # twice a mistake: the default yardstick is the mean of the hand projection, which sees
+    # more than a mistake: the default yardstick is the mean of the hand projection, which sees
     # the sponsor's appeal income the blunder gives up (14-15 VP), and the learned value, which
-    # does not (its income weights were fitted near 0: 0.3-0.6 VP); docs/analysis.md
-    assert m["loss"] > 2 * unit_of(ARK)
+    # does not (its income weights were fitted near 0: 0.3-0.6 VP); docs/analysis.md. About 4
+    # VP: 4.6 (3 playouts) / 4.2 (12) on value3, 3.9 / 3.9 since the duel's hand_homes
+    # "matched" (2026-12-04), so 1.5 units, not the 2 it cleared by a hair before
+    assert m["loss"] > 1.5 * unit_of(ARK)
     assert m["value_best"] - m["value_chosen"] == pytest.approx(m["loss"])
     assert m["chained"] is (plant == CHAIN_AT)
     # labels: structured and in words
@@ -118,7 +120,7 @@ def test_the_planted_blunder_on_greedys_yardstick(plant):
 
 def test_a_planted_blunder_in_a_whole_game():
     """The same blunder in a game played to its end (~750 actions, ~730 analysed), with the
-    cheapest setting: a mistake, and one of the two biggest of the opening (the first 100
+    cheapest setting: a mistake, and one of the three biggest of the opening (the first 100
     actions). Not among the game's three biggest any more: on the yardstick of neither level
     the blunderer, who falls behind and then stalls (greedy's way: docs/analysis.md), is charged
     more later on (up to 25 VP a move, where the fast level's answer gains what greedy's does
@@ -130,7 +132,9 @@ def test_a_planted_blunder_in_a_whole_game():
     planted = next(e for e in report["entries"] if e["index"] == MOVE_AT)
     assert planted["loss"] > unit_of(ARK)
     opening = sorted((e for e in report["entries"] if e["index"] < 100), key=lambda e: -e["loss"])
-    assert MOVE_AT in [e["index"] for e in opening[:2]]
+    # among the three biggest: 4.7 VP, second after 6.5 on value3; 4.2, third after 5.2 and 4.9
+    # since the duel's hand_homes "matched" (the two others are seat 0's and seat 1's own)
+    assert MOVE_AT in [e["index"] for e in opening[:3]]
 
 
 # ------------------------------------------------------------------ the report's shape

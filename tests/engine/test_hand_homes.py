@@ -32,9 +32,13 @@ def _three() -> list[str]:
     return [plain_animal(size=n) for n in (2, 3, 4)]
 
 
-def _value_file(**extra) -> dict:
+def _value_file(duel_rule: str | None = None) -> dict:
+    """The shipped weights with the duel part's ``hand_homes`` set (None: no rule of its own)."""
     data = copy.deepcopy(learned.load())
-    data.update(extra)
+    data.pop("hand_homes", None)
+    data["duel"].pop("hand_homes", None)
+    if duel_rule is not None:
+        data["duel"]["hand_homes"] = duel_rule
     return learned.validate(data)
 
 
@@ -77,7 +81,7 @@ def test_playing_the_homed_animal_costs_the_hand_only_that_animal(monkeypatch):
     own = HOME * (worth - handhomes.MONEY_W * cost)
     assert own > 0
 
-    files = {rule: _value_file(hand_homes=rule) for rule in ("matched", "shared")}
+    files = {rule: _value_file(rule) for rule in ("matched", "shared")}
 
     def worth_of(s, rule):
         monkeypatch.setattr(learned, "load", lambda: files[rule])
@@ -98,17 +102,25 @@ def test_playing_the_homed_animal_costs_the_hand_only_that_animal(monkeypatch):
         hand_value({}, {}, handhomes.MONEY_W, 1.0, None, None, (cards, keep)))
 
 
+def test_the_shipped_duel_houses_one_animal_per_enclosure_and_solo_rates_each():
+    data = learned.load()
+    assert data["duel"].get("hand_homes", data.get("hand_homes")) == "matched"
+    assert data["solo"].get("hand_homes", data.get("hand_homes", "shared")) == "shared"
+
+
 def test_the_rule_is_the_parts_own_and_a_wrong_word_is_refused(monkeypatch):
     state = _position(_three())
-    shared = learned.zoo_features(state, 0)
-    data = _value_file()
-    data["duel"]["hand_homes"] = "matched"
+    data = _value_file()  # no rule: the per-animal rating, as before the option
     monkeypatch.setattr(learned, "load", lambda: data)
+    shared = learned.zoo_features(state, 0)
+    data["duel"]["hand_homes"] = "matched"
     duel = learned.zoo_features(state, 0)  # the memo answers per rule, not per position only
     assert duel[learned.ZOO.index("hand")] < shared[learned.ZOO.index("hand")]
     data["duel"].pop("hand_homes")
     data["solo"]["hand_homes"] = "matched"  # a 2-seat game reads the duel part: as before
     assert learned.zoo_features(state, 0) == shared
+    data["hand_homes"] = "matched"  # the file's rule, where the part has none
+    assert learned.zoo_features(state, 0) == duel
     for bad in ({"hand_homes": "all"}, {"duel": {**data["duel"], "hand_homes": 1}}):
         broken = {**copy.deepcopy(data), **bad}
         with pytest.raises(learned.ValueFileError):
