@@ -7,8 +7,8 @@ round: the outcome note says who resigned). The replay steps through every versi
 game. On every page ``window.menagerie.unfilled()`` (i18n.js: the keys a t() call left a
 placeholder of unfilled) stays empty.
 
-Screenshots: ``test-artifacts/zoocracy-final-{en,uk,de}-1920x1080.png``,
-``zoocracy-final-resigned-{1920x1080,390x844}.png``.
+Screenshots: ``test-artifacts/zoocracy-final-{en,uk,de}-{1440x900,390x844}.png``,
+``zoocracy-final-resigned-{1440x900,390x844}.png``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ import random
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, ROOT
+from .conftest import PHONE, ROOT
 from .helpers import PASSWORD, WAIT, sign_in, unique
+from .test_exits import LAPTOP
 from .test_replay import act
 
 #: with these two people answering at random (Random(3), the lower seat first) the game ends by
@@ -77,20 +78,21 @@ def test_the_winner_screen_names_the_round(server, browser, console, artifacts, 
     result = server.api("GET", f"/api/games/{gid}")["result"]
     assert result["details"]["reason"] == "end_flag", result  # the seed's game, as above
     rnd = result["details"]["round"]
-    ctx, page = open_final(browser, server, regs[0], gid, viewport=DESKTOP, locale=lang)
-    try:
-        console.watch(page, f"final-{lang}")
-        page.wait_for_selector(".zc-final-why")
-        why = page.inner_text(".zc-final-why")
-        cat = catalogue(lang)
-        assert why == (cat["zc.final.why_end_flag"].replace("{round}", str(rnd))
-                       + " " + cat["zc.final.rule"])
-        final = page.inner_text("#final-screen")
-        assert "{" not in final and "}" not in final, final
-        assert page.evaluate(UNFILLED) == []
-        page.screenshot(path=str(artifacts / f"zoocracy-final-{lang}-1920x1080.png"))
-    finally:
-        ctx.close()
+    cat = catalogue(lang)
+    for viewport, shot in ((LAPTOP, "1440x900"), (PHONE, "390x844")):
+        ctx, page = open_final(browser, server, regs[0], gid, viewport=viewport, locale=lang)
+        try:
+            console.watch(page, f"final-{lang}-{shot}")
+            page.wait_for_selector(".zc-final-why")
+            why = page.inner_text(".zc-final-why")
+            assert why == (cat["zc.final.why_end_flag"].replace("{round}", str(rnd))
+                           + " " + cat["zc.final.rule"])
+            final = page.inner_text("#final-screen")
+            assert "{" not in final and "}" not in final, final
+            assert page.evaluate(UNFILLED) == []
+            page.screenshot(path=str(artifacts / f"zoocracy-final-{lang}-{shot}.png"))
+        finally:
+            ctx.close()
 
 
 def test_a_resigned_game_names_no_round(server, browser, console, artifacts):
@@ -99,7 +101,7 @@ def test_a_resigned_game_names_no_round(server, browser, console, artifacts):
     server.api("POST", f"/api/games/{gid}/resign", {}, regs[1]["token"])
     result = server.api("GET", f"/api/games/{gid}")["result"]
     assert result["resigned"] == [1] and "reason" not in result["details"]
-    for viewport, shot in ((DESKTOP, "1920x1080"), (PHONE, "390x844")):
+    for viewport, shot in ((LAPTOP, "1440x900"), (PHONE, "390x844")):
         ctx, page = open_final(browser, server, regs[0], gid, viewport=viewport)
         try:
             console.watch(page, f"resigned-{shot}")
@@ -109,6 +111,10 @@ def test_a_resigned_game_names_no_round(server, browser, console, artifacts):
             assert "{" not in final and "}" not in final, final
             assert "last round" not in final and "goal steps wins" not in final, final
             assert page.locator(".zc-final-why").count() == 0
+            # the places are the result's: who resigned is last, not tied first
+            places = page.eval_on_selector_all("#final-screen .final-table tbody tr", "rows => rows.map("
+                                               "r => [Number(r.dataset.seat), r.cells[0].innerText])")
+            assert places == [[0, "1"], [1, "2"]], places
             assert f"Resigned: {regs[1]['user']['username']}." in final
             page.screenshot(path=str(artifacts / f"zoocracy-final-resigned-{shot}.png"))
         finally:
@@ -118,7 +124,7 @@ def test_a_resigned_game_names_no_round(server, browser, console, artifacts):
 def test_the_replay_fills_every_sentence(server, browser, console, finished):
     gid, _ = finished
     last = server.api("GET", f"/api/games/{gid}/history?version=0")["last"]
-    ctx = browser.new_context(viewport=DESKTOP)
+    ctx = browser.new_context(viewport=LAPTOP)
     try:
         page = console.watch(ctx.new_page(), "replay")
         page.set_default_timeout(WAIT)

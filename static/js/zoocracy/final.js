@@ -14,7 +14,11 @@ export function renderFinal(ui, onClose) {
   const food = det.treasury || [];
   const ranking = result && Array.isArray(result.ranking) ? result.ranking.map(Number)
     : Array.from({ length: n }, (_, q) => q);
-  const winners = new Set((det.winners || (result ? [ranking[0]] : [])).map(Number));
+  // a resignation gives the places (app/outcome.py: who resigned is last): they win over the
+  // engine's ranking by goal steps
+  const places = det.places && typeof det.places === "object" ? det.places : null;
+  const placeOf = (q) => (places && bySeat(places, q) != null ? Number(bySeat(places, q)) : null);
+  const winners = new Set(places ? ranking.filter((q) => placeOf(q) === 1) : (det.winners || (result ? [ranking[0]] : [])).map(Number));
   const you = st.seat;
   const names = [...winners].map((q) => whoName(q, you));
   let headline = t("status.game_over");
@@ -33,7 +37,8 @@ export function renderFinal(ui, onClose) {
   let prev = null;
   const rows = ranking.map((q, i) => {
     const key = `${bySeat(goals, q)}:${bySeat(food, q)}`;
-    if (winners.has(q)) place = 1;
+    if (placeOf(q) !== null) place = placeOf(q);
+    else if (winners.has(q)) place = 1;
     else if (key !== prev) place = i + 1;
     prev = key;
     return h("tr", { class: winners.has(q) ? "winner" : null, dataset: { seat: q } },
