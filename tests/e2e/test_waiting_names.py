@@ -53,7 +53,7 @@ def answer_first(server, gid: int, reg: dict) -> None:
 
 
 def read_bar(page, version: int) -> dict:
-    page.wait_for_function("(v) => { const s = window.menagerie && window.menagerie.state;"
+    page.wait_for_function("(v) => { const m = window.menagerie; const s = m && m.state;"
                            " return !!s && !!s.view && s.version >= v && !s.pending && s.legalVersion === s.version; }",
                            arg=version)
     page.wait_for_selector("#decision .waiting-for .wf")
