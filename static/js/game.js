@@ -9,7 +9,7 @@ import { setSeats } from "./seats.js";
 import { mountTable } from "./mount.js";
 import { Chat } from "./chat.js";
 import { HintButton } from "./hintbutton.js";
-import { t, setupPage } from "./i18n.js";
+import { t, setupPage, unfilled } from "./i18n.js";
 import { countMyTurns, setBadge, showNotification, titleWithCount, TurnFeed, turnNotice } from "./asyncplay.js";
 import { Live, setConn } from "./live.js";
 import { loadLog as readLog } from "./gamelog.js";
@@ -395,6 +395,6 @@ const feed = new TurnFeed((msg) => {
 if (auth.user) { feed.start(); recount(); }
 turnKeys(st, endTurn); // Enter confirms a held turn, Ctrl+Z takes back
 
-expose({ state: st, live, send, endTurn, resync, refreshLegal, chat, feed, get ui() { return ui; } }); // window.menagerie (hooks.js)
+expose({ state: st, live, send, endTurn, resync, refreshLegal, chat, feed, unfilled, get ui() { return ui; } }); // window.menagerie (hooks.js)
 
 load();

@@ -2,8 +2,8 @@
 // (tests/e2e) and outside tools (the console, a screenshot or load script) may rely on. Only this
 // module writes it (tests/test_client_structure.py checks that); a page entry calls expose() once,
 // with what it offers:
-//   game page (game.js)     state, ui, live, send, endTurn, resync, refreshLegal, chat, feed
-//   replay page (replay.js) state, ui, replay, goTo, analysis
+//   game page (game.js)     state, ui, live, send, endTurn, resync, refreshLegal, chat, feed, unfilled
+//   replay page (replay.js) state, ui, replay, goTo, analysis, unfilled
 //   lobby (lobby.js)        feed, refresh
 // What may be relied on: `state` is the page state (st: version, view, legal, legalVersion, seat,
 // pending, waitingFor, byId…), to be read, not written; `ui` the mounted table (null until it is
@@ -11,7 +11,8 @@
 // reconnects after ms; `live.onMessage(msg)` takes a message as if it came from the socket); `feed`
 // the per-user "your turn" socket; `replay` the replay's position and `goTo(v)` moves it;
 // `analysis` the replay's analysis box (null unless the game is finished); the functions
-// (send, endTurn, resync, refreshLegal, refresh) do what the page's own buttons and socket do.
+// (send, endTurn, resync, refreshLegal, refresh) do what the page's own buttons and socket do;
+// `unfilled()` lists the messages whose {placeholders} a call of the page left unfilled (i18n.js).
 // The object is frozen: its names cannot be reassigned, added or removed; a value the page sets
 // later (the table) is a getter.
 

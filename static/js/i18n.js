@@ -51,8 +51,26 @@ const rules = { [lang]: new Intl.PluralRules(lang), en: new Intl.PluralRules("en
 
 document.documentElement.lang = lang;
 
-function format(msg, params) {
-  return String(msg).replace(/\{(\w+)\}/g, (m, k) => (params && params[k] !== undefined && params[k] !== null ? String(params[k]) : m));
+// A placeholder a call left unfilled ("in round {round}") is a bug of that call: the page keeps
+// the first few (key and names) for the browser tests (`window.menagerie.unfilled()`, hooks.js)
+// and warns once per key on the console.
+const missing = new Map();
+
+/** The keys whose placeholders a t() call of this page left unfilled: [{ key, names }]. */
+export function unfilled() {
+  return [...missing].map(([key, names]) => ({ key, names: [...names] }));
+}
+
+function format(msg, params, key) {
+  return String(msg).replace(/\{(\w+)\}/g, (m, k) => {
+    if (params && params[k] !== undefined && params[k] !== null) return String(params[k]);
+    if (!missing.has(key) && missing.size < 50) {
+      missing.set(key, new Set());
+      console.warn(`i18n: "${key}" has no value for {${k}}`);
+    }
+    if (missing.has(key)) missing.get(key).add(k);
+    return m;
+  });
 }
 
 function resolve(key, params) {
@@ -65,7 +83,7 @@ function resolve(key, params) {
     const form = rules[from].select(Number.isFinite(n) ? n : 0);
     msg = msg[form] ?? msg.other ?? Object.values(msg)[0];
   }
-  return format(msg, params);
+  return format(msg, params, key);
 }
 
 /** The message `key` in the current language, placeholders filled from `params`. */

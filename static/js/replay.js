@@ -7,7 +7,7 @@ import { h, clear, $ } from "./dom.js";
 import { injectSprite } from "./icons.js";
 import { setSeats, seatTag, seatName } from "./seats.js";
 import { mountTable } from "./mount.js";
-import { t, tOr, setupPage } from "./i18n.js";
+import { t, tOr, setupPage, unfilled } from "./i18n.js";
 import { AnalysisPanel, labelText } from "./analysis.js";
 import { showSuggestion, clearSuggestion } from "./suggest.js";
 import { toast } from "./toast.js";
@@ -364,6 +364,6 @@ const replayBar = $("#replay-bar");
 new ResizeObserver(() => document.body.style.setProperty("--bar-h", `${replayBar.offsetHeight}px`)).observe(replayBar);
 
 // window.menagerie, for tests and outside tools (hooks.js)
-expose({ state: st, replay: rp, goTo, get ui() { return ui; }, get analysis() { return panel; } });
+expose({ state: st, replay: rp, goTo, unfilled, get ui() { return ui; }, get analysis() { return panel; } });
 
 load();

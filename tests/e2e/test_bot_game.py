@@ -198,6 +198,8 @@ def test_final_screen(game, console, artifacts):
             points = d.count("L") + 1
             assert points == len(st["players"][j]["history"]) + 2, "start, every break, the end"
     page.screenshot(path=str(artifacts / "final-1920x1080.png"))
+    # every sentence of the whole game had its placeholders filled (i18n.js records the others)
+    assert page.evaluate("() => window.menagerie.unfilled()") == []
     # the zoo map behind it: every label at least 14 px on a desktop as well
     sizes = map_text_sizes(page)
     assert sizes and min(x["px"] for x in sizes) >= 14 - 0.01, sorted(sizes, key=lambda x: x["px"])[:5]

@@ -300,6 +300,8 @@ def test_zoocracy_against_two_bots_to_the_winner(server, browser, zoo_table, con
     assert sum(done.values()) >= 10, done
     assert any(k.startswith("campaign") for k in done), done
     assert seen.get("bid_dialog")
+    # every sentence of the whole game had its placeholders filled (i18n.js records the others)
+    assert page.evaluate("() => window.menagerie.unfilled()") == []
     # a reload restores the finished table and its whole log (one sentence per event)
     page.reload()
     wait_running(page)
@@ -321,6 +323,7 @@ def test_zoocracy_against_two_bots_to_the_winner(server, browser, zoo_table, con
     # the same winner on the spectator's screen (which has no "you")
     spy_title = spy.inner_text("#final-title")
     assert spy_title == headline if winners != [0] else spy_title.endswith(" wins")
+    assert spy.evaluate("() => window.menagerie.unfilled()") == []
 
 
 def phone_shots(browser, ctx, server, gid, console, artifacts) -> None:

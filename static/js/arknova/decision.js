@@ -1,7 +1,7 @@
 // The decision bar: what is asked now, in one sentence, and the legal answers as controls.
 // The answers are exactly the dicts of GET /legal; grouping and labels are presentation only.
 import { h, $$, cap, stableKey } from "../dom.js";
-import { seatChip, seatName } from "../seats.js";
+import { seatChip, seatName, seatTag } from "../seats.js";
 import { t, tOr } from "../i18n.js";
 import { TableBar } from "../tablebar.js";
 import { answerLabel, controlsFor, turnable } from "./answers.js";
@@ -119,9 +119,12 @@ export class DecisionBar extends TableBar {
     if (!(dec && (SIMULTANEOUS.has(dec.kind) || waiting.length > 1) && !pub.over)) return null;
     const others = waiting.filter((q) => !(mine && q === st.seat));
     const answered = dec.kind === "keep" ? pub.players.map((_, i) => i).filter((q) => !waiting.includes(q) && q !== st.seat) : [];
+    // the others by their names beside their chips (a long name ends in "…", its tooltip whole);
+    // who has answered: a chip and ✓ (the name in words for a screen reader, in the tooltip)
     return h("span", { class: "waiting-for" },
-      others.length ? [`${mine ? t("bar.also_waiting_for") : t("bar.waiting_for")} `, others.map((q) => h("span", { class: "wf" }, seatChip(q, { small: true }), ` ${t("seat.aria", { n: q + 1 })}`))] : null,
-      answered.length ? [` ${t("bar.answered")} `, answered.map((q) => h("span", { class: "wf done", title: t("bar.has_answered", { name: seatName(q) }) }, seatChip(q, { small: true }), " ✓"))] : null);
+      others.length ? [`${mine ? t("bar.also_waiting_for") : t("bar.waiting_for")} `, others.map((q) => h("span", { class: "wf" }, seatTag(q, { small: true })))] : null,
+      answered.length ? [` ${t("bar.answered")} `, answered.map((q) => h("span", { class: "wf done", title: t("bar.has_answered", { name: seatName(q) }) },
+        seatChip(q, { small: true }), h("span", { class: "visually-hidden" }, ` ${seatName(q)}`), " ✓"))] : null);
   }
 
   beforeControls(legal, mine) {

@@ -2,7 +2,7 @@
 // The answers are exactly the dicts of GET /legal; grouping and labels are presentation only.
 // Secret decisions (bids, votes) show who has answered, never what.
 import { h, $$, cap } from "../dom.js";
-import { seatChip, seatName, seatLabel } from "../seats.js";
+import { seatChip, seatName, seatLabel, seatTag } from "../seats.js";
 import { t } from "../i18n.js";
 import { TableBar } from "../tablebar.js";
 import { OFFICE, inSentence, phaseLabel, whoName } from "./common.js";
@@ -108,8 +108,12 @@ export class DecisionBar extends TableBar {
     const me = st.seat;
     const answered = (dec.answered || []).filter((q) => !waiting.includes(q));
     const others = waiting.filter((q) => !(mine && q === me));
-    const wf = (q) => h("span", { class: "wf", title: t("zc.bar.not_answered", { seat: seatLabel(q) }) }, seatChip(q, { small: true }), ` ${q === me ? t("zc.who.you_lower") : seatName(q)}`);
-    const done = (q) => h("span", { class: "wf done", title: t("bar.has_answered", { name: seatLabel(q) }) }, seatChip(q, { small: true }), q === me ? ` ${t("zc.who.you_lower")} ✓` : " ✓");
+    // names beside their chips (a long one ends in "…", its tooltip whole); who has answered: a
+    // chip and ✓ (the name in words for a screen reader, in the tooltip)
+    const wf = (q) => h("span", { class: "wf", title: t("zc.bar.not_answered", { seat: seatLabel(q) }) },
+      q === me ? [seatChip(q, { small: true }), ` ${t("zc.who.you_lower")}`] : seatTag(q, { small: true }));
+    const done = (q) => h("span", { class: "wf done", title: t("bar.has_answered", { name: seatLabel(q) }) }, seatChip(q, { small: true }),
+      q === me ? ` ${t("zc.who.you_lower")} ✓` : [h("span", { class: "visually-hidden" }, ` ${seatName(q)}`), " ✓"]);
     return h("span", { class: "waiting-for", "aria-label": t("zc.bar.who_answered") },
       others.length ? [h("span", { class: "wf-label" }, mine ? t("bar.also_waiting_for") : t("bar.waiting_for")), others.map(wf)] : null,
       answered.length ? [h("span", { class: "wf-label" }, t("bar.answered")), answered.map(done)] : null);

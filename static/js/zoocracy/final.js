@@ -14,7 +14,11 @@ export function renderFinal(ui, onClose) {
   const food = det.treasury || [];
   const ranking = result && Array.isArray(result.ranking) ? result.ranking.map(Number)
     : Array.from({ length: n }, (_, q) => q);
-  const winners = new Set((det.winners || (result ? [ranking[0]] : [])).map(Number));
+  // a resignation gives the places (app/outcome.py: who resigned is last): they win over the
+  // engine's ranking by goal steps
+  const places = det.places && typeof det.places === "object" ? det.places : null;
+  const placeOf = (q) => (places && bySeat(places, q) != null ? Number(bySeat(places, q)) : null);
+  const winners = new Set(places ? ranking.filter((q) => placeOf(q) === 1) : (det.winners || (result ? [ranking[0]] : [])).map(Number));
   const you = st.seat;
   const names = [...winners].map((q) => whoName(q, you));
   let headline = t("status.game_over");
@@ -23,14 +27,18 @@ export function renderFinal(ui, onClose) {
   const over = pub.over || {};
   const reason = det.reason || over.reason;
   const round = det.round ?? over.round;
-  const why = reason === "goal_track"
-    ? tv("zc.final.why_goal_track", winners.has(you) && winners.size === 1 ? "you" : null, { name: names[0] || t("zc.final.a_party"), round })
-    : `${t(reason === "end_flag" ? "zc.final.why_end_flag" : "zc.final.why_last_round", { round })} ${t("zc.final.rule")}`;
+  // why the game ended, as the engine ended it; a game that ended by a resignation (or was
+  // aborted) has no engine reason nor round: the outcome note under the card says what happened
+  let why = null;
+  if (round != null && reason === "goal_track") why = tv("zc.final.why_goal_track", winners.has(you) && winners.size === 1 ? "you" : null, { name: names[0] || t("zc.final.a_party"), round });
+  else if (round != null && reason === "end_flag") why = `${t("zc.final.why_end_flag", { round })} ${t("zc.final.rule")}`;
+  else if (round != null && reason === "last_round") why = `${t("zc.final.why_last_round", { round })} ${t("zc.final.rule")}`;
   let place = 0;
   let prev = null;
   const rows = ranking.map((q, i) => {
     const key = `${bySeat(goals, q)}:${bySeat(food, q)}`;
-    if (winners.has(q)) place = 1;
+    if (placeOf(q) !== null) place = placeOf(q);
+    else if (winners.has(q)) place = 1;
     else if (key !== prev) place = i + 1;
     prev = key;
     return h("tr", { class: winners.has(q) ? "winner" : null, dataset: { seat: q } },
@@ -44,7 +52,7 @@ export function renderFinal(ui, onClose) {
   return h("div", { class: "final-card zc-final", role: "dialog", "aria-modal": "true", "aria-labelledby": "final-title" },
     h("header", { class: "final-head" }, h("h2", { id: "final-title" }, headline),
       h("button", { class: "btn ghost", type: "button", onclick: onClose, "aria-label": t("final.close_aria") }, t("final.back_to_board"))),
-    h("p", { class: "zc-final-why" }, why),
+    why ? h("p", { class: "zc-final-why" }, why) : null,
     h("table", { class: "final-table" },
       h("thead", h("tr", h("th", "#"), h("th", t("zc.parties.party")), h("th", { class: "num" }, t("zc.parties.goals_title")), h("th", { class: "num" }, t("zc.me.treasury")),
         h("th", { class: "num" }, t("zc.parties.seats")), h("th", t("zc.final.at_the_end")))),
