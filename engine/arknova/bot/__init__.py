@@ -5,6 +5,7 @@ these). The rules are the modules of :mod:`engine.arknova` itself; words for peo
 - the hand-weighted evaluation the searching bots use: :mod:`.evaluate`; its weights and the
   clock-free parts of a zoo's value: :mod:`.zooparts`; their memos: :mod:`.evalmemo`
 - which answers a search tries: :mod:`.shortlist`
-- the learned value (weights in ``engine/arknova/data/value.json``): :mod:`.learned`
+- the learned value (weights in ``engine/arknova/data/value.json``): :mod:`.learned`; which
+  hand animals its hand worth counts as homed (one per free enclosure): :mod:`.handhomes`
 - the analysis' measure, the expected final margin: :mod:`.margin`
 """
