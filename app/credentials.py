@@ -37,7 +37,7 @@ RESERVED = frozenset({
     "moderator", "mod", "mods", "staff", "support", "help", "official", "server", "owner",
     "operator", "security", "webmaster", "postmaster", "null", "none", "undefined",
     "anonymous", "guest", "spectator", "spectators", "player", "players", "everyone", "all",
-    "random", "greedy", "mcts", "fast", "search",
+    "random", "greedy", "mcts", "fast", "search", "plan",  # every bot kind (a test checks)
 })
 
 

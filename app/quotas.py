@@ -2,8 +2,9 @@
 
 - Games: a user has at most ``max_active_games_per_user`` unfinished games of their own making
   (open or running), with at most ``max_bot_seats_per_user`` bot seats over all of them, of
-  which at most ``max_mcts_seats_per_user`` are the search bot (``mcts``, about a second of CPU
-  per decision). A game is never made of bots only: the creator sits in seat 0, and when every
+  which at most ``max_mcts_seats_per_user`` are search bots (every kind the engine marks
+  ``heavy``: ``mcts``, ``search``, ``plan``; up to about a second of CPU per decision; the
+  setting keeps its old name). A game is never made of bots only: the creator sits in seat 0, and when every
   seat of a running game is played by a bot (its players all handed to the time control's
   bot), the bots stop until someone reclaims a seat (app/games/bots.py).
 - Sockets: at most ``ws_max_sockets`` WebSockets in all, ``ws_per_address`` per client address
@@ -22,11 +23,11 @@ import asyncio
 import random
 from collections import Counter
 
+from engine.bots import heavy_kinds
+
 from .ratelimit import Limiter
 from .refusal import Refusal, say
 from .settings import Settings
-
-SEARCH_BOT = "mcts"
 
 
 def check_new_game(settings: Settings, active: int, bot_seats: Counter, new_bots: Counter,
@@ -42,13 +43,15 @@ def check_new_game(settings: Settings, active: int, bot_seats: Counter, new_bots
                       limit=limit)
     seats = Counter(bot_seats)
     seats.update(new_bots)
-    if (time_control or {}).get("bot") == SEARCH_BOT:
-        seats[SEARCH_BOT] += 1  # it may play the creator's seat after timeouts
+    heavy = heavy_kinds()
+    searching = sum(n for kind, n in seats.items() if kind in heavy)
+    if (time_control or {}).get("bot") in heavy:
+        searching += 1  # it may play the creator's seat after timeouts
     if sum(seats.values()) > settings.max_bot_seats_per_user:
         raise Refusal("bot_quota",
                       say("bot_quota.seats", limit=settings.max_bot_seats_per_user),
                       limit=settings.max_bot_seats_per_user)
-    if seats[SEARCH_BOT] > settings.max_mcts_seats_per_user:
+    if searching > settings.max_mcts_seats_per_user:
         raise Refusal("bot_quota",
                       say("bot_quota.search", limit=settings.max_mcts_seats_per_user),
                       limit=settings.max_mcts_seats_per_user)

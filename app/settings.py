@@ -209,7 +209,8 @@ class Settings(BaseSettings):
                                   ge=1)
     #: unfinished games (open or running) one user may have created at once
     max_active_games_per_user: int = Field(10, ge=1)
-    #: bot seats over one user's unfinished games, and of those the search bot's (mcts)
+    #: bot seats over one user's unfinished games, and of those the searching bots' (the kinds the
+    #: engine marks heavy: mcts, search, plan; app/quotas.py)
     max_bot_seats_per_user: int = Field(12, ge=0)
     max_mcts_seats_per_user: int = Field(3, ge=0)
     #: invitations (issue #33): players one user may follow, and invitations they may have

@@ -20,7 +20,8 @@ hand-weighted evaluation: it is the frozen reference the ladder (``benchmarks/la
 
 from __future__ import annotations
 
-from .base import Bot, RandomBot, Sampler, bot_kinds, decide, get_bot, make_bot, register_bot
+from .base import (Bot, RandomBot, Sampler, bot_kinds, decide, get_bot, heavy_kinds, make_bot,
+                   register_bot)
 from .evaluation import Evaluator, evaluator_for, register_evaluator
 from .greedy import FastBot, GreedyBot
 from .mcts import MctsBot, SearchBot
@@ -33,4 +34,4 @@ register_bot(SearchBot())
 register_bot(PlanBot())
 
 __all__ = ["Bot", "Evaluator", "FastBot", "GreedyBot", "MctsBot", "PlanBot", "RandomBot", "Sampler", "SearchBot", "bot_kinds",
-           "decide", "evaluator_for", "get_bot", "make_bot", "register_bot", "register_evaluator"]
+           "decide", "evaluator_for", "get_bot", "heavy_kinds", "make_bot", "register_bot", "register_evaluator"]

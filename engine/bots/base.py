@@ -45,6 +45,9 @@ class Bot:
     kind = "base"
     #: Place on the ladder (weakest first); :func:`bot_kinds` lists kinds in this order.
     strength = 0
+    #: True for a level that searches at a move start (up to about a second of CPU per
+    #: decision): the server caps such seats per user (:func:`heavy_kinds`, app/quotas.py)
+    heavy = False
 
     def choose(self, game: Game, view: dict, legal: list[Action], rng: MutableMapping,
                sample: Sampler | None = None) -> Action:
@@ -101,6 +104,11 @@ def get_bot(kind: str) -> Bot:
 def bot_kinds() -> list[str]:
     """The registered kinds, weakest first (ladder order, docs/bots.md), then by name."""
     return sorted(_BOTS, key=lambda k: (_BOTS[k].strength, k))
+
+
+def heavy_kinds() -> frozenset[str]:
+    """The registered kinds that search at a move start (:attr:`Bot.heavy`)."""
+    return frozenset(k for k, b in _BOTS.items() if b.heavy)
 
 
 def make_bot(spec: str) -> Bot:

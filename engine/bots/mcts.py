@@ -43,6 +43,7 @@ from .greedy import GreedyBot, candidates as _shortlist, finish_chain, own_follo
 class MctsBot(Bot):
     kind = "mcts"
     strength = 4
+    heavy = True  # up to its budget (1 s) at every move start
 
     #: The defaults are the setting measured against greedy: 66.5 % of 200 games at <= 1 s
     #: per decision (docs/benchmarks.md, "Search bot against greedy").

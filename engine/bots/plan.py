@@ -39,6 +39,7 @@ class PlanBot(FastBot):
 
     kind = "plan"
     strength = 3  # above fast in solo, docs/bots.md ("The plan level")
+    heavy = True  # 0.2-0.5 s of CPU at a turn start (median), about 1 s at the slowest
 
     def __init__(self, k: int = 4, samples: int = 2, followups: int = 0,
                  margin: float | None = None, horizon: int = 2, k_next: int = 3,

@@ -102,6 +102,14 @@ async def test_rn_looks_like_m(api):
     assert r.status_code == 409 and r.json()["error"]["code"] == "username_lookalike"
 
 
+def test_every_bot_kind_is_a_reserved_username():
+    """A player named like a bot level could pass for the bot in a seat list."""
+    from app.credentials import RESERVED
+    from engine.bots import bot_kinds
+
+    assert set(bot_kinds()) <= RESERVED
+
+
 @pytest.mark.parametrize("name", ["admin", "Admin", "ad.min", "System_1", "b0t", "root",
                                   "mcts", "moderator2", "menagerie",
                                   # issue #31, finding 9: capitals (the skeleton maps a capital

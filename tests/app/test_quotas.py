@@ -51,6 +51,34 @@ async def test_bot_seats_and_search_bots_per_user(db_url):
         assert r.status_code == 201, r.text  # 3 bot seats, 2 of them mcts
 
 
+async def test_every_searching_level_counts_against_the_search_quota(db_url):
+    """The quota named after mcts covers every level that searches at a move start (``heavy``:
+    search at 1 s, plan at 0.2-1 s per turn start); before, only ``mcts`` was counted, so a
+    user could seat a dozen search bots."""
+    from engine.bots import heavy_kinds
+
+    assert heavy_kinds() == {"mcts", "search", "plan"}
+    settings = make_settings(db_url, max_bot_seats_per_user=10, max_mcts_seats_per_user=2)
+    async with running_app(settings) as api:
+        ada = await api.user("ada")
+        r = await ada.post("/api/games", json={"game": "toy", "seats": 3, "bots": [1, 2],
+                                               "bot": "plan"})
+        assert r.status_code == 201, r.text
+        for bot in ("search", "mcts", "plan"):
+            r = await ada.post("/api/games", json={"game": "toy", "seats": 2, "bots": [1],
+                                                   "bot": bot})
+            assert r.status_code == 409 and r.json()["error"]["code"] == "bot_quota", r.text
+            assert r.json()["error"]["limit"] == 2
+        r = await ada.post("/api/games", json={"game": "toy", "seats": 2,
+                                               "time_control": {"mode": "move", "seconds": 60,
+                                                                "bot": "search"}})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "bot_quota", r.text
+        # the cheap levels still fit (the seats quota is 10)
+        r = await ada.post("/api/games", json={"game": "toy", "seats": 3, "bots": [1, 2],
+                                               "bot": "fast"})
+        assert r.status_code == 201, r.text
+
+
 async def _finished_with_a_bot(api, owner, bot: str = "random") -> int:
     """A toy game of ``owner`` against a bot (seat 1), played to its end."""
     r = await owner.post("/api/games", json={"game": "toy", "seats": 2, "bots": [1],
