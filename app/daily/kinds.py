@@ -43,7 +43,11 @@ class DailyKind:
 
 KINDS: tuple[DailyKind, ...] = (
     DailyKind("solo", "arknova", 1),
-    DailyKind("duel", "arknova", 2, bots=(1,), bot="mcts"),
+    # plan: the strongest level that is reproducible per seed (mcts searches for a second of
+    # wall time, so its answers changed with the server's load and two players making the same
+    # moves on the day's deal could meet different replies); plan won 12, lost 7 (1 tie) of 20
+    # games against mcts (docs/bots.md, "The plan level")
+    DailyKind("duel", "arknova", 2, bots=(1,), bot="plan"),
 )
 
 

@@ -3,7 +3,7 @@ same deal for everyone that day and another the next; games private to their pla
 day is over (then open as replays); the leaderboard's order; the streak; unrated.
 
 Most tests use a toy kind (the test-only toy game against a random bot: fast); the real kinds
-(Ark Nova against the mcts bot) are checked where the engine matters. The clock is
+(Ark Nova against the plan bot) are checked where the engine matters. The clock is
 ``app.times.utcnow``, moved by the ``clock`` fixture (the game service and the daily service
 both read it), and the deadline scheduler is off (a day's jump would time out the banks)."""
 
@@ -101,7 +101,7 @@ def test_kinds_are_data_and_the_engine_decides_which_are_offered():
     names = {k.name for k in KINDS}
     assert {"solo", "duel"} <= names
     duel = next(k for k in KINDS if k.name == "duel")
-    assert (duel.game, duel.seats, duel.bots, duel.bot) == ("arknova", 2, (1,), "mcts")
+    assert (duel.game, duel.seats, duel.bots, duel.bot) == ("arknova", 2, (1,), "plan")
     assert unusable(duel) is None
     solo = next(k for k in KINDS if k.name == "solo")
     one_seat = engine.get_game("arknova").describe()["seats"]["min"] <= 1
@@ -177,7 +177,7 @@ async def test_today_offers_the_dealable_kinds(api, clock):
     assert body["ends_at"] == "2031-03-11T00:00:00Z"
     assert body["seconds_left"] == 14 * 3600
     kinds = {k["kind"]: k for k in body["kinds"]}
-    assert kinds["duel"]["bot"] == "mcts" and kinds["duel"]["attempt"] is None
+    assert kinds["duel"]["bot"] == "plan" and kinds["duel"]["attempt"] is None
     one_seat = engine.get_game("arknova").describe()["seats"]["min"] <= 1
     assert ("solo" in kinds) == one_seat
     assert body["streak"] is None  # signed out
@@ -187,19 +187,46 @@ async def test_today_offers_the_dealable_kinds(api, clock):
         assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_challenge"
 
 
-async def test_the_duel_against_mcts(api, clock):
+async def test_the_duel_against_plan(api, clock):
     ada = await api.user()
     out = await start(ada, "duel", 201)
     g = out["game"]
     assert out["seat"] == 0 and out["created"] is True
     assert g["status"] == "running" and g["source"] == "daily" and g["game"] == "arknova"
     assert g["your_seat"] == 0
-    assert g["seats"][1]["bot"] == "mcts" and g["seats"][0]["user"]["id"] == ada.id
+    assert g["seats"][1]["bot"] == "plan" and g["seats"][0]["user"]["id"] == ada.id
     assert g["time_control"] == {"mode": "count"} and g["turn_deadline"] is None
     assert g["sealed_until"] == "2031-03-11T00:00:00Z"
     again = await start(ada, "duel", 200)
     assert again["game"]["id"] == g["id"] and again["created"] is False
     await api.idle()
+
+
+async def test_the_same_moves_on_the_days_duel_meet_the_same_replies(api, clock):
+    """The day's duel is the same deal for everyone, and its bot is reproducible per seed (no
+    time budget): two players making the same moves meet the same replies, whatever the
+    server's load, so their scores compare."""
+    ada, bob = await api.user(), await api.user()
+    games = [(await start(p, "duel", 201))["game"]["id"] for p in (ada, bob)]
+    hashes = []
+    for player, gid in zip((ada, bob), games):
+        bot_turns = 0
+        for _ in range(400):
+            g = await player.game(gid)
+            if 0 in g["waiting_for"]:
+                if bot_turns >= 2:
+                    break
+                legal = await player.legal(gid)
+                r = await player.act(gid, legal["actions"][0], version=legal["version"])
+                assert r.status_code in (200, 409), r.text  # 409: a held turn, read again
+            else:  # the bot's turn: it plays it in the background
+                await api.idle()
+                bot_turns += 1
+        g = await player.game(gid)
+        _, state = await api.services.games.state_at(gid, g["version"])
+        hashes.append((g["version"], engine.get_game("arknova").state_hash(state)))
+    assert bot_turns == 2
+    assert hashes[0] == hashes[1] and hashes[0][0] > 4
 
 
 async def test_one_attempt_and_one_deal_per_day(api, clock):
@@ -335,7 +362,7 @@ async def test_nobody_watches_a_daily_game_live(server, clock):
 
 
 async def test_the_seed_is_in_no_response_while_the_day_runs(server, clock):
-    """The real duel (Ark Nova, mcts): every read of the game, by its player, another player
+    """The real duel (Ark Nova, plan): every read of the game, by its player, another player
     and a spectator, over HTTP and the socket, and the daily endpoints: no seed, no secret."""
     from .wsclient import Socket
 
