@@ -20,8 +20,17 @@ hand-weighted evaluation: it is the frozen reference the ladder (``benchmarks/la
 
 from __future__ import annotations
 
-from .base import (Bot, RandomBot, Sampler, bot_kinds, decide, get_bot, heavy_kinds, make_bot,
-                   register_bot)
+from .base import (
+                   Bot,
+                   RandomBot,
+                   Sampler,
+                   bot_kinds,
+                   decide,
+                   get_bot,
+                   heavy_kinds,
+                   make_bot,
+                   register_bot,
+)
 from .evaluation import Evaluator, evaluator_for, register_evaluator
 from .greedy import FastBot, GreedyBot
 from .mcts import MctsBot, SearchBot
