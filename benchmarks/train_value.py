@@ -130,18 +130,27 @@ LOWER = {"money": 0.05, "side_income": 0.0, "appeal_in": 0.0, "assets": 0.0, "sp
          "side_income*breaks": 0.2, "appeal_in*breaks": 1.0, "money*phase": 0.05,
          "assets*phase": 0.0, "space*phase": 0.0, "hand*phase": 0.4, "projects*phase": 0.0,
          "ready": 0.0, "build": 0.0, "ready*phase": 0.0, "build*phase": 0.0}
-UPPER = {"malus": 0.0}
+#: Ceilings: tokens against a zoo never help it; and the duel's assets (reputation, X tokens,
+#: workers, upgrades, partners, universities, icons) are capped at what play measured: the fit
+#: gave them 0.63 + 0.87 by phase (1.5 points a reputation step early), and the one-ply look
+#: then spent a third of its turns on the association action's reputation with its enclosures
+#: empty; at 0.3 + 0.5 the fast level won 0.705 of 100 games against the fitted weights
+#: (docs/bots.md, "Reputation at its worth").
+UPPER = {"malus": 0.0, "assets": 0.3, "assets*phase": 0.5}
 #: Solo games have no floors on the hand: a solo game's last turns must not hoard cards (the
 #: fit itself puts the hand's weight on ``hand*phase``, which fades over the last turns).
 SOLO_LOWER = {**LOWER, "hand": 0.0, "cards": 0.0, "hand*phase": 0.0,
               "side_income*breaks": 0.0, "appeal_in*breaks": 0.0}
+SOLO_UPPER = {"malus": 0.0}
 
 
 def bounded_ridge(xs: list[list[float]], ys: list[float], lam: float,
-                  names: tuple, lower: dict | None = None) -> list[float]:
-    """:func:`ridge` with the ``lower`` (default :data:`LOWER`) / :data:`UPPER` bounds (active
-    set)."""
+                  names: tuple, lower: dict | None = None,
+                  upper: dict | None = None) -> list[float]:
+    """:func:`ridge` with the ``lower`` / ``upper`` bounds (defaults :data:`LOWER` and
+    :data:`UPPER`; active set)."""
     lower = LOWER if lower is None else lower
+    upper = UPPER if upper is None else upper
     fixed: dict[int, float] = {}
     for _ in range(len(names) + 1):
         free = [j for j in range(len(names)) if j not in fixed]
@@ -154,7 +163,7 @@ def bounded_ridge(xs: list[list[float]], ys: list[float], lam: float,
             w[j] = v
         moved = False
         for j in free:
-            lo, hi = lower.get(names[j]), UPPER.get(names[j])
+            lo, hi = lower.get(names[j]), upper.get(names[j])
             if lo is not None and w[j] < lo:
                 fixed[j] = lo
                 moved = True
@@ -253,7 +262,7 @@ def main() -> None:
         # margin, feature 0), so that a point now is worth a point at the end plus what the
         # other features add; without this offset collinear income terms ate the points
         w = bounded_ridge(xs, [y - x[0] for x, y in zip(xs, ys)], args.lam, names,
-                          LOWER if part == "duel" else SOLO_LOWER)
+                          *((LOWER, UPPER) if part == "duel" else (SOLO_LOWER, SOLO_UPPER)))
         w[0] += 1.0
         rep = report(part, w, subset)
         data[part]["features"] = list(names)
