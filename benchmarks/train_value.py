@@ -140,7 +140,7 @@ UPPER = {"malus": 0.0, "assets": 0.3, "assets*phase": 0.5}
 #: Solo games have no floors on the hand: a solo game's last turns must not hoard cards (the
 #: fit itself puts the hand's weight on ``hand*phase``, which fades over the last turns).
 SOLO_LOWER = {**LOWER, "hand": 0.0, "cards": 0.0, "hand*phase": 0.0,
-              "side_income*breaks": 0.0, "appeal_in*breaks": 0.0}
+              "side_income*breaks": 0.0}  # the solo's sponsor appeal also at its worth (1.0)
 SOLO_UPPER = {"malus": 0.0}
 
 
