@@ -134,14 +134,16 @@ LOWER = {"money": 0.05, "side_income": 0.0, "appeal_in": 0.0, "assets": 0.0, "sp
 #: workers, upgrades, partners, universities, icons) are capped at what play measured: the fit
 #: gave them 0.63 + 0.87 by phase (1.5 points a reputation step early), and the one-ply look
 #: then spent a third of its turns on the association action's reputation with its enclosures
-#: empty; at 0.3 + 0.5 the fast level won 0.705 of 100 games against the fitted weights
-#: (docs/bots.md, "Reputation at its worth").
+#: empty; at 0.3 + 0.5 the fast level won 0.705 of 100 games and 0.593 of 200 fresh ones against
+#: the fitted weights (docs/bots.md, "Reputation at its worth").
 UPPER = {"malus": 0.0, "assets": 0.3, "assets*phase": 0.5}
 #: Solo games have no floors on the hand: a solo game's last turns must not hoard cards (the
 #: fit itself puts the hand's weight on ``hand*phase``, which fades over the last turns).
 SOLO_LOWER = {**LOWER, "hand": 0.0, "cards": 0.0, "hand*phase": 0.0,
               "side_income*breaks": 0.0}  # the solo's sponsor appeal also at its worth (1.0)
 SOLO_UPPER = {"malus": 0.0}
+#: Each part's (floors, ceilings).
+BOUNDS = {"duel": (LOWER, UPPER), "solo": (SOLO_LOWER, SOLO_UPPER)}
 
 
 def bounded_ridge(xs: list[list[float]], ys: list[float], lam: float,
@@ -261,8 +263,7 @@ def main() -> None:
         # fitted: what changes from now to the end (the final margin less today's projected
         # margin, feature 0), so that a point now is worth a point at the end plus what the
         # other features add; without this offset collinear income terms ate the points
-        w = bounded_ridge(xs, [y - x[0] for x, y in zip(xs, ys)], args.lam, names,
-                          *((LOWER, UPPER) if part == "duel" else (SOLO_LOWER, SOLO_UPPER)))
+        w = bounded_ridge(xs, [y - x[0] for x, y in zip(xs, ys)], args.lam, names, *BOUNDS[part])
         w[0] += 1.0
         rep = report(part, w, subset)
         data[part]["features"] = list(names)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import json
 import random
 from pathlib import Path
 
@@ -46,8 +47,6 @@ def test_the_duel_caps_assets_and_solo_does_not(tv):
     assert "assets" not in tv.SOLO_UPPER and "assets*phase" not in tv.SOLO_UPPER
     assert tv.UPPER["malus"] == tv.SOLO_UPPER["malus"] == 0.0
     # the shipped duel weights keep within the ceilings a refit would apply
-    import json
-
     value = json.loads((ROOT / "engine" / "arknova" / "data" / "value.json").read_text())
     duel = dict(zip(value["duel"]["features"], value["duel"]["weights"]))
     for name, hi in tv.UPPER.items():
