@@ -29,9 +29,29 @@ exactly as fast. ``last_stats`` keeps the candidates and their means of the last
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .base import forced_or_world
 from .evaluation import Evaluator, evaluator_for, searching, step
 from .greedy import FastBot, candidates, finish_chain, own_followup, ranked
+
+#: Value calls a decision's further look may spend (see :meth:`PlanBot.further`), set so that
+#: the slowest turn starts stay near 1 s of one core on the reference machine (docs/bots.md).
+BUDGET = 5_000
+
+
+class Counted:
+    """An evaluator that counts its value calls (the plan level's budget is in calls, not
+    seconds, so that its decisions stay the same whatever the machine's load)."""
+
+    def __init__(self, ev: Evaluator) -> None:
+        self.calls = 0
+        self.evaluator = replace(ev, value=self.value)
+        self._value = ev.value
+
+    def value(self, state, seat) -> float:
+        self.calls += 1
+        return self._value(state, seat)
 
 
 class PlanBot(FastBot):
@@ -45,7 +65,7 @@ class PlanBot(FastBot):
                  margin: float | None = None, horizon: int = 2, k_next: int = 3,
                  depth: int = 8, width: int = 6,
                  top_width: int = 24, reply_depth: int = 6, reply_width: int = 4,
-                 reply_top: int = 12, max_steps: int = 200,
+                 reply_top: int = 12, max_steps: int = 200, budget: int | None = BUDGET,
                  evaluation: str | None = "learned") -> None:
         super().__init__(depth, width, top_width, evaluation)
         self.k = k                      #: answers compared two turns deep (1: fast itself)
@@ -58,6 +78,7 @@ class PlanBot(FastBot):
         self.reply_width = reply_width  #: answers per follow-up,
         self.reply_top = reply_top      #: answers per decision
         self.max_steps = max_steps      #: most decisions played to reach the next own turn
+        self.budget = budget            #: value calls a decision may spend (None: no bound)
         self.last_stats: dict | None = None
 
     def choose(self, game, view, legal, rng, sample=None):
@@ -79,24 +100,53 @@ class PlanBot(FastBot):
                  if self.margin is None or v >= best_v - self.margin]
         if len(cands) == 1:
             return legal[cands[0]]
-        totals = [0.0] * len(cands)
-        for n in range(max(1, self.samples)):
-            w = world if n == 0 else sample(rng)
-            for j, i in enumerate(cands):
-                totals[j] += self.two_turns(game, ev, w, seat, legal[i])
+        worlds = [world] + [sample(rng) for _ in range(1, max(1, self.samples))]
+        counted = Counted(ev)
+        looks = [[self.look(game, counted.evaluator, w, seat, legal[i]) for i in cands]
+                 for w in worlds]
+        values, rounds = self.further(game, counted, seat, looks)
+        totals = [sum(v[j] for v in values) for j in range(len(cands))]
         pick = max(range(len(cands)), key=lambda j: (totals[j], -j))
         self.last_stats = {"candidates": [legal[i] for i in cands],
                            "one_ply": [v for v, _ in order[:len(cands)]],
-                           "means": [t / max(1, self.samples) for t in totals]}
+                           "means": [t / max(1, self.samples) for t in totals],
+                           "rounds": rounds, "calls": counted.calls}
         return legal[cands[pick]]
 
+    def further(self, game, counted: Counted, seat, looks: list) -> tuple[list, int]:
+        """The value of each :meth:`look` (per world, per candidate) :attr:`horizon` turns deep,
+        and how many of the next turn's answers it took (``rounds``). Round ``j`` looks
+        further at every look's ``j``-th best next answer (by fast's ranking), so after any
+        round every candidate has been looked at alike; a look's value is the best of its
+        rounds (none: fast's best next turn). A round starts only while the :attr:`budget` of
+        value calls has room for another like the one before it (the first like the looks
+        themselves), so the slowest turn starts stay near the budget's time."""
+        ev = counted.evaluator
+        values = [[one[0] for one in w_looks] for w_looks in looks]
+        if self.horizon <= 1:
+            return values, 0
+        deep: list[list] = [[None] * len(w_looks) for w_looks in looks]
+        last, rounds = counted.calls, 0
+        for j in range(max(1, self.k_next)):
+            spent = counted.calls
+            if self.budget is not None and spent + last > self.budget:
+                break
+            for w, w_looks in enumerate(looks):
+                for c, (_, state, legal, order) in enumerate(w_looks):
+                    if j < len(order):
+                        one = self.look(game, ev, state, seat, legal[order[j][1]])
+                        v = self.deepen(game, ev, seat, one, self.horizon - 1)
+                        deep[w][c] = v if deep[w][c] is None else max(deep[w][c], v)
+            last, rounds = counted.calls - spent, j + 1
+        return [[v if d is None else d for v, d in zip(vs, ds)]
+                for vs, ds in zip(values, deep)], rounds
+
     # ------------------------------------------------------------------ one look
-    def two_turns(self, game, ev: Evaluator, world, seat, action, ahead: int | None = None) -> float:
-        """The value of ``action`` in ``world`` for ``seat``: its chain as fast plays it, then
-        fast's best next own turn (the game's end: the value there). With ``ahead`` (default
-        :attr:`horizon`) above 1, the next turn's best ``k_next`` answers by fast's ranking are
-        looked at the same way, ``ahead - 1`` turns further, and the best of them counts."""
-        ahead = self.horizon if ahead is None else ahead
+    def look(self, game, ev: Evaluator, world, seat, action) -> tuple:
+        """``action`` played in ``world`` with its chain as fast plays it, on to the seat's
+        next turn: ``(value, state, legal, order)``, ``value`` being fast's best next turn
+        there (a finished game, or a turn with one answer: the value at its end; then
+        ``legal`` and ``order`` are empty), ``order`` the next turn's answers ranked as fast."""
         state = step(game, world, seat, action)
         state = finish_chain(game, ev, state, seat, self.depth, self.width)[0]
         state = self.next_turn(game, ev, state, seat)
@@ -105,13 +155,29 @@ class PlanBot(FastBot):
             if legal:  # one answer: its chain decides the value
                 state = finish_chain(game, ev, step(game, state, seat, legal[0]), seat,
                                      self.depth, self.width)[0]
-            return ev.value(state, seat)
+            return ev.value(state, seat), state, [], []
         order = ranked(game, ev, state, seat, legal, depth=self.depth, width=self.width,
                        top_width=self.top_width)
-        if ahead <= 1:
-            return order[0][0]
-        return max(self.two_turns(game, ev, state, seat, legal[i], ahead - 1)
+        return order[0][0], state, legal, order
+
+    def deepen(self, game, ev: Evaluator, seat, one: tuple, ahead: int) -> float:
+        """The value of a :meth:`look` ``ahead`` own turns deep: with ``ahead`` above 1 the
+        next turn's best ``k_next`` answers by fast's ranking are each looked at the same way,
+        ``ahead - 1`` turns further, and the best of them counts."""
+        value, state, legal, order = one
+        if ahead <= 1 or not order:
+            return value
+        return max(self.deepen(game, ev, seat, self.look(game, ev, state, seat, legal[i]),
+                               ahead - 1)
                    for _, i in order[:max(1, self.k_next)])
+
+    def two_turns(self, game, ev: Evaluator, world, seat, action, ahead: int | None = None) -> float:
+        """The value of ``action`` in ``world`` for ``seat``: its chain as fast plays it, then
+        fast's best next own turn (the game's end: the value there). With ``ahead`` (default
+        :attr:`horizon`) above 1, the next turn's best ``k_next`` answers by fast's ranking are
+        looked at the same way, ``ahead - 1`` turns further, and the best of them counts."""
+        ahead = self.horizon if ahead is None else ahead
+        return self.deepen(game, ev, seat, self.look(game, ev, world, seat, action), ahead)
 
     def next_turn(self, game, ev: Evaluator, state, seat):
         """``state`` played on to the start of ``seat``'s next turn (or the game's end, or

@@ -192,3 +192,31 @@ def test_a_longer_horizon_takes_the_best_of_the_next_turns_answers():
         one = bot.two_turns(ARK, ev, world, 0, action, 1)
     assert got == want
     assert one == order[0][0]  # one turn ahead: fast's best next turn
+
+
+def test_the_budget_stops_the_further_look_between_rounds():
+    """Past its budget of value calls the plan level looks further at fewer of the next turn's
+    answers, every candidate alike: with a budget of one call it plays as ``horizon=1``, with
+    room for ``r`` rounds as ``k_next=r``, with ample room as without a budget."""
+    state = _turn_start(1, "plan-budget", 3)
+    legal = ARK.legal_actions(state, 0)
+
+    def answer(**settings):
+        bot = PlanBot(**{**SMALL, **settings})
+        choice = bot.choose(ARK, ARK.view(state, 0), legal, {"rng": 5}, Sampler(ARK, state, 0))
+        return choice, bot.last_stats
+
+    free, unbounded = answer(budget=None)
+    assert unbounded["rounds"] == PlanBot(**SMALL).k_next == 3
+    one, one_turn = answer(horizon=1, budget=None)
+    tight, short = answer(budget=1)
+    assert (short["rounds"], one_turn["rounds"]) == (0, 0)
+    assert (tight, short["means"], short["calls"]) == (one, one_turn["means"], one_turn["calls"])
+    assert unbounded["means"] != one_turn["means"]  # the look did look further
+    first = one_turn["calls"]  # the looks' own calls: the first round is expected to cost as much
+    some, partial = answer(budget=2 * first)
+    assert 1 <= partial["rounds"] < 3  # a partial look, not the whole one
+    narrow, as_narrow = answer(budget=None, k_next=partial["rounds"])
+    assert (some, partial["means"]) == (narrow, as_narrow["means"])
+    ample, wide = answer(budget=10 * unbounded["calls"])
+    assert (ample, wide["means"], wide["calls"]) == (free, unbounded["means"], unbounded["calls"])
