@@ -19,6 +19,13 @@ With ``horizon`` 2 (the default; 1 is the two-turn look above) the next turn is 
 fast's best answer alone: its best ``k_next`` (3) answers are each played on to the turn after
 it, and the best of them counts (a three-turn look).
 
+The further look is bounded by a ``budget`` of value calls (:data:`BUDGET`; None: no bound):
+it goes in rounds, round ``j`` looking further at the ``j``-th best next answer of every kept
+answer in every world, and a round starts only while the budget has room for one like the
+round before it; a look's value is the best of its rounds (no round: fast's best next turn,
+as ``horizon`` 1). Every candidate is looked at alike, and counting calls instead of seconds
+keeps the decisions the same whatever the machine's load.
+
 Every world is shared by all kept answers (common random numbers). With ``followups`` 0 (the
 default) it plans only at the start of a turn and answers the decisions inside its own chain
 (and between turns) as fast does; ``followups`` 1 plans at those too (measured no better in
