@@ -44,7 +44,7 @@ from .greedy import FastBot, candidates, finish_chain, own_followup, ranked
 
 #: Value calls a decision's further look may spend (see :meth:`PlanBot.further`), set so that
 #: the slowest turn starts stay near 1 s of one core on the reference machine (docs/bots.md).
-BUDGET = 5_000
+BUDGET = 4_000
 
 
 class Counted:
