@@ -4,8 +4,10 @@ margin of self-play games (``benchmarks/train_value.py`` writes ``data/value.jso
 A position is described per zoo by :func:`zoo_features` (its projected points now, money,
 income beyond the appeal track's, sponsor appeal income, assets, free enclosures, the hand's worth, supportable projects, tokens against it, the
 hand's size: the clock-free parts of the hand-weighted evaluation, ``evaluate.zoo_parts``) and
-by the clock (breaks probably left, turns left). The features of a seat (:func:`features`) are
-its zoo's minus the best other zoo's, some of them also times the clock, and whose turn it is.
+by the clock (breaks probably left, turns left), and by :func:`project_soon` (the best project
+level the zoo meets, by how soon its association card reaches the strength to support it). The
+features of a seat (:func:`features`) are its zoo's minus the best other zoo's, some of them
+also times the clock, and whose turn it is.
 
 - :func:`predicted_margin` is ``weights . features``: the expected final margin (the seat's
   final score minus the best other's) in victory points; in a solo game the expected final
