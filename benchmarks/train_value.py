@@ -136,12 +136,19 @@ LOWER = {"money": 0.05, "side_income": 0.0, "appeal_in": 0.0, "assets": 0.0, "sp
 #: then spent a third of its turns on the association action's reputation with its enclosures
 #: empty; at 0.3 + 0.5 the fast level won 0.705 of 100 games and 0.593 of 200 fresh ones against
 #: the fitted weights (docs/bots.md, "Reputation at its worth").
-UPPER = {"malus": 0.0, "assets": 0.3, "assets*phase": 0.5}
+#: The project soon within the association card's reach (``project_soon``) counts 0.3 to 0.5 of
+#: its points: past the points its support brings, a zoo would keep the card at strength 5 and
+#: never support (a screen at 0.6 in solo did just that: docs/bots.md, "Projects within reach").
+UPPER = {"malus": 0.0, "assets": 0.3, "assets*phase": 0.5, "project_soon": 0.5}
 #: Solo games have no floors on the hand: a solo game's last turns must not hoard cards (the
 #: fit itself puts the hand's weight on ``hand*phase``, which fades over the last turns).
 SOLO_LOWER = {**LOWER, "hand": 0.0, "cards": 0.0, "hand*phase": 0.0,
-              "side_income*breaks": 0.0}  # the solo's sponsor appeal also at its worth (1.0)
-SOLO_UPPER = {"malus": 0.0}
+              "side_income*breaks": 0.0,  # the solo's sponsor appeal also at its worth (1.0)
+              "project_soon": 0.3}
+#: The solo's project options (``projects``: the levels the zoo meets) count at most half their
+#: points: fitted at 1.69 by phase, an option was worth more than its support, so no project
+#: was supported (docs/bots.md, "Projects within reach").
+SOLO_UPPER = {"malus": 0.0, "projects": 0.0, "projects*phase": 0.5, "project_soon": 0.5}
 #: Each part's (floors, ceilings).
 BOUNDS = {"duel": (LOWER, UPPER), "solo": (SOLO_LOWER, SOLO_UPPER)}
 

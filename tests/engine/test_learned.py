@@ -255,3 +255,40 @@ def test_progress_on_the_markers_pays_the_points_that_end_the_game(monkeypatch):
     assert gain["markers"] > gain["projected"] + 4.0 * tempo
     with pytest.raises(learned.ValueFileError):
         learned.validate({**copy.deepcopy(shipped), "progress_on": "points"})
+
+
+def test_project_soon_is_the_best_project_by_how_soon_association_can_support_it():
+    """``project_soon`` (solo): the best project level the zoo meets, in points, halved for
+    each step the association card's slot plus the X tokens fall short of strength 5; 0 when
+    those steps and the support's turn do not fit in the turns left, or no worker can go."""
+    from engine.arknova.bot.evaluate import zoo_parts
+    from engine.arknova.bot.zooparts import icons_of, project_levels_memo
+
+    def levels(s):
+        p = s["players"][0]
+        key, zoo_icons = icons_of(p)
+        return project_levels_memo(s, p, zoo_icons, key)
+
+    state = next(s for seed in range(40, 60) for s in positions(ARK, 1, seed, every=1, limit=300)
+                 if levels(s) and s["stack"][-1]["kind"] == "turn")
+    best = max(levels(state))
+    cp_w = zoo_parts(state, 0)[8]
+
+    def soon(slot: int, x: int, turns_left: float = 20.0, uses: int = 0) -> float:
+        s = clone(state)
+        p = s["players"][0]
+        others = [c for c in p["cards"] if c != "association"]
+        p["cards"] = others[:slot - 1] + ["association"] + others[slot - 1:]
+        p["x"], p["task_uses"] = x, {**p["task_uses"], "project": uses}
+        return learned.project_soon(s, 0, turns_left)
+
+    assert soon(5, 0) == cp_w * best
+    assert soon(2, 1) == cp_w * best / 4           # 2 steps short
+    assert soon(1, 4) == soon(1, 5) == cp_w * best  # X tokens make up the slots
+    assert soon(1, 0) == cp_w * best / 16
+    assert soon(3, 0, turns_left=3) == cp_w * best / 4 and soon(3, 0, turns_left=2) == 0.0
+    assert soon(5, 0, uses=2) == 0.0               # a third support before the break: no
+    feats = learned.features(state, 0)
+    assert len(feats) == len(learned.SOLO)
+    assert feats[learned.SOLO.index("project_soon")] == learned.project_soon(
+        state, 0, learned.clock(state)[1])

@@ -44,10 +44,11 @@ def digest(actions) -> str:
 #: fast's answers on two fixed seeds, recorded on main before the plan level existed (commit
 #: 0818dd0, value.json = value3; the duel's again on 2026-12-04 when value.json gave the duel's
 #: incomes their worth, docs/bots.md "Incomes at their worth", and on 2026-12-05 when it capped
-#: the duel's assets and gave the solo's sponsor appeal its worth, "Reputation at its worth").
+#: the duel's assets and gave the solo's sponsor appeal its worth, "Reputation at its worth"; the
+#: solo's again that evening for its projects within reach, "Projects within reach").
 #: They change only with the rules, the cards or value.json; a change of the bots' code must
 #: leave them as they are.
-FAST_SOLO = ("8398990ae01f5cb832213c2da8429999e649c02667ebc42dd6111a221321abf9", 60, 16)
+FAST_SOLO = ("d4552d623073989f1de92df7fd9a42b750b1df1c743b82394ffccd37c395ae6b", 60, 15)
 FAST_DUEL = ("0d5764db1aa30fdbb228a27c91001ce8db17263a1e97116e3af5d0b9dd51c9c0", 40, 12)
 
 

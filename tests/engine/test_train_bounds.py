@@ -46,8 +46,17 @@ def test_the_duel_caps_assets_and_solo_does_not(tv):
     assert tv.UPPER["assets"] == 0.3 and tv.UPPER["assets*phase"] == 0.5
     assert "assets" not in tv.SOLO_UPPER and "assets*phase" not in tv.SOLO_UPPER
     assert tv.UPPER["malus"] == tv.SOLO_UPPER["malus"] == 0.0
-    # the shipped duel weights keep within the ceilings a refit would apply
+
+
+
+def test_the_shipped_weights_keep_within_the_bounds_a_refit_applies(tv):
     value = json.loads((ROOT / "engine" / "arknova" / "data" / "value.json").read_text())
-    duel = dict(zip(value["duel"]["features"], value["duel"]["weights"]))
-    for name, hi in tv.UPPER.items():
-        assert duel[name] <= hi, name
+    for part, (lower, upper) in tv.BOUNDS.items():
+        shipped = dict(zip(value[part]["features"], value[part]["weights"]))
+        for name, lo in lower.items():
+            assert shipped[name] >= lo, (part, name)
+        for name, hi in upper.items():
+            assert shipped[name] <= hi, (part, name)
+    # the option of a project is worth less than supporting it
+    assert tv.SOLO_UPPER["projects*phase"] + tv.SOLO_UPPER["projects"] < 1.0
+    assert tv.UPPER["project_soon"] < 1.0

@@ -4,8 +4,10 @@ margin of self-play games (``benchmarks/train_value.py`` writes ``data/value.jso
 A position is described per zoo by :func:`zoo_features` (its projected points now, money,
 income beyond the appeal track's, sponsor appeal income, assets, free enclosures, the hand's worth, supportable projects, tokens against it, the
 hand's size: the clock-free parts of the hand-weighted evaluation, ``evaluate.zoo_parts``) and
-by the clock (breaks probably left, turns left). The features of a seat (:func:`features`) are
-its zoo's minus the best other zoo's, some of them also times the clock, and whose turn it is.
+by the clock (breaks probably left, turns left), and by :func:`project_soon` (the best project
+level the zoo meets, by how soon its association card reaches the strength to support it). The
+features of a seat (:func:`features`) are its zoo's minus the best other zoo's, some of them
+also times the clock, and whose turn it is.
 
 - :func:`predicted_margin` is ``weights . features``: the expected final margin (the seat's
   final score minus the best other's) in victory points; in a solo game the expected final
@@ -35,10 +37,12 @@ from importlib import resources
 
 from ...bots.evaluation import Evaluator, final_value
 from .. import deck
+from ..actions.association import TASKS, workers_needed
 from ..tables import T, appeal_income, victory_points
+from ..turn import strength_of
 from .evaluate import EVALUATOR as HAND, clock, pending, zoo_parts
 from .handhomes import HAND_HOMES, matched
-from .zooparts import HAND_SHARE, hand_value
+from .zooparts import HAND_SHARE, hand_value, icons_of, project_levels_memo
 
 #: Per-zoo quantities (see :func:`zoo_features`).
 ZOO = ("vp", "money", "side_income", "appeal_in", "assets", "space", "hand", "projects", "malus",
@@ -52,10 +56,10 @@ BY_PHASE = ("vp", "money", "assets", "space", "hand", "projects", "ready", "buil
 END = ("lead*near", "ends_first*near", "lead*breaks_done")
 #: The feature names of a duel position, in weight order.
 DUEL = (ZOO + tuple(f"{n}*breaks" for n in BY_BREAKS) + tuple(f"{n}*phase" for n in BY_PHASE)
-        + END + ("my_turn",))
+        + ("project_soon",) + END + ("my_turn",))
 #: The feature names of a solo position (the zoo itself, not a difference), in weight order.
 SOLO = (ZOO + tuple(f"{n}*breaks" for n in BY_BREAKS) + tuple(f"{n}*phase" for n in BY_PHASE)
-        + ("bias",))
+        + ("project_soon", "bias"))
 
 WIN_BONUS = 20.0   #: the +-20 of a finished game (engine.bots.evaluation.final_value)
 PROGRESS = 60.0    #: default of ``progress`` in value.json: the tempo term's window (points)
@@ -159,22 +163,43 @@ def _features(state: dict, seat: int) -> tuple[list[float], float]:
     own = zoo_features(state, seat)
     mine = _with_clock(own, breaks_left, turns_left, cap)
     if state["seats"] == 1:
-        return mine + [1.0], own[0]
+        return mine + [project_soon(state, seat, turns_left)] + [1.0], own[0]
     others = [s for s in range(state["seats"]) if s != seat]
-    if len(others) == 1:
-        best = _with_clock(zoo_features(state, others[0]), breaks_left, turns_left, cap)
-    else:  # the rival with the best linear score
+    rival = others[0]
+    best = _with_clock(zoo_features(state, rival), breaks_left, turns_left, cap)
+    if len(others) > 1:  # the rival with the best linear score
         weights = load()["duel"]["weights"]
-        best, best_v = None, None
-        for s in others:
+        best_v = sum(w * x for w, x in zip(weights, best))
+        for s in others[1:]:
             other = _with_clock(zoo_features(state, s), breaks_left, turns_left, cap)
             v = sum(w * x for w, x in zip(weights, other))
-            if best_v is None or v > best_v:
-                best, best_v = other, v
-    assert best is not None  # a game of 2 or more seats has a rival
+            if v > best_v:
+                rival, best, best_v = s, other, v
     turn = 1.0 if state.get("active") == seat else -1.0
-    return ([a - b for a, b in zip(mine, best)] + end_features(own[0], best[0], state["breaks"])
-            + [turn], own[0])
+    soon = project_soon(state, seat, turns_left) - project_soon(state, rival, turns_left)
+    return ([a - b for a, b in zip(mine, best)] + [soon]
+            + end_features(own[0], best[0], state["breaks"]) + [turn], own[0])
+
+
+def project_soon(state: dict, seat: int, turns_left: float) -> float:
+    """The best project level the zoo meets now, in points (its conservation at the zoo's
+    points per conservation), times how soon the association card can support it: 1 when its
+    slot plus the X tokens reach the project task's strength (5), halved for each step short;
+    0 when the steps short (one turn each: a card played right of it moves it up a slot) and
+    the support's own turn do not fit in the turns left, or no worker can do the task."""
+    p = state["players"][seat]
+    icons_key, zoo_icons = icons_of(p)
+    levels = project_levels_memo(state, p, zoo_icons, icons_key)
+    if not levels:
+        return 0.0
+    need = workers_needed(p, "project")
+    if need is None or need > p["workers"]:  # placed workers come back at the break
+        return 0.0
+    short = max(0, TASKS["project"] - strength_of(p, "association") - min(p["x"], T.max_x))
+    if short + 1 > turns_left:
+        return 0.0
+    cp_w = zoo_parts(state, seat)[8]
+    return cp_w * max(levels) * 0.5 ** short
 
 
 def end_features(own: float, rival: float, breaks_done: int) -> list[float]:

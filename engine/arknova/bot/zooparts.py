@@ -6,7 +6,7 @@ parts of a zoo's value that do not depend on the clock, each memoized on exactly
   now, memoized by :func:`final_memo` on what their counters read (:data:`COUNTER_READS`).
 - :func:`layout_of`: the facts of its buildings (kiosk income, free spaces, which hand animals
   have a home); :func:`icons_of`: its icons; :func:`hand_parts`: each hand card's cost, worth
-  and playability; :func:`projects_total_memo`: the project levels it could support now;
+  and playability; :func:`project_levels_memo`: the project levels it could support now;
   :func:`income`: its money and appeal per break.
 
 Every memo key (:mod:`.evalmemo`) holds everything its function reads, so a memoized part is
@@ -252,26 +252,33 @@ def levels_best_first(pid: str) -> tuple[int, ...]:
 
 
 def projects_total_memo(state: dict, p: dict, zoo_icons, icons_key: tuple) -> float | None:
-    """:func:`projects_total` memoized (None when the zoo has no association cube left)."""
+    """The conservation of :func:`project_levels` summed (None when the zoo has no association
+    cube left)."""
+    levels = project_levels_memo(state, p, zoo_icons, icons_key)
+    return None if levels is None else float(sum(levels))
+
+
+def project_levels_memo(state: dict, p: dict, zoo_icons, icons_key: tuple) -> tuple | None:
+    """:func:`project_levels` memoized (None when the zoo has no association cube left)."""
     if p["cubes_used"] >= len(T.association.cube_slots):
         return None
     projects = state["base_projects"] + state["project_row"]
     key = ("P", icons_key, encode((p["supported"], projects,
                                   [state["cubes"].get(x) for x in projects], state["seats"],
                                   state["blocked"])))
-    total = MEMO.get(key)
-    if total is None:
-        total = remember(key, projects_total(state, p, zoo_icons))
-    return total
+    levels = MEMO.get(key)
+    if levels is None:
+        levels = remember(key, project_levels(state, p, zoo_icons))
+    return levels
 
 
-def projects_total(state: dict, p: dict, zoo_icons) -> float:
-    """Conservation of the best open level the zoo meets, summed over the projects on offer
-    (it depends on the zoo's icons and animals only, and on the cubes already placed)."""
+def project_levels(state: dict, p: dict, zoo_icons) -> tuple[int, ...]:
+    """The conservation of the best open level the zoo meets, per project on offer that it
+    meets one of (it depends on the zoo's icons and animals only, and on the cubes placed)."""
     from ..actions.projects import level_met
 
     limit = per_players(T.levels_per_project, state["seats"])
-    total = 0.0
+    out = []
     for pid in state["base_projects"] + state["project_row"]:
         if pid in p["supported"]:
             continue
@@ -283,9 +290,9 @@ def projects_total(state: dict, p: dict, zoo_icons) -> float:
         for i in levels_best_first(pid):
             lvl = project["levels"][i]
             if i not in taken and level_met(p, project, lvl["need"], zoo_icons):
-                total += lvl["cp"]
+                out.append(lvl["cp"])
                 break
-    return total
+    return tuple(out)
 
 
 def layout_of(p: dict) -> dict:
