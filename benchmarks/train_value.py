@@ -129,7 +129,8 @@ LOWER = {"money": 0.05, "side_income": 0.0, "appeal_in": 0.0, "assets": 0.0, "sp
          "hand": 0.6, "projects": 0.0, "cards": 0.3, "conservation": 0.0, "animals": 0.0,
          "side_income*breaks": 0.2, "appeal_in*breaks": 1.0, "money*phase": 0.05,
          "assets*phase": 0.0, "space*phase": 0.0, "hand*phase": 0.4, "projects*phase": 0.0,
-         "ready": 0.0, "build": 0.0, "ready*phase": 0.0, "build*phase": 0.0}
+         "ready": 0.0, "build": 0.0, "ready*phase": 0.0, "build*phase": 0.0,
+         "project_soon": 0.3}
 #: Ceilings: tokens against a zoo never help it; and the duel's assets (reputation, X tokens,
 #: workers, upgrades, partners, universities, icons) are capped at what play measured: the fit
 #: gave them 0.63 + 0.87 by phase (1.5 points a reputation step early), and the one-ply look
@@ -143,8 +144,7 @@ UPPER = {"malus": 0.0, "assets": 0.3, "assets*phase": 0.5, "project_soon": 0.5}
 #: Solo games have no floors on the hand: a solo game's last turns must not hoard cards (the
 #: fit itself puts the hand's weight on ``hand*phase``, which fades over the last turns).
 SOLO_LOWER = {**LOWER, "hand": 0.0, "cards": 0.0, "hand*phase": 0.0,
-              "side_income*breaks": 0.0,  # the solo's sponsor appeal also at its worth (1.0)
-              "project_soon": 0.3}
+              "side_income*breaks": 0.0}  # the solo's sponsor appeal also at its worth (1.0)
 #: The solo's project options (``projects``: the levels the zoo meets) count at most half their
 #: points: fitted at 1.69 by phase, an option was worth more than its support, so no project
 #: was supported (docs/bots.md, "Projects within reach").
