@@ -146,8 +146,8 @@ UPPER = {"malus": 0.0, "assets": 0.3, "assets*phase": 0.5, "project_soon": 0.5}
 SOLO_LOWER = {**LOWER, "hand": 0.0, "cards": 0.0, "hand*phase": 0.0,
               "side_income*breaks": 0.0}  # the solo's sponsor appeal also at its worth (1.0)
 #: The solo's project options (``projects``: the levels the zoo meets) count at most half their
-#: points: fitted at 1.69 by phase, an option was worth more than its support, so no project
-#: was supported (docs/bots.md, "Projects within reach").
+#: points: fitted at 1.69 by phase, an option was worth more than its support, so projects were
+#: rarely supported, 0.3 a game (docs/bots.md, "Projects within reach").
 SOLO_UPPER = {"malus": 0.0, "projects": 0.0, "projects*phase": 0.5, "project_soon": 0.5}
 #: Each part's (floors, ceilings).
 BOUNDS = {"duel": (LOWER, UPPER), "solo": (SOLO_LOWER, SOLO_UPPER)}

@@ -69,6 +69,7 @@ PROGRESS = 60.0    #: default of ``progress`` in value.json: the tempo term's wi
 #: (:func:`engine.arknova.scoring.end_triggered_by`).
 PROGRESS_ON = ("projected", "markers")
 NEAR = 40.0        #: the end features count the last this many points before the nearer end
+SOON = 0.5         #: :func:`project_soon`'s share left for each step the association card is short
 
 
 #: :func:`zoo_features` by the identity of the parts they come from (which the entry holds,
@@ -184,7 +185,8 @@ def _features(state: dict, seat: int) -> tuple[list[float], float]:
 def project_soon(state: dict, seat: int, turns_left: float) -> float:
     """The best project level the zoo meets now, in points (its conservation at the zoo's
     points per conservation), times how soon the association card can support it: 1 when its
-    slot plus the X tokens reach the project task's strength (5), halved for each step short;
+    slot plus the X tokens reach the project task's strength (5), times :data:`SOON` (a half) for
+    each step short;
     0 when the steps short (one turn each: a card played right of it moves it up a slot) and
     the support's own turn do not fit in the turns left, or no worker can do the task."""
     p = state["players"][seat]
@@ -199,7 +201,7 @@ def project_soon(state: dict, seat: int, turns_left: float) -> float:
     if short + 1 > turns_left:
         return 0.0
     cp_w = zoo_parts(state, seat)[8]
-    return cp_w * max(levels) * 0.5 ** short
+    return cp_w * max(levels) * SOON ** short
 
 
 def end_features(own: float, rival: float, breaks_done: int) -> list[float]:
