@@ -413,7 +413,11 @@ async def test_a_rebinding_name_gets_no_post(db_url, monkeypatch):
             await asyncio.sleep(0.2)
         assert rx.requests == []
         assert resolver.lookups == 1
-        assert rows[0].last_error in ("connection failed", "timeout")  # coarse
+        # coarse; the checked public address is unreachable here on most ports, but this
+        # machine's network answers some ports of public addresses itself (HTTP 404 seen on a
+        # random receiver port): either way the POST failed at the checked address
+        error = rows[0].last_error
+        assert error in ("connection failed", "timeout") or error.startswith("HTTP 4"), error
 
 
 async def test_the_checked_address_is_used_with_the_original_host(db_url, monkeypatch):
