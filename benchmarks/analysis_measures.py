@@ -94,11 +94,14 @@ def main() -> None:
     ap.add_argument("--seed", default="analysis-ladder")
     ap.add_argument("--playouts", type=int, default=analysis.Settings.playouts)
     ap.add_argument("--budget", type=int, default=analysis.Settings.budget)
+    ap.add_argument("--horizon", type=int, default=analysis.Settings.horizon,
+                    help="own moves a playout plays after the analysed one")
     ap.add_argument("--logs")
     ap.add_argument("--json")
     args = ap.parse_args()
     game = engine.get_game("arknova")
-    settings = analysis.Settings(policy=args.policy, playouts=args.playouts, budget=args.budget)
+    settings = analysis.Settings(policy=args.policy, playouts=args.playouts, budget=args.budget,
+                                 horizon=args.horizon)
     unit = analysis.unit_of(game)
     games = []
     for pair in [p for p in args.pairs.split(",") if p]:
@@ -127,7 +130,7 @@ def main() -> None:
             games.append(g)
             print(json.dumps({k: v for k, v in g.items() if k != "entries"}), file=sys.stderr,
                   flush=True)
-    print(f"policy {args.policy}, playouts {args.playouts}")
+    print(f"policy {args.policy}, playouts {args.playouts}, horizon {args.horizon}")
     print("| pair | measure | decided | winner's accuracy >= loser's (95 % CI) | biggest loss |")
     print("|---|---|---:|---|---:|")
     for pair in dict.fromkeys(g["pair"] for g in games):
