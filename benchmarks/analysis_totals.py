@@ -1,7 +1,7 @@
 """Totals of ``benchmarks/analysis_measures.py`` passes, pooled over pairs; the half-time sign.
 
     .venv/bin/python benchmarks/analysis_totals.py am_fg.json am_pf.json am_fr.json \\
-        [--trim 0.1] [--logs /work/notes/s48/logs]
+        [--trim 0.1] [--logs LOGS]
 
 From the ``--json`` files of ``analysis_measures.py`` (their ``entries``: seat and loss per
 measure of every analysed decision): per pair and over all the files' decided games, how often
