@@ -11,7 +11,18 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
     exit 0
 fi
 # (re)install when node_modules is missing or older than the lock
+# A download can stall without npm's own timeout ending it (a clean-clone CI run of 2026-12-05
+# hung 13 minutes in npm ci, the registry answering fine): each attempt is bounded, three tries.
 if [ ! -x node_modules/.bin/eslint ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    npm ci --no-audit --no-fund --loglevel=error
+    for attempt in 1 2 3; do
+        if timeout 300 npm ci --no-audit --no-fund --loglevel=error --fetch-timeout=60000; then
+            break
+        fi
+        if [ "$attempt" = 3 ]; then
+            echo "lint-js.sh: npm ci failed three times" >&2
+            exit 1
+        fi
+        echo "lint-js.sh: npm ci failed or stalled (attempt $attempt), trying again" >&2
+    done
 fi
 node_modules/.bin/eslint static/js static/sw.js
