@@ -55,7 +55,13 @@ class Every:
 
     def __call__(self, state, seat):
         got = [m(state, seat) for m in self.all]
+        CALLS.append([round(m, 2) for m, _ in got])
         return Vec(m for m, _ in got), got[0][1]
+
+
+#: every measured playout end of the current decision, in the order answer_values measures
+#: them (world by world, each compared answer within a world)
+CALLS: list = []
 
 
 def entries(game, seed, log, settings) -> list[dict]:
@@ -72,7 +78,11 @@ def entries(game, seed, log, settings) -> list[dict]:
             state, _ = game.apply(state, seat, action)
             continue
         rng = {"rng": _rng.seed_to_int(f"{settings.seed}:{i}")}  # as analysis.analyse_point
+        CALLS.clear()
         legal, idx, vals, _, chained = analysis.answer_values(game, state, seat, action, settings, rng)
+        n = len(CALLS) // len(idx)  # worlds: CALLS is world-major, idx-minor
+        assert n * len(idx) == len(CALLS), (len(CALLS), idx)
+        worlds = [[CALLS[r * len(idx) + k] for r in range(n)] for k in range(len(idx))]
         c = idx.index(analysis.find_answer(legal, action))
         losses = []
         for j in range(len(MEASURES)):
@@ -80,7 +90,7 @@ def entries(game, seed, log, settings) -> list[dict]:
             b = max(range(len(idx)), key=lambda k: (v[k], -k))
             losses.append(round(max(0.0, round(v[b], 3) - round(v[c], 3)), 3))
         out.append({"seat": seat, "loss": losses, "chained": chained, "compared": len(idx),
-                    "index": i})
+                    "index": i, "chosen": c, "worlds": worlds})
         state, _ = game.apply(state, seat, action)
     return out
 
@@ -98,6 +108,9 @@ def main() -> None:
                     help="own moves a playout plays after the analysed one")
     ap.add_argument("--logs")
     ap.add_argument("--json")
+    ap.add_argument("--worlds", action="store_true",
+                    help="--json keeps each entry's chosen position among the compared answers "
+                         "and every answer's measured playout ends ([per measure] per world)")
     args = ap.parse_args()
     game = engine.get_game("arknova")
     settings = analysis.Settings(policy=args.policy, playouts=args.playouts, budget=args.budget,
@@ -126,6 +139,7 @@ def main() -> None:
                  "accuracy": acc, "max_loss": {n: max(e["loss"][j] for e in es)
                                                for j, n in enumerate(MEASURES)},
                  "entries": [[e["seat"], e["loss"], e["chained"], e["compared"], e["index"]]
+                             + ([e["chosen"], e["worlds"]] if args.worlds else [])
                              for e in es]}
             games.append(g)
             print(json.dumps({k: v for k, v in g.items() if k != "entries"}), file=sys.stderr,
