@@ -45,10 +45,11 @@ def digest(actions) -> str:
 #: 0818dd0, value.json = value3; the duel's again on 2026-12-04 when value.json gave the duel's
 #: incomes their worth, docs/bots.md "Incomes at their worth", and on 2026-12-05 when it capped
 #: the duel's assets and gave the solo's sponsor appeal its worth, "Reputation at its worth"; the
-#: solo's again that evening for its projects within reach, "Projects within reach").
+#: solo's again that evening for its projects within reach, "Projects within reach", and that
+#: night for its matched homes and tuned hand weights, "The solo on matched homes").
 #: They change only with the rules, the cards or value.json; a change of the bots' code must
 #: leave them as they are.
-FAST_SOLO = ("d4552d623073989f1de92df7fd9a42b750b1df1c743b82394ffccd37c395ae6b", 60, 15)
+FAST_SOLO = ("afadb12c6706f8083253a31beafb68e75ce383bbb4d1bf40040f46b9e1c77b12", 60, 17)
 FAST_DUEL = ("0d5764db1aa30fdbb228a27c91001ce8db17263a1e97116e3af5d0b9dd51c9c0", 40, 12)
 
 
