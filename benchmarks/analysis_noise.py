@@ -30,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine  # noqa: E402
+from benchmarks.analysis_totals import decided  # noqa: E402
 from engine.bots.analysis import accuracy, unit_of  # noqa: E402
 from engine.bots.analysis_measure import MEASURES  # noqa: E402
 
@@ -74,11 +75,7 @@ def main() -> None:
     if any(len(e) < 7 for g in games for e in g["entries"]):
         raise SystemExit("these passes have no worlds: run analysis_measures.py with --worlds")
     agree: dict = {}
-    for g in games:
-        s = g["scores"]
-        if not s or s[0] == s[1]:
-            continue
-        win = 0 if s[0] > s[1] else 1
+    for g, win in decided(games):
         for j, name in enumerate(MEASURES):
             for rule in RULES:
                 for scope in ("starts", "all") if rule[0] != "plain" else ("starts",):

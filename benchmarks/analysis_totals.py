@@ -37,14 +37,18 @@ def seat_accuracy(losses: list[float], trim: float, unit: float) -> float:
     return accuracy(sum(xs) / max(1, len(xs)), unit)
 
 
+def decided(games: list[dict]):
+    """``(game, winning seat)`` of each decided 2-player game of the passes."""
+    for g in games:
+        s = g["scores"]
+        if s and s[0] != s[1]:
+            yield g, 0 if s[0] > s[1] else 1
+
+
 def agreement(games: list[dict], trims: tuple, unit: float) -> dict:
     """``{(pair, measure, trim): [winner's accuracy >= loser's, per decided game]}``."""
     out: dict = {}
-    for g in games:
-        s = g["scores"]
-        if not s or s[0] == s[1]:
-            continue
-        w = 0 if s[0] > s[1] else 1
+    for g, w in decided(games):
         for j, m in enumerate(MEASURES):
             for trim in trims:
                 acc = [seat_accuracy([e[1][j] for e in g["entries"] if e[0] == seat], trim, unit)
