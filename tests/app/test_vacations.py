@@ -173,6 +173,8 @@ async def test_no_reminder_on_vacation(api):
     await notify.run_reminders(soon)
     assert sorted(u for us in seen for u in us) == [ada.id, bob.id]
     seen.clear()
-    assert (await ada.post("/api/me/vacations", json={"days": 1})).status_code == 201
+    # today and tomorrow (the vacation's days are the user's calendar days): ``soon`` is half an
+    # hour ahead, so after 23:30 it falls on tomorrow and a one-day vacation would not cover it
+    assert (await ada.post("/api/me/vacations", json={"days": 2})).status_code == 201
     await notify.run_reminders(soon)
     assert [u for us in seen for u in us] == [bob.id]
