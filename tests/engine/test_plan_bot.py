@@ -222,3 +222,28 @@ def test_the_budget_stops_the_further_look_between_rounds():
     assert (some, partial["means"]) == (narrow, as_narrow["means"])
     ample, wide = answer(budget=10 * unbounded["calls"])
     assert (ample, wide["means"], wide["calls"]) == (free, unbounded["means"], unbounded["calls"])
+
+
+@pytest.mark.parametrize("seats", [1, 2])
+def test_distinct_keeps_the_best_answer_of_each_action_card(seats):
+    """``distinct=1``: the candidates are fast's best answers of different action cards (the
+    first of each card in fast's order), the same look then compares them."""
+    state = _turn_start(seats, f"plan-distinct-{seats}", 4)
+    legal = ARK.legal_actions(state, 0)
+    bot = PlanBot(distinct=1, **SMALL)
+    bot.choose(ARK, ARK.view(state, 0), legal, {"rng": 11}, Sampler(ARK, state, 0))
+    rng = {"rng": 11}
+    world = Sampler(ARK, state, 0)(rng)
+    ev = evaluator_for(ARK, "learned")
+    order = ranked(ARK, ev, world, 0, legal, depth=4, width=3, top_width=8)
+    want, seen = [], set()
+    for _, i in order:
+        key = legal[i]["type"], (None if legal[i]["type"] == "x_token" else legal[i].get("card"))
+        if key not in seen:
+            seen.add(key)
+            want.append(legal[i])
+    got = bot.last_stats["candidates"]
+    assert got == want[:3]
+    assert sum(a["type"] == "x_token" for a in got) <= 1
+    assert got != [legal[i] for _, i in order[:3]]  # here fast's top 3 hold two X-token moves
+    assert PlanBot(**SMALL).kept(order, legal, 3) == order[:3]  # off: fast's top k as before
