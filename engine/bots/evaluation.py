@@ -46,6 +46,10 @@ class Evaluator:
       :func:`searching` enters it (or nothing).
     - ``clone(state)``: optionally a faster deep copy of the game's states (for callers that
       need a whole copy; :func:`step` no longer does: it copies only what a move touches).
+    - ``answer(state, seat, action)``: optionally a term of the answer itself, added to the
+      value of the state it leads to when the one-ply look ranks a decision's answers
+      (``greedy.score_answers``): what the answer spends that the position after it does not
+      show (the zoo builder: the strength an action card is used at).
     """
 
     value: Callable[[State, int], float]
@@ -54,6 +58,7 @@ class Evaluator:
     clone: Callable[[State], State] | None = None
     extra: dict = field(default_factory=dict)
     session: Callable[[], AbstractContextManager] | None = None
+    answer: Callable[[State, int, Action], float] | None = None
 
 
 def searching(ev: Evaluator) -> AbstractContextManager:

@@ -52,11 +52,14 @@ def finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int):
 
 def score_answers(game, ev: Evaluator, state, seat, legal: list, *, depth: int,
                   width: int) -> list[float]:
-    """The value of each answer after the seat's greedy follow-ups (same order as ``legal``)."""
+    """The value of each answer after the seat's greedy follow-ups (same order as ``legal``),
+    plus the evaluator's term of the answer itself (:attr:`Evaluator.answer`), if any."""
     out = []
+    term = ev.answer
     for a in legal:
         nxt, v = finish_chain(game, ev, step(game, state, seat, a), seat, depth, width)
-        out.append(ev.value(nxt, seat) if v is None else v)
+        v = ev.value(nxt, seat) if v is None else v
+        out.append(v if term is None else v + term(state, seat, a))
     return out
 
 

@@ -292,3 +292,51 @@ def test_project_soon_is_the_best_project_by_how_soon_association_can_support_it
     assert len(feats) == len(learned.SOLO)
     assert feats[learned.SOLO.index("project_soon")] == learned.project_soon(
         state, 0, learned.clock(state)[1])
+
+
+def test_the_answer_term_counts_the_strength_an_action_card_is_used_at(monkeypatch):
+    """``strength_used`` (value.json, per part): at a turn's start a card used at strength ``s``
+    (slot plus the X tokens spent) adds ``w * (s - 3)`` to the answer's value when the one-ply
+    look ranks it; an X-token move, a decision inside a turn and a part without it add 0."""
+    from engine.bots.evaluation import searching
+    from engine.bots.greedy import score_answers
+
+    state = next(s for s in positions(ARK, 1, 31, every=1, limit=80)
+                 if s["stack"][-1]["kind"] == "turn" and s["players"][0]["x"] >= 1)
+    p = state["players"][0]
+    legal = ARK.legal_actions(state, 0)
+    data = copy.deepcopy(learned.load())
+    data["solo"]["strength_used"] = 0.7
+    monkeypatch.setattr(learned, "load", lambda: data)
+    for a in legal:
+        if a["type"] == "action":
+            slot = p["cards"].index(a["card"]) + 1
+            assert learned.answer_term(state, 0, a) == pytest.approx(0.7 * (slot + a["x"] - 3))
+        else:
+            assert learned.answer_term(state, 0, a) == 0.0
+    used = next(a for a in legal if a["type"] == "action" and a["x"] == 1)
+    assert learned.answer_term(state, 0, used) == pytest.approx(
+        0.7 * (p["cards"].index(used["card"]) + 2 - 3))
+    # the look adds it to the value of where the answer leads
+    ev = evaluator_for(ARK, "learned")
+    with searching(ev):
+        with_term = score_answers(ARK, ev, state, 0, legal, depth=4, width=3)
+        data["solo"]["strength_used"] = 0.0
+        without = score_answers(ARK, ev, state, 0, legal, depth=4, width=3)
+    for a, v, v0 in zip(legal, with_term, without):
+        want = 0.7 * (p["cards"].index(a["card"]) + 1 + a["x"] - 3) if a["type"] == "action" else 0
+        assert v == pytest.approx(v0 + want)
+    # inside a turn and in a part without the weight: nothing
+    inside = next(s for s in positions(ARK, 1, 31, every=1, limit=200)
+                  if s["stack"][-1]["kind"] != "turn" and ARK.waiting_for(s))
+    assert learned.answer_term(inside, 0, {"type": "action", "card": "build", "x": 0}) == 0.0
+    data["solo"]["strength_used"] = 0.7
+    duel = next(s for s in positions(ARK, 2, 31, every=1, limit=80)
+                if s["stack"][-1]["kind"] == "turn")
+    assert "strength_used" not in data["duel"]
+    assert learned.answer_term(duel, duel["active"], {"type": "action", "card": "build",
+                                                      "x": 0}) == 0.0
+    bad = copy.deepcopy(data)
+    bad["solo"]["strength_used"] = float("nan")
+    with pytest.raises(learned.ValueFileError):
+        learned.validate(bad)

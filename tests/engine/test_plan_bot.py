@@ -46,10 +46,11 @@ def digest(actions) -> str:
 #: incomes their worth, docs/bots.md "Incomes at their worth", and on 2026-12-05 when it capped
 #: the duel's assets and gave the solo's sponsor appeal its worth, "Reputation at its worth"; the
 #: solo's again that evening for its projects within reach, "Projects within reach", and that
-#: night for its matched homes and tuned hand weights, "The solo on matched homes").
+#: night for its matched homes and tuned hand weights, "The solo on matched homes"; on
+#: 2026-12-06 for the solo's ``strength_used``, "The strength an action card is used at").
 #: They change only with the rules, the cards or value.json; a change of the bots' code must
 #: leave them as they are.
-FAST_SOLO = ("afadb12c6706f8083253a31beafb68e75ce383bbb4d1bf40040f46b9e1c77b12", 60, 17)
+FAST_SOLO = ("b5b6837723ea62f8ae9073b3525540e9d955028a7095a6cd0947202c92fa8459", 60, 18)
 FAST_DUEL = ("0d5764db1aa30fdbb228a27c91001ce8db17263a1e97116e3af5d0b9dd51c9c0", 40, 12)
 
 
@@ -227,23 +228,32 @@ def test_the_budget_stops_the_further_look_between_rounds():
 @pytest.mark.parametrize("seats", [1, 2])
 def test_distinct_keeps_the_best_answer_of_each_action_card(seats):
     """``distinct=1``: the candidates are fast's best answers of different action cards (the
-    first of each card in fast's order), the same look then compares them."""
-    state = _turn_start(seats, f"plan-distinct-{seats}", 4)
-    legal = ARK.legal_actions(state, 0)
-    bot = PlanBot(distinct=1, **SMALL)
-    bot.choose(ARK, ARK.view(state, 0), legal, {"rng": 11}, Sampler(ARK, state, 0))
-    rng = {"rng": 11}
-    world = Sampler(ARK, state, 0)(rng)
-    ev = evaluator_for(ARK, "learned")
-    order = ranked(ARK, ev, world, 0, legal, depth=4, width=3, top_width=8)
-    want, seen = [], set()
-    for _, i in order:
-        key = legal[i]["type"], (None if legal[i]["type"] == "x_token" else legal[i].get("card"))
-        if key not in seen:
-            seen.add(key)
-            want.append(legal[i])
-    got = bot.last_stats["candidates"]
-    assert got == want[:3]
-    assert sum(a["type"] == "x_token" for a in got) <= 1
-    assert got != [legal[i] for _, i in order[:3]]  # here fast's top 3 hold two X-token moves
-    assert PlanBot(**SMALL).kept(order, legal, 3) == order[:3]  # off: fast's top k as before
+    first of each card in fast's order, the X-token moves one kind), the same look then
+    compares them."""
+    for turn in (4, 6, 8):
+        state = _turn_start(seats, f"plan-distinct-{seats}", turn)
+        legal = ARK.legal_actions(state, 0)
+        bot = PlanBot(distinct=1, **SMALL)
+        bot.choose(ARK, ARK.view(state, 0), legal, {"rng": 11}, Sampler(ARK, state, 0))
+        world = Sampler(ARK, state, 0)({"rng": 11})
+        ev = evaluator_for(ARK, "learned")
+        order = ranked(ARK, ev, world, 0, legal, depth=4, width=3, top_width=8)
+        want, seen = [], set()
+        for _, i in order:
+            a = legal[i]
+            key = a["type"], (None if a["type"] == "x_token" else a.get("card"))
+            if key not in seen:
+                seen.add(key)
+                want.append(a)
+        got = bot.last_stats["candidates"]
+        assert got == want[:3]
+        assert sum(a["type"] == "x_token" for a in got) <= 1
+        assert PlanBot(**SMALL).kept(order, legal, 3) == order[:3]  # off: fast's top k
+    # by hand: X-token moves of two cards and one card with and without an X token
+    legal = [{"type": "x_token", "card": "sponsors"}, {"type": "x_token", "card": "build"},
+             {"type": "action", "card": "animals", "x": 0},
+             {"type": "action", "card": "animals", "x": 1},
+             {"type": "action", "card": "build", "x": 0}]
+    order = [(5.0, 0), (5.0, 1), (4.0, 3), (3.5, 2), (3.0, 4)]
+    assert PlanBot(distinct=1).kept(order, legal, 3) == [(5.0, 0), (4.0, 3), (3.0, 4)]
+    assert PlanBot().kept(order, legal, 3) == order[:3]

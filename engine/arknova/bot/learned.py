@@ -292,6 +292,8 @@ def validate(data: dict) -> dict:
             raise ValueFileError(f"value.json: {part} sigma must be a positive number")
         if "money_cap" in model and (not finite(model["money_cap"]) or model["money_cap"] <= 0):
             raise ValueFileError(f"value.json: {part} money_cap must be a positive number")
+        if "strength_used" in model and not finite(model["strength_used"]):
+            raise ValueFileError(f"value.json: {part} strength_used must be a number")
     if not finite(data.get("tempo")) or data["tempo"] < 0:
         raise ValueFileError("value.json: tempo must be a number >= 0")
     if "progress" in data and (not finite(data["progress"]) or data["progress"] <= 0):
@@ -344,6 +346,28 @@ def value(state: dict, seat: int) -> float:
     return utility(state, seat) + pending(state, seat)
 
 
+def answer_term(state: dict, seat: int, action) -> float:
+    """The term of an answer itself (``Evaluator.answer``): at a turn's start, using an action
+    card at strength ``s`` (its slot plus the X tokens spent, less a constriction) adds
+    ``strength_used * (s - MIDDLE)`` (value.json, per part; absent: 0); other answers 0.
+
+    A position's value cannot see what a turn spent: an action card used at strength 1 and the
+    same card left where it was lead to the same slots, so the one-ply look played the Build card
+    at strength 1 turn after turn (a pavilion for a point of appeal) and the Animals card for one
+    animal at 3 (docs/bots.md, "The strength an action card is used at"). Features of the slots
+    in the value made it hoard the cards instead ("The plan level's choices as a teacher")."""
+    if not isinstance(action, dict) or action.get("type") != "action":
+        return 0.0
+    w = load()["solo" if state["seats"] == 1 else "duel"].get("strength_used", 0.0)
+    if not w or state["stack"][-1]["kind"] != "turn":
+        return 0.0
+    p = state["players"][seat]
+    return w * (strength_of(p, action["card"], action.get("x", 0)) - MIDDLE)
+
+
+MIDDLE = 3  #: :func:`answer_term`'s strength that counts 0 (the middle slot)
+
+
 EVALUATOR = Evaluator(
     value=value, own_followup=HAND.own_followup, shortlist=HAND.shortlist, clone=HAND.clone,
-    session=HAND.session, extra=dict(HAND.extra))
+    session=HAND.session, extra=dict(HAND.extra), answer=answer_term)
