@@ -6,6 +6,7 @@ these). The rules are the modules of :mod:`engine.arknova` itself; words for peo
   clock-free parts of a zoo's value: :mod:`.zooparts`; their memos: :mod:`.evalmemo`
 - which answers a search tries: :mod:`.shortlist`
 - the learned value (weights in ``engine/arknova/data/value.json``): :mod:`.learned`; which
-  hand animals its hand worth counts as homed (one per free enclosure): :mod:`.handhomes`
+  hand animals its hand worth counts as homed (one per free enclosure): :mod:`.handhomes`; the
+  term of an answer itself (the strength an action card is used at): ``learned.answer_term``
 - the analysis' measure, the expected final margin: :mod:`.margin`
 """
