@@ -73,7 +73,7 @@ class PlanBot(FastBot):
                  depth: int = 8, width: int = 6,
                  top_width: int = 24, reply_depth: int = 6, reply_width: int = 4,
                  reply_top: int = 12, max_steps: int = 200, budget: int | None = BUDGET,
-                 distinct: int = 0, evaluation: str | None = "learned") -> None:
+                 evaluation: str | None = "learned") -> None:
         super().__init__(depth, width, top_width, evaluation)
         self.k = k                      #: answers compared two turns deep (1: fast itself)
         self.samples = samples          #: sampled worlds each answer is played out in
@@ -86,7 +86,6 @@ class PlanBot(FastBot):
         self.reply_top = reply_top      #: answers per decision
         self.max_steps = max_steps      #: most decisions played to reach the next own turn
         self.budget = budget            #: value calls a decision may spend (None: no bound)
-        self.distinct = distinct        #: 1: the kept answers use different action cards
         self.last_stats: dict | None = None
 
     def choose(self, game, view, legal, rng, sample=None):
@@ -104,7 +103,7 @@ class PlanBot(FastBot):
         if self.k <= 1 or (not self.followups and own_followup(game, ev, world, seat)):
             return legal[order[0][1]]
         best_v = order[0][0]
-        cands = [i for v, i in self.kept(order, legal, self.k)
+        cands = [i for v, i in order[:self.k]
                  if self.margin is None or v >= best_v - self.margin]
         if len(cands) == 1:
             return legal[cands[0]]
@@ -120,24 +119,6 @@ class PlanBot(FastBot):
                            "means": [t / max(1, self.samples) for t in totals],
                            "rounds": rounds, "calls": counted.calls}
         return legal[cands[pick]]
-
-    def kept(self, order: list, legal: list, k: int) -> list:
-        """The best ``k`` of ``order`` (fast's ranking); with :attr:`distinct` the best answer
-        of each action card in that order (the X-token actions, whatever card they move, count
-        as one kind)."""
-        if not self.distinct:
-            return order[:k]
-        out, seen = [], set()
-        for v, i in order:
-            a = legal[i]
-            key = ((a.get("type"), None if a.get("type") == "x_token" else a.get("card"))
-                   if isinstance(a, dict) else i)
-            if key not in seen:
-                seen.add(key)
-                out.append((v, i))
-                if len(out) == k:
-                    break
-        return out
 
     def further(self, game, counted: Counted, seat, looks: list) -> tuple[list, int]:
         """The value of each :meth:`look` (per world, per candidate) :attr:`horizon` turns deep,
@@ -159,9 +140,8 @@ class PlanBot(FastBot):
                 break
             for w, w_looks in enumerate(looks):
                 for c, (_, state, legal, order) in enumerate(w_looks):
-                    nexts = self.kept(order, legal, self.k_next)
-                    if j < len(nexts):
-                        one = self.look(game, ev, state, seat, legal[nexts[j][1]])
+                    if j < len(order):
+                        one = self.look(game, ev, state, seat, legal[order[j][1]])
                         v = self.deepen(game, ev, seat, one, self.horizon - 1)
                         deep[w][c] = v if deep[w][c] is None else max(deep[w][c], v)
             last, rounds = counted.calls - spent, j + 1
@@ -196,7 +176,7 @@ class PlanBot(FastBot):
             return value
         return max(self.deepen(game, ev, seat, self.look(game, ev, state, seat, legal[i]),
                                ahead - 1)
-                   for _, i in self.kept(order, legal, max(1, self.k_next)))
+                   for _, i in order[:max(1, self.k_next)])
 
     def two_turns(self, game, ev: Evaluator, world, seat, action, ahead: int | None = None) -> float:
         """The value of ``action`` in ``world`` for ``seat``: its chain as fast plays it, then

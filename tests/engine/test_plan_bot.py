@@ -224,36 +224,3 @@ def test_the_budget_stops_the_further_look_between_rounds():
     ample, wide = answer(budget=10 * unbounded["calls"])
     assert (ample, wide["means"], wide["calls"]) == (free, unbounded["means"], unbounded["calls"])
 
-
-@pytest.mark.parametrize("seats", [1, 2])
-def test_distinct_keeps_the_best_answer_of_each_action_card(seats):
-    """``distinct=1``: the candidates are fast's best answers of different action cards (the
-    first of each card in fast's order, the X-token moves one kind), the same look then
-    compares them."""
-    for turn in (4, 6, 8):
-        state = _turn_start(seats, f"plan-distinct-{seats}", turn)
-        legal = ARK.legal_actions(state, 0)
-        bot = PlanBot(distinct=1, **SMALL)
-        bot.choose(ARK, ARK.view(state, 0), legal, {"rng": 11}, Sampler(ARK, state, 0))
-        world = Sampler(ARK, state, 0)({"rng": 11})
-        ev = evaluator_for(ARK, "learned")
-        order = ranked(ARK, ev, world, 0, legal, depth=4, width=3, top_width=8)
-        want, seen = [], set()
-        for _, i in order:
-            a = legal[i]
-            key = a["type"], (None if a["type"] == "x_token" else a.get("card"))
-            if key not in seen:
-                seen.add(key)
-                want.append(a)
-        got = bot.last_stats["candidates"]
-        assert got == want[:3]
-        assert sum(a["type"] == "x_token" for a in got) <= 1
-        assert PlanBot(**SMALL).kept(order, legal, 3) == order[:3]  # off: fast's top k
-    # by hand: X-token moves of two cards and one card with and without an X token
-    legal = [{"type": "x_token", "card": "sponsors"}, {"type": "x_token", "card": "build"},
-             {"type": "action", "card": "animals", "x": 0},
-             {"type": "action", "card": "animals", "x": 1},
-             {"type": "action", "card": "build", "x": 0}]
-    order = [(5.0, 0), (5.0, 1), (4.0, 3), (3.5, 2), (3.0, 4)]
-    assert PlanBot(distinct=1).kept(order, legal, 3) == [(5.0, 0), (4.0, 3), (3.0, 4)]
-    assert PlanBot().kept(order, legal, 3) == order[:3]
