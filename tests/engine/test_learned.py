@@ -330,12 +330,15 @@ def test_the_answer_term_counts_the_strength_an_action_card_is_used_at(monkeypat
     inside = next(s for s in positions(ARK, 1, 31, every=1, limit=200)
                   if s["stack"][-1]["kind"] != "turn" and ARK.waiting_for(s))
     assert learned.answer_term(inside, 0, {"type": "action", "card": "build", "x": 0}) == 0.0
-    data["solo"]["strength_used"] = 0.7
     duel = next(s for s in positions(ARK, 2, 31, every=1, limit=80)
                 if s["stack"][-1]["kind"] == "turn")
-    assert "strength_used" not in data["duel"]
-    assert learned.answer_term(duel, duel["active"], {"type": "action", "card": "build",
-                                                      "x": 0}) == 0.0
+    seat = duel["active"]
+    build = {"type": "action", "card": "build", "x": 0}
+    data["duel"].pop("strength_used", None)
+    assert learned.answer_term(duel, seat, build) == 0.0
+    data["duel"]["strength_used"] = 0.5  # each part reads its own weight
+    slot = duel["players"][seat]["cards"].index("build") + 1
+    assert learned.answer_term(duel, seat, build) == pytest.approx(0.5 * (slot - 3))
     bad = copy.deepcopy(data)
     bad["solo"]["strength_used"] = float("nan")
     with pytest.raises(learned.ValueFileError):
