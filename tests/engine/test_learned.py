@@ -343,3 +343,27 @@ def test_the_answer_term_counts_the_strength_an_action_card_is_used_at(monkeypat
     bad["solo"]["strength_used"] = float("nan")
     with pytest.raises(learned.ValueFileError):
         learned.validate(bad)
+
+
+def test_an_action_card_may_have_a_strength_weight_of_its_own(monkeypatch):
+    """``strength_by_card`` (value.json, per part) overrides ``strength_used`` for the cards it
+    names; the others keep the part's weight; a card that is not an action card, or a weight
+    that is not a number, is refused."""
+    state = next(s for s in positions(ARK, 1, 31, every=1, limit=80)
+                 if s["stack"][-1]["kind"] == "turn")
+    p = state["players"][0]
+    data = copy.deepcopy(learned.load())
+    data["solo"]["strength_used"] = 0.7
+    data["solo"]["strength_by_card"] = {"association": 2.0, "sponsors": 0.0}
+    monkeypatch.setattr(learned, "load", lambda: data)
+    for card in ("animals", "build", "cards", "association", "sponsors"):
+        a = {"type": "action", "card": card, "x": 0}
+        s = p["cards"].index(card) + 1
+        w = {"association": 2.0, "sponsors": 0.0}.get(card, 0.7)
+        assert learned.answer_term(state, 0, a) == pytest.approx(w * (s - 3))
+    assert learned.validate(copy.deepcopy(data))["solo"]["strength_by_card"]["association"] == 2.0
+    for bad_map in ({"kiosk": 1.0}, {"build": "1"}, {"build": float("inf")}, [1.0]):
+        bad = copy.deepcopy(data)
+        bad["solo"]["strength_by_card"] = bad_map
+        with pytest.raises(learned.ValueFileError):
+            learned.validate(bad)

@@ -38,6 +38,7 @@ from importlib import resources
 from ...bots.evaluation import Evaluator, final_value
 from .. import deck
 from ..actions.association import TASKS, workers_needed
+from ..keywords import ACTIONS
 from ..tables import T, appeal_income, victory_points
 from ..turn import strength_of
 from .evaluate import EVALUATOR as HAND, clock, pending, zoo_parts
@@ -68,6 +69,7 @@ PROGRESS = 60.0    #: default of ``progress`` in value.json: the tempo term's wi
 #: points on the tracks, appeal plus the conservation's worth, which end the game at 0
 #: (:func:`engine.arknova.scoring.end_triggered_by`).
 PROGRESS_ON = ("projected", "markers")
+MIDDLE = 3         #: :func:`answer_term`'s strength that counts 0 (the middle slot)
 NEAR = 40.0        #: the end features count the last this many points before the nearer end
 SOON = 0.5         #: :func:`project_soon`'s share left for each step the association card is short
 
@@ -294,6 +296,11 @@ def validate(data: dict) -> dict:
             raise ValueFileError(f"value.json: {part} money_cap must be a positive number")
         if "strength_used" in model and not finite(model["strength_used"]):
             raise ValueFileError(f"value.json: {part} strength_used must be a number")
+        by_card = model.get("strength_by_card", {})
+        if not isinstance(by_card, dict) or not all(
+                k in ACTIONS and finite(v) for k, v in by_card.items()):
+            raise ValueFileError(f"value.json: {part} strength_by_card must map action cards "
+                                 f"{list(ACTIONS)} to numbers")
     if not finite(data.get("tempo")) or data["tempo"] < 0:
         raise ValueFileError("value.json: tempo must be a number >= 0")
     if "progress" in data and (not finite(data["progress"]) or data["progress"] <= 0):
@@ -349,7 +356,8 @@ def value(state: dict, seat: int) -> float:
 def answer_term(state: dict, seat: int, action) -> float:
     """The term of an answer itself (``Evaluator.answer``): at a turn's start, using an action
     card at strength ``s`` (its slot plus the X tokens spent, less a constriction) adds
-    ``strength_used * (s - MIDDLE)`` (value.json, per part; absent: 0); other answers 0.
+    ``strength_used * (s - MIDDLE)`` (value.json, per part; absent: 0; ``strength_by_card``, per
+    part, gives an action card a weight of its own); other answers 0.
 
     A position's value cannot see what a turn spent: an action card used at strength 1 and the
     same card left where it was lead to the same slots, so the one-ply look played the Build card
@@ -358,14 +366,13 @@ def answer_term(state: dict, seat: int, action) -> float:
     in the value made it hoard the cards instead ("The plan level's choices as a teacher")."""
     if not isinstance(action, dict) or action.get("type") != "action":
         return 0.0
-    w = load()["solo" if state["seats"] == 1 else "duel"].get("strength_used", 0.0)
+    part = load()["solo" if state["seats"] == 1 else "duel"]
+    card = action["card"]
+    w = part.get("strength_by_card", {}).get(card, part.get("strength_used", 0.0))
     if not w or state["stack"][-1]["kind"] != "turn":
         return 0.0
     p = state["players"][seat]
-    return w * (strength_of(p, action["card"], action.get("x", 0)) - MIDDLE)
-
-
-MIDDLE = 3  #: :func:`answer_term`'s strength that counts 0 (the middle slot)
+    return w * (strength_of(p, card, action.get("x", 0)) - MIDDLE)
 
 
 EVALUATOR = Evaluator(
