@@ -73,7 +73,7 @@ class PlanBot(FastBot):
                  depth: int = 8, width: int = 6,
                  top_width: int = 24, reply_depth: int = 6, reply_width: int = 4,
                  reply_top: int = 12, max_steps: int = 200, budget: int | None = BUDGET,
-                 evaluation: str | None = "learned") -> None:
+                 terms: int = 1, evaluation: str | None = "learned") -> None:
         super().__init__(depth, width, top_width, evaluation)
         self.k = k                      #: answers compared two turns deep (1: fast itself)
         self.samples = samples          #: sampled worlds each answer is played out in
@@ -86,6 +86,7 @@ class PlanBot(FastBot):
         self.reply_top = reply_top      #: answers per decision
         self.max_steps = max_steps      #: most decisions played to reach the next own turn
         self.budget = budget            #: value calls a decision may spend (None: no bound)
+        self.terms = terms              #: 1: a line counts its own answers' terms (0: not)
         self.last_stats: dict | None = None
 
     def choose(self, game, view, legal, rng, sample=None):
@@ -112,7 +113,8 @@ class PlanBot(FastBot):
         looks = [[self.look(game, counted.evaluator, w, seat, legal[i]) for i in cands]
                  for w in worlds]
         values, rounds = self.further(game, counted, seat, looks)
-        totals = [sum(v[j] for v in values) for j in range(len(cands))]
+        terms = [self.term(ev, world, seat, legal[i]) for i in cands]  # the seat's view alike
+        totals = [sum(v[j] + terms[j] for v in values) for j in range(len(cands))]
         pick = max(range(len(cands)), key=lambda j: (totals[j], -j))
         self.last_stats = {"candidates": [legal[i] for i in cands],
                            "one_ply": [v for v, _ in order[:len(cands)]],
@@ -141,8 +143,10 @@ class PlanBot(FastBot):
             for w, w_looks in enumerate(looks):
                 for c, (_, state, legal, order) in enumerate(w_looks):
                     if j < len(order):
-                        one = self.look(game, ev, state, seat, legal[order[j][1]])
-                        v = self.deepen(game, ev, seat, one, self.horizon - 1)
+                        a = legal[order[j][1]]
+                        one = self.look(game, ev, state, seat, a)
+                        v = (self.deepen(game, ev, seat, one, self.horizon - 1)
+                             + self.term(ev, state, seat, a))
                         deep[w][c] = v if deep[w][c] is None else max(deep[w][c], v)
             last, rounds = counted.calls - spent, j + 1
         return [[v if d is None else d for v, d in zip(vs, ds)]
@@ -175,16 +179,25 @@ class PlanBot(FastBot):
         if ahead <= 1 or not order:
             return value
         return max(self.deepen(game, ev, seat, self.look(game, ev, state, seat, legal[i]),
-                               ahead - 1)
+                               ahead - 1) + self.term(ev, state, seat, legal[i])
                    for _, i in order[:max(1, self.k_next)])
+
+    def term(self, ev: Evaluator, state, seat, action) -> float:
+        """The evaluator's term of an own answer (:attr:`Evaluator.answer`), which a line adds
+        for each of its answers as fast's ranking adds it for one (with :attr:`terms`)."""
+        if not self.terms or ev.answer is None:
+            return 0.0
+        return ev.answer(state, seat, action)
 
     def two_turns(self, game, ev: Evaluator, world, seat, action, ahead: int | None = None) -> float:
         """The value of ``action`` in ``world`` for ``seat``: its chain as fast plays it, then
-        fast's best next own turn (the game's end: the value there). With ``ahead`` (default
+        fast's best next own turn (the game's end: the value there), plus the action's term
+        (:meth:`term`). With ``ahead`` (default
         :attr:`horizon`) above 1, the next turn's best ``k_next`` answers by fast's ranking are
         looked at the same way, ``ahead - 1`` turns further, and the best of them counts."""
         ahead = self.horizon if ahead is None else ahead
-        return self.deepen(game, ev, seat, self.look(game, ev, world, seat, action), ahead)
+        return (self.deepen(game, ev, seat, self.look(game, ev, world, seat, action), ahead)
+                + self.term(ev, world, seat, action))
 
     def next_turn(self, game, ev: Evaluator, state, seat):
         """``state`` played on to the start of ``seat``'s next turn (or the game's end, or

@@ -176,7 +176,9 @@ def test_plan_plays_zoocracy_on_its_own_evaluator():
 
 def test_a_longer_horizon_takes_the_best_of_the_next_turns_answers():
     """``horizon=2``: an answer's value is the best, over the next turn's ``k_next`` best
-    answers by fast's ranking, of their own look one turn further."""
+    answers by fast's ranking, of their own look one turn further; each answer of the line adds
+    its term (``Evaluator.answer``: the strength an action card is used at), as fast's ranking
+    adds it for one answer, unless ``terms=0``."""
     state = _turn_start(1, "plan-horizon", 3)
     bot = PlanBot(horizon=2, k_next=2, **SMALL)
     ev = evaluator_for(ARK, "learned")
@@ -193,8 +195,13 @@ def test_a_longer_horizon_takes_the_best_of_the_next_turns_answers():
         order = ranked(ARK, ev, mid, 0, legal, depth=4, width=3, top_width=8)
         want = max(bot.two_turns(ARK, ev, mid, 0, legal[i], 1) for _, i in order[:2])
         one = bot.two_turns(ARK, ev, world, 0, action, 1)
-    assert got == want
-    assert one == order[0][0]  # one turn ahead: fast's best next turn
+        own = ev.answer(world, 0, action)
+        bare = PlanBot(horizon=2, k_next=2, terms=0, **SMALL)
+        without = bare.two_turns(ARK, ev, world, 0, action, 1)
+    assert action["type"] == "action" and own != 0  # the first card is not in the middle slot
+    assert got == want + own
+    assert one == order[0][0] + own  # one turn ahead: fast's best next turn, plus the term
+    assert without == order[0][0]
 
 
 def test_the_budget_stops_the_further_look_between_rounds():
