@@ -13,7 +13,10 @@ level
    the seat's next turn (other seats, and the seat's own decisions between turns such as a
    break's, answered by a greedy one-ply look on the same value), and scores it by fast's best
    next turn there: the best value :func:`~.greedy.ranked` finds (a finished game: its value);
-3. answers the kept answer with the best mean over the worlds (ties: fast's order).
+3. answers the kept answer with the best mean over the worlds (ties: fast's order). A line's
+   value adds the evaluator's term of each of its own answers (``Evaluator.answer``, as
+   fast's ranking adds it for one: the kept answer's and each later turn's; ``terms`` 0: the
+   positions alone).
 
 With ``horizon`` 2 (the default; 1 is the two-turn look above) the next turn is not scored by
 fast's best answer alone: its best ``k_next`` (3) answers are each played on to the turn after
