@@ -48,8 +48,9 @@ class Evaluator:
       need a whole copy; :func:`step` no longer does: it copies only what a move touches).
     - ``answer(state, seat, action)``: optionally a term of the answer itself, added to the
       value of the state it leads to when the one-ply look ranks a decision's answers
-      (``greedy.score_answers``): what the answer spends that the position after it does not
-      show (the zoo builder: the strength an action card is used at).
+      (``greedy.score_answers``; the plan level adds it for each own answer of a line): what
+      the answer spends that the position after it does not show (the zoo builder: the
+      strength an action card is used at).
     """
 
     value: Callable[[State, int], float]
