@@ -34,7 +34,9 @@ e2e_log=""
 e2e_pid=""
 if [ -n "$(find tests/e2e \( -name 'test_*.py' -o -name '*_test.py' \) -print -quit 2>/dev/null)" ]; then
     e2e_log=$(mktemp "${TMPDIR:-/tmp}/menagerie-e2e.XXXXXX")
-    "$PY" -m pytest tests/e2e > "$e2e_log" 2>&1 &
+    # (a whole game through the page takes more than the 5 minutes after which pytest would
+    # print every thread's stack; the tests keep their own time limits)
+    "$PY" -m pytest -o faulthandler_timeout=1200 tests/e2e > "$e2e_log" 2>&1 &
     e2e_pid=$!
     trap 'kill "$e2e_pid" 2>/dev/null || true' INT TERM
 fi
