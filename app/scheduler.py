@@ -33,6 +33,7 @@ class Scheduler:
         self._task: asyncio.Task | None = None
         self._conn = None  # PostgreSQL: the connection holding the advisory lock
         self.leader = False
+        self._stopping = False
         self.played = 0
         #: more work of each pass, ``async (now) -> Any`` (the quick match's sweep)
         self.chores: list[Callable[[Any], Awaitable[Any]]] = []
@@ -41,14 +42,23 @@ class Scheduler:
         self.chores.append(chore)
 
     async def start(self) -> None:
+        self._stopping = False
         self._task = asyncio.create_task(self._run(), name="menagerie-scheduler")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        """Stop the passes and give up the lock. Python 3.11's ``asyncio.wait_for`` can swallow a
+        cancellation that arrives as the awaited query completes (the pass then goes on, and a
+        plain ``await`` of the task waited forever: seen in CI): the loop also checks
+        ``_stopping``, and the cancellation is sent again until the task has ended."""
+        task, self._task = self._task, None
+        self._stopping = True
+        while task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait({task}, timeout=1.0)
+        if task is not None and not task.cancelled():
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
+                task.result()
+        self._stopping = False
         await self._release()
 
     async def _release(self) -> None:
@@ -105,7 +115,7 @@ class Scheduler:
         return played
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 if await self._lead():
                     await self.tick()
