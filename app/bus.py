@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from . import jsonutil
+from . import background, jsonutil
 
 
 class Hub(Protocol):
@@ -192,9 +192,7 @@ class PgBus:
     async def stop(self) -> None:
         self._stopping = True
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+            await background.end(self._task)
             self._task = None
 
     def _on_notify(self, _conn, _pid, _channel, payload: str) -> None:
@@ -235,7 +233,7 @@ class PgBus:
                 first = False
                 # anything announced while we were not listening
                 await self.hub.resync()
-                while not lost.is_set():
+                while not lost.is_set() and not self._stopping:
                     try:
                         await asyncio.wait_for(lost.wait(), self.keepalive)
                     except TimeoutError:

@@ -30,6 +30,7 @@ from datetime import timedelta
 
 from sqlalchemy import delete, select, update
 
+from . import background
 from .models_delivery import OutboxEvent
 from .signals import Notify, Signals, YourTurn
 from .times import utcnow
@@ -71,9 +72,7 @@ class Outbox:
         if self._task is not None:
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
                 await asyncio.wait_for(asyncio.shield(self._task), timeout)
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+            await background.end(self._task)
             self._task = None
 
     def abandon(self) -> None:

@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from . import times
+from . import background, times
 
 log = logging.getLogger("menagerie.scheduler")
 
@@ -52,13 +52,7 @@ class Scheduler:
         ``_stopping``, and the cancellation is sent again until the task has ended."""
         task, self._task = self._task, None
         self._stopping = True
-        while task is not None and not task.done():
-            task.cancel()
-            await asyncio.wait({task}, timeout=1.0)
-        if task is not None and not task.cancelled():
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                task.result()
-        self._stopping = False
+        await background.end(task)
         await self._release()
 
     async def _release(self) -> None:

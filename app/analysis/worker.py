@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from .. import background
 from ..models import Analysis
 from ..times import utcnow
 from . import compute
@@ -107,9 +108,7 @@ class AnalysisWorker:
         self._stopping = True
         self._wake.set()
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+            await background.end(self._task)
             self._task = None
         jobs = list(self.running.values())
         for job in jobs:
@@ -121,9 +120,7 @@ class AnalysisWorker:
             if job.process is not None and job.process.is_alive():
                 job.process.terminate()
             if job.task is not None and not job.task.done():
-                job.task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await job.task
+                await background.end(job.task, every=10.0)  # its clean-up joins the process (5 s)
         self.running.clear()
 
     async def _run(self) -> None:

@@ -16,14 +16,13 @@ processes, a page open on another process is not seen, and a mail may go out.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
 import engine
 
-from .. import prefs_store
+from .. import background, prefs_store
 from ..auth import UserInfo
 from ..credentials import check_email
 from ..db import Duplicate
@@ -83,9 +82,7 @@ class NotifyService:
 
     async def stop(self) -> None:
         if self._digests is not None:
-            self._digests.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._digests
+            await background.end(self._digests)
             self._digests = None
         await self.email.stop()
 
