@@ -36,13 +36,13 @@ if [ -n "$(find tests/e2e \( -name 'test_*.py' -o -name '*_test.py' \) -print -q
     e2e_log=$(mktemp "${TMPDIR:-/tmp}/menagerie-e2e.XXXXXX")
     # (a whole game through the page takes more than the 5 minutes after which pytest would
     # print every thread's stack; the tests keep their own time limits)
-    "$PY" -m pytest -o faulthandler_timeout=1200 tests/e2e > "$e2e_log" 2>&1 &
+    "$PY" -m pytest -o faulthandler_timeout=1200 --durations=15 tests/e2e > "$e2e_log" 2>&1 &
     e2e_pid=$!
     trap 'kill "$e2e_pid" 2>/dev/null || true' INT TERM
 fi
 
 set +e
-"$PY" -m pytest tests --ignore=tests/e2e "$@"
+"$PY" -m pytest tests --ignore=tests/e2e --durations=30 "$@"
 rc=$?
 e2e_rc=0
 if [ -n "$e2e_pid" ]; then
