@@ -14,7 +14,8 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from . import background, jsonutil
+from . import jsonutil
+from .tasks import end_task
 
 
 class Hub(Protocol):
@@ -192,7 +193,7 @@ class PgBus:
     async def stop(self) -> None:
         self._stopping = True
         if self._task is not None:
-            await background.end(self._task)
+            await end_task(self._task)
             self._task = None
 
     def _on_notify(self, _conn, _pid, _channel, payload: str) -> None:

@@ -28,7 +28,7 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 
-from . import background
+from .tasks import end_task
 from .times import aware, utcnow
 
 log = logging.getLogger("menagerie.jobs")
@@ -83,7 +83,7 @@ class JobWorker:
             # the jobs under way may finish (and be recorded) within their time
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
                 await asyncio.wait_for(asyncio.shield(self._task), self.drain)
-            await background.end(self._task)
+            await end_task(self._task)
             self._task = None
         if self.inflight:  # interrupted jobs: due again at once (the next start runs them)
             with contextlib.suppress(Exception):

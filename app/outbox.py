@@ -30,9 +30,9 @@ from datetime import timedelta
 
 from sqlalchemy import delete, select, update
 
-from . import background
 from .models_delivery import OutboxEvent
 from .signals import Notify, Signals, YourTurn
+from .tasks import end_task
 from .times import utcnow
 
 log = logging.getLogger("menagerie.outbox")
@@ -72,7 +72,7 @@ class Outbox:
         if self._task is not None:
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
                 await asyncio.wait_for(asyncio.shield(self._task), timeout)
-            await background.end(self._task)
+            await end_task(self._task)
             self._task = None
 
     def abandon(self) -> None:

@@ -17,7 +17,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from . import background, times
+from . import times
+from .tasks import end_task
 
 log = logging.getLogger("menagerie.scheduler")
 
@@ -52,7 +53,7 @@ class Scheduler:
         ``_stopping``, and the cancellation is sent again until the task has ended."""
         task, self._task = self._task, None
         self._stopping = True
-        await background.end(task)
+        await end_task(task)
         await self._release()
 
     async def _release(self) -> None:

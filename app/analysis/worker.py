@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from .. import background
 from ..models import Analysis
+from ..tasks import end_task
 from ..times import utcnow
 from . import compute
 from .store import AnalysisStore
@@ -108,7 +108,7 @@ class AnalysisWorker:
         self._stopping = True
         self._wake.set()
         if self._task is not None:
-            await background.end(self._task)
+            await end_task(self._task)
             self._task = None
         jobs = list(self.running.values())
         for job in jobs:
@@ -120,7 +120,7 @@ class AnalysisWorker:
             if job.process is not None and job.process.is_alive():
                 job.process.terminate()
             if job.task is not None and not job.task.done():
-                await background.end(job.task, every=10.0)  # its clean-up joins the process (5 s)
+                await end_task(job.task, every=10.0)  # its clean-up joins the process (5 s)
         self.running.clear()
 
     async def _run(self) -> None:

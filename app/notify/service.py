@@ -22,13 +22,14 @@ from datetime import datetime, timedelta
 
 import engine
 
-from .. import background, prefs_store
+from .. import prefs_store
 from ..auth import UserInfo
 from ..credentials import check_email
 from ..db import Duplicate
 from ..models_delivery import NotificationPrefs
 from ..refusal import BadLink, Refusal, say
 from ..signals import Notify, YourTurn
+from ..tasks import end_task
 from ..times import aware, iso, utcnow
 from ..vacations_store import on_vacation
 from . import daily as daily_notice, digest, prefs as P, store
@@ -82,7 +83,7 @@ class NotifyService:
 
     async def stop(self) -> None:
         if self._digests is not None:
-            await background.end(self._digests)
+            await end_task(self._digests)
             self._digests = None
         await self.email.stop()
 

@@ -1,4 +1,4 @@
-"""``app.background.end``: a task that swallows its cancellation (Python 3.11's ``wait_for`` race)
+"""``app.tasks.end_task``: a task that swallows its cancellation (Python 3.11's ``wait_for`` race)
 still ends; a plain ``cancel(); await`` of it would wait forever."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from app import background
+from app.tasks import end_task
 
 
 def swallowing_loop(log: list[str]):
@@ -29,7 +29,7 @@ async def test_end_repeats_the_cancellation_until_the_task_ends():
     log: list[str] = []
     task = asyncio.create_task(swallowing_loop(log))
     await asyncio.sleep(0.01)
-    await asyncio.wait_for(background.end(task, every=0.05), 5)
+    await asyncio.wait_for(end_task(task, every=0.05), 5)
     assert task.done() and task.cancelled()
     assert log == ["swallowed", "ended"]
 
@@ -42,7 +42,7 @@ async def test_a_plain_cancel_and_await_does_not_end_it():
     with pytest.raises(asyncio.TimeoutError):
         await asyncio.wait_for(asyncio.shield(task), 0.3)
     assert log == ["swallowed"] and not task.done()
-    await background.end(task, every=0.05)
+    await end_task(task, every=0.05)
     assert task.cancelled()
 
 
@@ -51,9 +51,9 @@ async def test_end_takes_the_error_of_a_failed_task_and_accepts_none():
         raise RuntimeError("boom")
     task = asyncio.create_task(fail())
     await asyncio.sleep(0)
-    await background.end(task)  # no "exception was never retrieved", no raise
+    await end_task(task)  # no "exception was never retrieved", no raise
     assert task.done() and isinstance(task.exception(), RuntimeError)
-    await background.end(None)
+    await end_task(None)
 
 
 async def test_a_finished_task_is_left_as_it_is():
@@ -61,5 +61,5 @@ async def test_a_finished_task_is_left_as_it_is():
         return 7
     task = asyncio.create_task(ok())
     await task
-    await background.end(task)
+    await end_task(task)
     assert task.result() == 7
