@@ -4,11 +4,13 @@
 // /api/daily/history).
 import { api, auth } from "./api.js";
 import { h, clear, $ } from "./dom.js";
-import { t, setupPage } from "./i18n.js";
+import { t, setupPage, unfilled } from "./i18n.js";
 import { attemptText, boardTable, clockTime, dayLabel, kindName, score, streakText } from "./daily.js";
 import { toast } from "./toast.js";
+import { expose } from "./hooks.js";
 
 setupPage();
+expose({ unfilled }); // window.menagerie (hooks.js)
 
 const PAGE = 50;
 const params = new URLSearchParams(location.search);

@@ -12,7 +12,7 @@ import { HintButton } from "./hintbutton.js";
 import { t, setupPage, unfilled } from "./i18n.js";
 import { countMyTurns, setBadge, showNotification, titleWithCount, TurnFeed, turnNotice } from "./asyncplay.js";
 import { Live, setConn } from "./live.js";
-import { loadLog as readLog } from "./gamelog.js";
+import { loadLog as readLog, loadPrivates } from "./gamelog.js";
 import { renderHeader, renderWaitingRoom, watchFinalScreen } from "./gamechrome.js";
 import { toast } from "./toast.js";
 import { expose } from "./hooks.js";
@@ -346,7 +346,7 @@ async function load() {
   takeSummary(g);
   st.gameName = g.game;
   if (!st.catalog) { // (two loads at once mount one table)
-    mounting ||= mountTable(st, g.game, { send, toast, endTurn, decorateBar: (bar) => hints.attach(bar) });
+    mounting ||= mountTable(st, g.game, { send, toast, endTurn, decorateBar: (bar) => hints.attach(bar), privates: () => loadPrivates(st.id) });
     ui = await mounting;
   }
   clearTimeout(pollTimer);

@@ -1,5 +1,6 @@
 // The game page's log: the versions' events the page missed (a jump past versions, a reload),
-// read from GET /api/games/{id}/log page by page and merged into st.log in version order.
+// read from GET /api/games/{id}/log page by page and merged into st.log in version order; and a
+// finished game's private parts (its history).
 import { api } from "./api.js";
 
 /** The log's answer as [{version, events}] (a list of versions, or of events by version). */
@@ -38,4 +39,16 @@ export async function loadLog(st, after, redraw) {
   } catch {
     /* the log is a nicety */
   }
+}
+
+const opened = new Map();
+
+/** Every seat's private part of a finished game, by seat (after the end the history opens them
+ * to everybody: app/redaction.py), or null (a game still running, a failed request); asked once. */
+export function loadPrivates(id) {
+  if (!opened.has(id)) {
+    opened.set(id, api.get(`/api/games/${encodeURIComponent(id)}/history`)
+      .then((d) => (d && d.status === "finished" && d.privates) || null, () => null));
+  }
+  return opened.get(id);
 }

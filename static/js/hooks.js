@@ -4,7 +4,8 @@
 // with what it offers:
 //   game page (game.js)     state, ui, live, send, endTurn, resync, refreshLegal, chat, feed, unfilled
 //   replay page (replay.js) state, ui, replay, goTo, analysis, unfilled
-//   lobby (lobby.js)        feed, refresh
+//   lobby (lobby.js)        feed, refresh, unfilled
+//   profile (profile.js), daily (dailypage.js), rules (rules.js): unfilled
 // What may be relied on: `state` is the page state (st: version, view, legal, legalVersion, seat,
 // pending, waitingFor, byId…), to be read, not written; `ui` the mounted table (null until it is
 // mounted; its `bar` is the decision bar); `live` the game socket (`live.drop(ms)` closes it and

@@ -4,7 +4,7 @@
 import { api, auth, asList, ApiError, request } from "./api.js";
 import { h, clear, $ } from "./dom.js";
 import { injectSprite } from "./icons.js";
-import { t, setupPage } from "./i18n.js";
+import { t, setupPage, unfilled } from "./i18n.js";
 import { renderPreferences } from "./notifyprefs.js";
 import { renderDailyCard } from "./daily.js";
 import { notificationButton, setBadge, showNotification, titleWithCount, TurnFeed } from "./asyncplay.js";
@@ -220,7 +220,7 @@ async function init() {
     else if (msg.about === "declined") toast(t("invite.declined_toast", { name: msg.by || "?", title }));
     if (msg.type === "your_turn") showNotification(msg);
   });
-  expose({ feed, refresh }); // window.menagerie, for tests and outside tools (hooks.js)
+  expose({ feed, refresh, unfilled }); // window.menagerie, for tests and outside tools (hooks.js)
   if (auth.user) feed.start();
   window.addEventListener("menagerie:auth", () => { if (auth.user) { feed.stopped = false; feed.connect(); } else feed.stop(); });
   const bell = notificationButton();

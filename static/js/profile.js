@@ -4,12 +4,14 @@
 // the daily challenge streak; a follow button for a signed-in visitor.
 import { api, auth, asList } from "./api.js";
 import { h, clear, $, cap, timeAgo } from "./dom.js";
-import { t, tOr, setupPage } from "./i18n.js";
+import { t, tOr, setupPage, unfilled } from "./i18n.js";
 import { describeControl } from "./asyncplay.js";
 import { ratingChart } from "./ratingchart.js";
 import { toast } from "./toast.js";
+import { expose } from "./hooks.js";
 
 setupPage();
+expose({ unfilled }); // window.menagerie (hooks.js)
 
 const name = new URLSearchParams(location.search).get("name") || (auth.user && auth.user.username) || "";
 const enc = encodeURIComponent;

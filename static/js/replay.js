@@ -319,7 +319,7 @@ async function load() {
     renderHeader();
     return;
   }
-  ui = await mountTable(st, g.game, { send: () => {}, toast });
+  ui = await mountTable(st, g.game, { send: () => {}, toast, privates: async () => rp.privates });
   document.body.classList.add("running"); // the table's full-window layout
   const asked = params.get("v");
   let first;

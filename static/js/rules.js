@@ -1,9 +1,11 @@
 // The rules page of a game: the project's rules text (Markdown), rendered without a library.
 import { api } from "./api.js";
 import { $ } from "./dom.js";
-import { lang, t, tOr, setupPage } from "./i18n.js";
+import { lang, t, tOr, setupPage, unfilled } from "./i18n.js";
+import { expose } from "./hooks.js";
 
 setupPage();
+expose({ unfilled }); // window.menagerie (hooks.js)
 
 const game = new URLSearchParams(location.search).get("game") || "arknova";
 

@@ -13,6 +13,8 @@ export class TableUI {
     this.endTurn = hooks.endTurn || null;
     /** (bar element) => void: the page's own part of every drawing of the decision bar */
     this.decorateBar = hooks.decorateBar || null;
+    /** () => Promise of every seat's private part of the finished game, by seat (null: none) */
+    this.privates = hooks.privates || null;
     this.finalDismissed = false;
     this.lastWidth = 0;
     this.els = {

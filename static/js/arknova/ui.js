@@ -14,6 +14,10 @@ import { applyHints, actionEffect, actionBothSides } from "./explain.js";
 import { renderScoreTrack } from "./score.js";
 
 const SHORT_ACTION = { association: t("action.short.association") };
+/** A column head of the association table: its name; a phone shows the icon instead (the name its
+ * tooltip and label), so the table fits the phone's panel. */
+const assocHead = (kind, name) => h("th", { title: name, "aria-label": name },
+  h("span", { class: "narrow-only" }, icon(kind, { size: 18 })), h("span", { class: "wide-only" }, name));
 export const ACTION_ICON = { animals: "herbivore", build: "size", cards: "card", association: "partner", sponsors: "science" };
 
 export class ArkNovaUI extends TableUI {
@@ -230,7 +234,8 @@ export class ArkNovaUI extends TableUI {
       h("div", { class: "tasks" }, Object.entries(tasks).map(([task, v]) => h("span", { class: "task", title: t("board.task_value", { task: tOr(`assoc.task.${task}`, cap(task)), v }) }, icon(taskIcon[task] || "partner", { size: 18 }), ` ${tOr(`assoc.task.${task}`, cap(task))} `, h("b", String(v))))),
       supply,
       h("table", { class: "assoc" },
-        h("thead", h("tr", h("th", t("board.zoo")), h("th", t("board.workers")), h("th", t("board.partner_zoos")), h("th", t("board.universities")), h("th", t("board.projects")))),
+        h("thead", h("tr", h("th", t("board.zoo")), assocHead("worker", t("board.workers")), assocHead("partner", t("board.partner_zoos")),
+          assocHead("university", t("board.universities")), assocHead("project", t("board.projects")))),
         h("tbody", rows)),
       h("p", { class: "small" }, icon("conservation", { size: 16 }), ` ${t("board.donations", { n: p.donations })}`, nextDonation ? ` · ${t("board.next_donation", { n: nextDonation })}` : "")));
 

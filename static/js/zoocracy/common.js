@@ -60,11 +60,12 @@ export function whoName(seat, you, lower = false) {
   return seatName(seat);
 }
 
-/** Chip + name, "you" marked. */
+/** Chip + name, "you" marked (a name too long for its place ends in "…": its tooltip has it whole). */
 export function party(seat, you, opts = {}) {
   if (seat === null || seat === undefined) return h("span", { class: "muted" }, t("zc.who.nobody_lower"));
+  const name = seat === you ? (opts.compact ? t("zc.who.you") : t("zc.party.you", { name: seatName(seat) })) : seatName(seat);
   return h("span", { class: ["zc-party", opts.class] }, seatChip(seat, { small: true }),
-    h("span", { class: "zc-party-name" }, seat === you ? (opts.compact ? t("zc.who.you") : t("zc.party.you", { name: seatName(seat) })) : seatName(seat)));
+    h("span", { class: "zc-party-name", title: name }, name));
 }
 
 /** A label inside a sentence: lower case, but German keeps its capital nouns. */

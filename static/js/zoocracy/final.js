@@ -4,6 +4,12 @@ import { seatTag, seatName } from "../seats.js";
 import { bySeat, whoName } from "./common.js";
 import { t, tv, listing } from "../i18n.js";
 
+/** A number's column head: its name; a phone shows the short word of the parties' rows instead
+ * (board.js: "Goals", "Food"), the name its tooltip, so no head breaks inside a word. */
+function head(name, short) {
+  return h("th", { class: "num", title: name, "aria-label": name }, h("span", { class: "wide-only" }, name), h("span", { class: "narrow-only" }, short));
+}
+
 export function renderFinal(ui, onClose) {
   const st = ui.st;
   const pub = ui.pub;
@@ -11,7 +17,13 @@ export function renderFinal(ui, onClose) {
   const result = st.result || null;
   const det = (result && result.details) || {};
   const goals = det.goal_steps || pub.goals || [];
-  const food = det.treasury || [];
+  // the treasuries: the engine's result has them; a game a resignation ended has none there, so
+  // every seat's private part of the finished game (ui.finalPrivates, ui.js), else the own seat's
+  const opened = ui.finalPrivates || {};
+  const food = det.treasury || Array.from({ length: n }, (_, q) => {
+    const priv = bySeat(opened, q) || (q === st.seat ? ui.priv : null);
+    return priv && priv.food != null ? priv.food : undefined;
+  });
   const ranking = result && Array.isArray(result.ranking) ? result.ranking.map(Number)
     : Array.from({ length: n }, (_, q) => q);
   // a resignation gives the places (app/outcome.py: who resigned is last): they win over the
@@ -54,7 +66,7 @@ export function renderFinal(ui, onClose) {
       h("button", { class: "btn ghost", type: "button", onclick: onClose, "aria-label": t("final.close_aria") }, t("final.back_to_board"))),
     why ? h("p", { class: "zc-final-why" }, why) : null,
     h("table", { class: "final-table" },
-      h("thead", h("tr", h("th", "#"), h("th", t("zc.parties.party")), h("th", { class: "num" }, t("zc.parties.goals_title")), h("th", { class: "num" }, t("zc.me.treasury")),
+      h("thead", h("tr", h("th", "#"), h("th", t("zc.parties.party")), head(t("zc.parties.goals_title"), t("zc.parties.goals")), head(t("zc.me.treasury"), t("zc.parties.food")),
         h("th", { class: "num" }, t("zc.parties.seats")), h("th", t("zc.final.at_the_end")))),
       h("tbody", rows)),
     h("p", h("a", { class: "btn", href: "./" }, t("game.back_to_lobby"))));

@@ -150,5 +150,22 @@ export class ZoocracyUI extends TableUI {
   }
 
   // ---------------------------------------------------------------- winner screen
-  finalScreen(onClose) { return renderFinal(this, onClose); }
+  finalScreen(onClose) {
+    this.openPrivates();
+    return renderFinal(this, onClose);
+  }
+
+  /** A finished game whose result has no treasuries (a resignation ended it): every seat's
+   * private part, open to everybody after the end (the page's `privates`), asked for once; the
+   * final screen is drawn again when it comes (final.js reads `finalPrivates`). */
+  openPrivates() {
+    const det = (this.st.result && this.st.result.details) || {};
+    if (det.treasury || this.finalPrivates !== undefined || !this.privates || this.st.status !== "finished") return;
+    this.finalPrivates = null;
+    this.privates().then((all) => {
+      if (!all) return;
+      this.finalPrivates = all;
+      this.renderFinalScreen();
+    }, () => {});
+  }
 }
