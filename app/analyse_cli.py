@@ -114,6 +114,10 @@ def register(app) -> None:
                                           "engine's measured setting)"),
         candidates: int = typer.Option(None, "--candidates", min=0,
                                        help="Bot answers compared besides the chosen one"),
+        policy: str = typer.Option(None, "--policy",
+                                   help="Who picks and plays out the compared answers: own, "
+                                        "learned, mix (the default) or plan (the plan level's "
+                                        "look at move starts: slower, judges deeper play)"),
         as_json: bool = typer.Option(False, "--json", help="Print the report as JSON"),
     ) -> None:
         """Analyse a finished game: each seat's decisions against the search bot's best, from
@@ -150,9 +154,13 @@ def register(app) -> None:
         except Refusal as exc:
             typer.echo(f"{exc.code}: {exc.message}", err=True)
             raise typer.Exit(2) from None
-        over = {k: v for k, v in (("playouts", playouts), ("candidates", candidates))
-                if v is not None}
-        settings = dataclasses.replace(Settings(), **over)
+        over = {k: v for k, v in (("playouts", playouts), ("candidates", candidates),
+                                  ("policy", policy)) if v is not None}
+        try:
+            settings = dataclasses.replace(Settings(), **over)
+        except ValueError as exc:
+            typer.echo(str(exc), err=True)
+            raise typer.Exit(2) from None
         actions = [{"seat": s, "action": a} for s, a in log]
         err = Console(stderr=True)
         with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(),

@@ -7,8 +7,11 @@ Which answers are compared and how they are played out is the **policy**
 - ``policy``: ``"own"`` (the game's own, hand-weighted evaluation: greedy), ``"learned"`` (the
   learned value: the fast level) or ``"mix"`` (both: each ranks the legal answers and its best
   ones are compared, and the sampled worlds are played out alternately by one and the other,
-  so no level's way of playing is the yardstick). A game without a learned value plays its own
-  in every case.
+  so no level's way of playing is the yardstick), or ``"plan"`` (the plan level's look at a
+  move start: fast's best ``k`` answers and the chosen one, each followed in every sampled
+  world by the plan level's line, the answer's chain, the seat's next turn at its best of
+  ``k_next`` by the learned value, on to the start of the turn after; inside a chain as
+  ``"learned"``). A game without a learned value plays its own in every case.
 - ``measure``: the game's margin evaluator variant (``"margin"``: the hand projection of the
   final margin; ``"margin_learned"``: the learned value's predicted margin; ``"margin_mean"``:
   their mean); a game without one measures with its own evaluation.
@@ -21,10 +24,11 @@ from .analysis_measure import Measure
 from .evaluation import evaluator_for, searching, step
 from .greedy import GreedyBot, candidates, finish_chain, own_followup, ranked
 from .mcts import MctsBot
+from .plan import PlanBot
 
 #: The evaluator variants of each policy (None: the game's own evaluation).
 POLICIES: dict[str, tuple[str | None, ...]] = {"own": (None,), "learned": ("learned",),
-                                                "mix": (None, "learned")}
+                                                "mix": (None, "learned"), "plan": ("learned",)}
 
 
 def policy_evaluators(game, policy: str) -> list:
@@ -116,6 +120,8 @@ def _compare(game, evs, meas, state, seat, chosen, settings, rng):
                     sums[k][1] += p
         n = settings.chain_worlds * len(evs)
         return legal, idx, [a / n for a, _ in sums], [b / n for _, b in sums], True
+    if settings.policy == "plan":
+        return _plan_compare(game, evs[0], meas, state, seat, world, legal, must, settings, rng)
     orders = [ranked(game, ev, world, seat, legal, depth=g.depth, width=g.width,
                      top_width=g.top_width) for ev in evs]
     # each policy keeps its best answers (its share of ``candidates``, at least one), the ones
@@ -144,6 +150,43 @@ def _compare(game, evs, meas, state, seat, chosen, settings, rng):
             sums[k][0] += m
             sums[k][1] += p
     return legal, idx, [a / rounds for a, _ in sums], [b / rounds for _, b in sums], False
+
+
+def _plan_end(game, bot: PlanBot, ev, world, seat, answer):
+    """Where the plan level's line after ``answer`` ends in ``world``: the answer and its chain,
+    on to the seat's next turn, that turn's best of ``k_next`` answers (fast's order) by the
+    plan level's look, on to the start of the turn after (or the game's end)."""
+    _, state, legal, order = bot.look(game, ev, world, seat, answer)
+    best = None
+    for _, i in order[:max(1, bot.k_next)]:
+        v, end, _, _ = bot.look(game, ev, state, seat, legal[i])
+        v += bot.term(ev, state, seat, legal[i])
+        if best is None or v > best[0]:
+            best = (v, end)
+    return state if best is None else best[1]
+
+
+def _plan_compare(game, ev, meas, state, seat, world, legal, must, settings, rng):
+    """A move start on the ``"plan"`` policy: fast's best ``k`` answers (the plan level's
+    candidates) and the chosen one, each followed by :func:`_plan_end` in ``settings.playouts``
+    sampled worlds (the first the one fast ranked on; every answer in every world), measured
+    where the line ends."""
+    bot = PlanBot()
+    order = ranked(game, ev, world, seat, legal, depth=bot.depth, width=bot.width,
+                   top_width=bot.top_width)
+    idx = [i for _, i in order[:bot.k]]
+    if must is not None and must not in idx:
+        idx.append(must)
+    sums = [[0.0, 0.0] for _ in idx]
+    for r in range(settings.playouts):
+        if r:
+            world = game.determinize(state, seat, rng)
+        for k, i in enumerate(idx):
+            m, p = meas(_plan_end(game, bot, ev, world, seat, legal[i]), seat)
+            sums[k][0] += m
+            sums[k][1] += p
+    n = settings.playouts
+    return legal, idx, [a / n for a, _ in sums], [b / n for _, b in sums], False
 
 
 __all__ = ["POLICIES", "answer_values", "find_answer", "policy_evaluators"]

@@ -77,6 +77,19 @@ def test_analyse_refuses_bad_input(tmp_path):
     path.write_text(json.dumps(rec))
     result = CliRunner().invoke(cli, ["analyse", "--file", str(path), *FAST])
     assert result.exit_code == 1
+    result = CliRunner().invoke(cli, ["analyse", "--file", str(good), "--policy", "oracle"])
+    assert result.exit_code == 2 and "analysis policy must be one of" in result.output
+
+
+def test_analyse_with_the_plan_levels_look(tmp_path):
+    path, log = _record(tmp_path)
+    result = CliRunner().invoke(cli, ["analyse", "--file", str(path), "--json", "--policy",
+                                      "plan", "--playouts", "1"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["settings"]["policy"] == "plan" and report["complete"] is True
+    planted = next(e for e in report["entries"] if e["index"] == MOVE_AT)
+    assert planted["chosen"] == log[MOVE_AT]["action"] and planted["loss"] > 2
 
 
 def test_analyse_a_stored_game(db_url):

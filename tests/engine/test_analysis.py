@@ -118,6 +118,28 @@ def test_the_planted_blunder_on_greedys_yardstick(plant):
     assert entry["loss"] > 10
 
 
+def test_the_plan_policy_compares_the_plan_levels_candidates_and_charges_the_blunder():
+    """Policy "plan": at a move start fast's best 4 answers (the plan level's candidates) and the
+    chosen one, each followed by the plan level's line; the planted blunder is charged more than
+    a unit (about 4 VP on the hand projection's mean), deterministically per seed and index."""
+    log = greedy_log(ARK, SEED, LENGTH, plant=MOVE_AT)
+    state = state_at(ARK, log, MOVE_AT)
+    seat, chosen = log[MOVE_AT]["seat"], log[MOVE_AT]["action"]
+    settings = Settings(playouts=2, policy="plan")
+    entry = analyse_point(ARK, state, seat, chosen, settings, MOVE_AT)
+    assert entry["playouts"] == 2 and not entry["chained"]
+    assert 2 <= entry["compared"] <= 5  # fast's best 4, and the blunder when not among them
+    assert entry["chosen"] == chosen and entry["best"] != chosen
+    assert entry["loss"] > unit_of(ARK)
+    assert analyse_point(ARK, state, seat, chosen, settings, MOVE_AT) == entry
+    # inside a chain it answers as the learned policy (the fast level's one-ply look)
+    chain = state_at(ARK, log, CHAIN_AT)
+    c_seat, c_chosen = log[CHAIN_AT]["seat"], log[CHAIN_AT]["action"]
+    assert (analyse_point(ARK, chain, c_seat, c_chosen, settings, CHAIN_AT)
+            == analyse_point(ARK, chain, c_seat, c_chosen, Settings(playouts=2, policy="learned"),
+                             CHAIN_AT))
+
+
 def test_a_planted_blunder_in_a_whole_game():
     """The same blunder in a game played to its end (~750 actions, ~730 analysed), with the
     cheapest setting: a mistake, and one of the three biggest of the opening (the first 100
@@ -286,7 +308,7 @@ def _perturbed_positions(log):
         yield index, seat, state, changed
 
 
-@pytest.mark.parametrize("policy", ["own", "mix"])
+@pytest.mark.parametrize("policy", ["own", "mix", "plan"])
 def test_analysis_and_hints_never_read_the_hidden_parts(clean_log, policy):
     # several answers played out (mix: by both levels, measured by both values)
     wide = Settings(playouts=2, candidates=3, policy=policy,
