@@ -17,6 +17,7 @@ import asyncio
 import dataclasses
 import json
 import sys
+from typing import Any
 
 import typer
 
@@ -154,8 +155,9 @@ def register(app) -> None:
         except Refusal as exc:
             typer.echo(f"{exc.code}: {exc.message}", err=True)
             raise typer.Exit(2) from None
-        over = {k: v for k, v in (("playouts", playouts), ("candidates", candidates),
-                                  ("policy", policy)) if v is not None}
+        over: dict[str, Any] = {k: v for k, v in (("playouts", playouts),
+                                                  ("candidates", candidates),
+                                                  ("policy", policy)) if v is not None}
         try:
             settings = dataclasses.replace(Settings(), **over)
         except ValueError as exc:
