@@ -156,14 +156,7 @@ def _plan_end(game, bot: PlanBot, ev, world, seat, answer):
     """Where the plan level's line after ``answer`` ends in ``world``: the answer and its chain,
     on to the seat's next turn, that turn's best of ``k_next`` answers (fast's order) by the
     plan level's look, on to the start of the turn after (or the game's end)."""
-    _, state, legal, order = bot.look(game, ev, world, seat, answer)
-    best = None
-    for _, i in order[:max(1, bot.k_next)]:
-        v, end, _, _ = bot.look(game, ev, state, seat, legal[i])
-        v += bot.term(ev, state, seat, legal[i])
-        if best is None or v > best[0]:
-            best = (v, end)
-    return state if best is None else best[1]
+    return bot.line(game, ev, seat, bot.look(game, ev, world, seat, answer), bot.horizon)[1]
 
 
 def _plan_compare(game, ev, meas, state, seat, world, legal, must, settings, rng):

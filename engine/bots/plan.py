@@ -178,12 +178,23 @@ class PlanBot(FastBot):
         """The value of a :meth:`look` ``ahead`` own turns deep: with ``ahead`` above 1 the
         next turn's best ``k_next`` answers by fast's ranking are each looked at the same way,
         ``ahead - 1`` turns further, and the best of them counts."""
+        return self.line(game, ev, seat, one, ahead)[0]
+
+    def line(self, game, ev: Evaluator, seat, one: tuple, ahead: int) -> tuple:
+        """``(value, end)``: :meth:`deepen`'s value and the state where its best line ends
+        (the first best on ties; the post-game analysis measures there)."""
         value, state, legal, order = one
         if ahead <= 1 or not order:
-            return value
-        return max(self.deepen(game, ev, seat, self.look(game, ev, state, seat, legal[i]),
-                               ahead - 1) + self.term(ev, state, seat, legal[i])
-                   for _, i in order[:max(1, self.k_next)])
+            return value, state
+        best: tuple | None = None
+        for _, i in order[:max(1, self.k_next)]:
+            v, end = self.line(game, ev, seat, self.look(game, ev, state, seat, legal[i]),
+                               ahead - 1)
+            v += self.term(ev, state, seat, legal[i])
+            if best is None or v > best[0]:
+                best = (v, end)
+        assert best is not None
+        return best
 
     def term(self, ev: Evaluator, state, seat, action) -> float:
         """The evaluator's term of an own answer (:attr:`Evaluator.answer`), which a line adds
