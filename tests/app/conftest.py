@@ -132,7 +132,10 @@ def make_settings(url: str, **overrides) -> Settings:
                   # every fresh account is ranked in the daily challenge; test_daily_ranked
                   # puts the threshold back
                   daily_ranked_min_account_days=0, daily_ranked_min_games=0,
-                  daily_ranked_need_email=False)
+                  daily_ranked_need_email=False,
+                  # the analysis child process imports its games afresh: it must know the
+                  # test game too (a finished toy game's analysis failed with KeyError 'toy')
+                  analysis_preload="tests.toygame:TOY")
     values.update(overrides)
     return Settings(**values)
 
