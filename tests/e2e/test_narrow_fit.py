@@ -7,6 +7,8 @@
   the finished game's private parts have them), for its player, a spectator and in the replay;
 - Zoocracy's parliament list keeps a party's row on one line: a 32-character name ends in "…" (its
   tooltip has it whole), its seats stay beside it;
+- Zoocracy's score rows on a phone: the heads above the parties' numbers ("Мета", "Мандати") stand
+  side by side, whole, each number under its head (the columns are as wide as their words);
 - the lobby, a profile, the daily challenge's page and the rules pages leave no placeholder of a
   message unfilled (``window.menagerie.unfilled()``, as the game and replay pages).
 
@@ -371,3 +373,74 @@ def test_no_page_leaves_a_placeholder_unfilled(server, browser, watch, someone, 
         assert checked == ["lobby", "profile", "daily", "rules of arknova", "rules of zoocracy"]
     finally:
         ctx.close()
+
+
+# --------------------------------------------------------------------------- 6. the parties' score rows
+#: the parties' heads (a phone's line above the rows) and each row's numbers: boxes and widths
+PARTY_HEADS = """() => {
+    const box = (e) => { const r = e.getBoundingClientRect();
+      return { text: e.innerText.trim(), left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+               scroll: e.scrollWidth, client: e.clientWidth }; };
+    const list = document.querySelector('.zc-parties'); const l = list.getBoundingClientRect();
+    const head = document.querySelector('.zc-parties-head');
+    const heads = head.getClientRects().length ? [...head.children].filter(c => c.getClientRects().length).map(box) : [];
+    const rows = [...document.querySelectorAll('.zc-party-row')].map(r => ({
+      row: box(r), cells: [...r.querySelectorAll(':scope > .num')].filter(c => c.getClientRects().length).map(c => {
+        const b = c.querySelector('b'); return { ...box(c), num: box(b) }; }) }));
+    return { heads, rows, listLeft: l.left, listRight: l.right, listScroll: list.scrollWidth, listClient: list.clientWidth }; }"""
+
+
+def overlaps(boxes: list[dict]) -> list[tuple[str, str]]:
+    """The pairs of `boxes` that share some area (a half pixel of rounding aside)."""
+    return [(a["text"], b["text"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+            if min(a["right"], b["right"]) - max(a["left"], b["left"]) > 0.5
+            and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 0.5]
+
+
+@pytest.fixture(scope="module")
+def zoocracy_game(server):
+    """A running Zoocracy game of a 32-character name and a short one (the presidency's bids)."""
+    ada, bob = person(server, long_name()), person(server)
+    gid = two_seats(server, "zoocracy", ada, bob, "e2e-narrow-parties")
+    return gid, ada, bob
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_party_score_heads_do_not_overlap_on_a_phone(server, browser, watch, artifacts, zoocracy_game, lang):
+    """The heads above the parties' numbers ("Мета", "Мандати", "Карти", "Їжа") stand side by side,
+    whole, each number under its head; the laptop's rows (their words inline) do not overlap."""
+    gid, ada, _ = zoocracy_game
+    w = words(lang)
+    for viewport in (PHONE, LAPTOP):
+        size = f"{viewport['width']}x{viewport['height']}"
+        ctx, page = open_page(browser, watch, server, ada, lang, viewport, f"/game.html?id={gid}",
+                              f"parties-{lang}-{size}")
+        try:
+            page.wait_for_selector(".zc-party-row .num b")
+            page.locator(".zc-parties").scroll_into_view_if_needed()
+            got = page.evaluate(PARTY_HEADS)
+            assert len(got["rows"]) == 2, got
+            assert got["listScroll"] <= got["listClient"] + 1, got
+            for row in got["rows"]:
+                assert len(row["cells"]) == 4, row
+                assert overlaps(row["cells"]) == [], f"{size}: a row's numbers overlap: {row}"
+                assert all(c["left"] >= row["row"]["left"] - 0.5 and c["right"] <= row["row"]["right"] + 0.5
+                           for c in row["cells"]), f"{size}: a number out of its row: {row}"
+            assert page.evaluate(WIDTH) <= viewport["width"]
+            if viewport is PHONE:
+                heads = got["heads"]
+                assert [x["text"] for x in heads] == [w["zc.parties.party"], w["zc.parties.goals"], w["zc.parties.seats"],
+                                                      w["zc.parties.cards"], w["zc.parties.food"]], heads
+                assert overlaps(heads) == [], f"heads overlap: {[(x['text'], x['left'], x['right']) for x in heads]}"
+                cut = [x for x in heads if x["scroll"] > x["client"] + 1]
+                assert cut == [], f"heads cut off: {cut}"
+                assert all(x["left"] >= got["listLeft"] - 0.5 and x["right"] <= got["listRight"] + 0.5 for x in heads), got
+                # each number stands under its head: their right edges meet (the columns align right)
+                for row in got["rows"]:
+                    for head, cell in zip(heads[1:], row["cells"], strict=True):
+                        assert abs(cell["num"]["right"] - head["right"]) <= 1, (head, cell)
+                small = page.evaluate(SMALL_TEXT, ".zc-parties *")
+                assert small == [], f"text under 14 px in the parties' rows: {small}"
+            page.locator(".zc-parties").screenshot(path=str(artifacts / f"narrow-fit-parties-{lang}-{size}.png"))
+        finally:
+            ctx.close()
