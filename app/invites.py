@@ -32,9 +32,8 @@ from typing import Any
 
 import engine
 
-from . import jsonutil, outbox_store
+from . import outbox_store
 from .auth import UserInfo
-from .bus import USER_CHANNEL
 from .db import Database
 from .refusal import Refusal, say
 from .settings import Settings
@@ -91,15 +90,6 @@ class InviteService:
                           say("invitation_quota.limit", limit=limit),
                           limit=limit)
 
-    async def _tell(self, game_id: int, name: str, users: list[int], about: str,
-                    by: str) -> None:
-        """A notice on the user channel: their open pages refresh their lists at once."""
-        if users:
-            await self.games.bus.publish(USER_CHANNEL, jsonutil.dumps_str({
-                "g": game_id, "v": 0, "name": name, "title": engine.title_of(name),
-                "turn": [], "users": sorted(set(users)), "status": "open", "about": about,
-                "by": by}))
-
     @staticmethod
     def _payload(kind: str, game_id: int, name: str, users: list[int], by: str) -> dict:
         return Notify(kind, game_id, name, engine.title_of(name), tuple(sorted(set(users))),
@@ -119,7 +109,7 @@ class InviteService:
             also=lambda s, gid: outbox_store.notice(s, gid, self._payload(
                 "game_invitation", gid, name, list(ids), user.username)))
         self.signals.wake_outbox()
-        await self._tell(out["id"], name, list(ids), "invitation", user.username)
+        await self.games.tell_users(out["id"], name, list(ids), "invitation", user.username)
         log.info("game %s: %s invited %s", out["id"], user.username,
                  ", ".join(n for _, n in people))
         return out
@@ -136,7 +126,7 @@ class InviteService:
             game_id, user.id, choose,
             lambda game, users: self._payload("game_invitation", game_id, game, users,
                                               user.username))
-        await self._tell(game_id, name, invited, "invitation", user.username)
+        await self.games.tell_users(game_id, name, invited, "invitation", user.username)
         return await self.games.summary(game_id, user)
 
     # ------------------------------------------------------------------ answers
@@ -144,7 +134,8 @@ class InviteService:
         """Take the kept seat; the game starts once nobody is left to wait for."""
         done = await self.store.answer_invite(game_id, user.id, accept=True)
         creator = done.created_by
-        await self._tell(game_id, done.game, [*done.others, *([creator] if creator else [])],
+        await self.games.tell_users(game_id, done.game,
+                                    [*done.others, *([creator] if creator else [])],
                          "accepted", user.username)
         await self.games.start_if_ready(game_id)
         return await self.games.summary(game_id, user)
@@ -157,7 +148,7 @@ class InviteService:
                                                        users, user.username))
         self.signals.wake_outbox()
         creator = done.created_by
-        await self._tell(game_id, done.game, [creator] if creator else [], "declined",
+        await self.games.tell_users(game_id, done.game, [creator] if creator else [], "declined",
                          user.username)
         log.info("game %s: %s declined the invitation", game_id, user.username)
         return await self.games.summary(game_id, user)
@@ -165,7 +156,7 @@ class InviteService:
     async def withdraw(self, user: UserInfo, game_id: int, name: str) -> dict:
         """The creator takes back an invitation not answered yet: the seat is free."""
         done = await self.store.withdraw_invite(game_id, user.id, name)
-        await self._tell(game_id, done.game, [done.user_id] if done.user_id else [],
+        await self.games.tell_users(game_id, done.game, [done.user_id] if done.user_id else [],
                          "withdrawn", user.username)
         return await self.games.summary(game_id, user)
 

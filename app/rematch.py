@@ -8,7 +8,8 @@ or decline. A game has at most one rematch (``games.rematch_of`` is unique): ask
 second player asking at the same time, gets the same game (200 instead of 201).
 
 ``/accept`` keeps the seat; ``/decline`` frees it, and the rematch becomes an ordinary open game
-that anyone may join and its creator starts. As soon as no seat is invited or empty the game
+that anyone may join and its creator starts. Both are told as an invitation's answers are
+(``app/invites.py``): the others' pages refresh, a decline notifies the creator. As soon as no seat is invited or empty the game
 starts by itself (at once when the old game had a single human).
 
 Each invited player gets an ``invitation`` notice (email, push: their choices apply), queued
@@ -68,13 +69,31 @@ class RematchService:
         return await self.summary(new_id, user), True
 
     async def accept(self, user: UserInfo, game_id: int) -> dict:
-        await self.store.answer_invitation(game_id, user.id, accept=True)
+        """Keep the seat; the others are told (their pages refresh), and the game starts once
+        nobody is left to wait for (as an invitation's accept: app/invites.py)."""
+        done = await self.store.answer_invite(game_id, user.id, accept=True)
+        creator = done.created_by
+        await self.games.tell_users(game_id, done.game,
+                                    [*done.others, *([creator] if creator else [])],
+                                    "accepted", user.username)
         await self._start_if_ready(game_id)
         return await self.summary(game_id, user)
 
     async def decline(self, user: UserInfo, game_id: int) -> dict:
-        # the decliner's open sockets of this game stop being that seat's, in every process
-        await self.store.answer_invitation(game_id, user.id, accept=False)
+        """Free the seat (the decliner's open sockets of this game stop being that seat's, in
+        every process); the rematch's creator gets an ``invitation_declined`` notice (email,
+        push: their choices apply) and their pages a ``declined`` toast."""
+
+        def declined(game: str, users: list[int]) -> dict:
+            return Notify("invitation_declined", game_id, game, engine.title_of(game),
+                          tuple(sorted(set(users))), user.username).payload()
+
+        done = await self.store.answer_invite(game_id, user.id, accept=False, declined=declined)
+        if self.signals is not None:
+            self.signals.wake_outbox()
+        creator = done.created_by
+        await self.games.tell_users(game_id, done.game, [creator] if creator else [],
+                                    "declined", user.username)
         return await self.summary(game_id, user)
 
     async def _start_if_ready(self, game_id: int) -> None:

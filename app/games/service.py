@@ -23,8 +23,11 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+import engine
+
+from .. import jsonutil
 from ..auth import UserInfo
-from ..bus import LocalBus
+from ..bus import USER_CHANNEL, LocalBus
 from ..db import Database
 from ..frame import Frame
 from ..realtime import Hub
@@ -186,6 +189,18 @@ class GameService:
         """Who sits where changed (see :meth:`.store.SqlGameStore.seats_changed`): call with
         the session of the change, then without it once committed."""
         await self.ctx.store.seats_changed(game_id, session)
+
+    async def tell_users(self, game_id: int, name: str, users: list[int], about: str,
+                         by: str) -> None:
+        """A notice on the user channel about an invitation and its answers (``about``:
+        ``invitation``, ``accepted``, ``declined``, ``withdrawn``; ``by`` who did it; the
+        invitations' and the rematches' alike): the users' open pages
+        refresh their lists at once (app/userfeed.py; the lobby's toasts)."""
+        if users:
+            await self.bus.publish(USER_CHANNEL, jsonutil.dumps_str({
+                "g": game_id, "v": 0, "name": name, "title": engine.title_of(name),
+                "turn": [], "users": sorted(set(users)), "status": "open", "about": about,
+                "by": by}))
 
     async def seat_map(self, game_id: int) -> dict[int, int]:
         """Who sits where in the game now: user id -> seat."""

@@ -133,23 +133,6 @@ class RematchRows(SeatWriter):
                 return Rematched(existing, False)
             return Rematched(new.id, True)
 
-    async def answer_invitation(self, game_id: int, user_id: int, accept: bool) -> None:
-        """Keep (``accept``) or free the invited seat of ``user_id``; a freed seat is announced
-        to every process (their sockets of that seat follow)."""
-        async with self.db.write() as s:
-            row, seat = await invited_seat(s, game_id, user_id)
-            seat.invited = False
-            if not accept:
-                seat.user_id = None
-            row.updated_at = utcnow()
-            if not accept:
-                await self.seats_changed(game_id, s)
-            await s.commit()
-        if self.cache is not None:
-            self.cache.drop(game_id)
-        if not accept:
-            await self.seats_changed(game_id)
-
     async def start_check(self, game_id: int) -> StartCheck | None:
         """Whether an open game may start by itself (a rematch, an invitation game): its
         status, its creator, whether a seat is still invited or empty."""

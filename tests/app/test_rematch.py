@@ -4,10 +4,13 @@ decline, the game starting by itself once nobody is left to wait for."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 from sqlalchemy import select
 
+from app.bus import USER_CHANNEL
 from app.models import Game, Seat
+from app.models_delivery import OutboxEvent
 
 from .conftest import play_to_end
 
@@ -78,6 +81,42 @@ async def test_decline_frees_the_seat(api):
     assert (await newcomer.post(f"/api/games/{new['id']}/join")).json()["seat"] == 1
     r = await a.post(f"/api/games/{new['id']}/start")
     assert r.status_code == 200 and r.json()["status"] == "running"
+
+
+async def heard(got: list[dict], want: int) -> list[dict]:
+    """The invitation notices on the user channel heard so far (the channel also carries the
+    games' turns), once ``want`` of them arrived (5 s at most: the PostgreSQL bus delivers them
+    through LISTEN, after the request returned)."""
+    for _ in range(100):
+        if sum("about" in n for n in got) >= want:
+            break
+        await asyncio.sleep(0.05)
+    return [{k: n[k] for k in ("g", "users", "about", "by")} for n in got if "about" in n]
+
+
+async def test_answers_are_told_as_an_invitation_s(api):
+    """Accepting or declining a rematch tells the others as an invitation's answers do: their
+    open pages hear it on the user channel (the lobby's toast, the lists refresh), and a decline
+    queues the creator's ``invitation_declined`` notice (email, push) in the same transaction."""
+    api.services.signals.wake_outbox = lambda: None  # keep the notice rows to read them
+    got: list[dict] = []
+    api.services.games.bus.listen(USER_CHANNEL, lambda raw: got.append(json.loads(raw)))
+    gid, (a, b, c) = await finished_game(api)
+    new = (await b.post(f"/api/games/{gid}/rematch")).json()["id"]
+    assert (await a.post(f"/api/games/{new}/rematch/accept")).status_code == 200
+    assert await heard(got, 1) == [{"g": new, "users": sorted([b.id, c.id]), "about": "accepted",
+                                    "by": a.name}]
+    got.clear()
+    assert (await c.post(f"/api/games/{new}/rematch/decline")).status_code == 200
+    assert await heard(got, 1) == [{"g": new, "users": [b.id], "about": "declined",
+                                    "by": c.name}]
+    async with api.services.db.read() as s:
+        notices = [(r.payload["kind"], r.payload["users"], r.payload["by"]) for r in (
+            await s.execute(select(OutboxEvent).where(OutboxEvent.game_id == new,
+                                                      OutboxEvent.kind == "notice")
+                            .order_by(OutboxEvent.id))).scalars().all()]
+    assert notices == [("invitation", sorted([a.id, c.id]), b.name),
+                       ("invitation_declined", [b.id], c.name)]
 
 
 async def test_a_game_against_bots_restarts_at_once(api):
