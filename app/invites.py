@@ -136,7 +136,7 @@ class InviteService:
         creator = done.created_by
         await self.games.tell_users(game_id, done.game,
                                     [*done.others, *([creator] if creator else [])],
-                         "accepted", user.username)
+                                    "accepted", user.username)
         await self.games.start_if_ready(game_id)
         return await self.games.summary(game_id, user)
 
@@ -148,16 +148,17 @@ class InviteService:
                                                        users, user.username))
         self.signals.wake_outbox()
         creator = done.created_by
-        await self.games.tell_users(game_id, done.game, [creator] if creator else [], "declined",
-                         user.username)
+        await self.games.tell_users(game_id, done.game, [creator] if creator else [],
+                                    "declined", user.username)
         log.info("game %s: %s declined the invitation", game_id, user.username)
         return await self.games.summary(game_id, user)
 
     async def withdraw(self, user: UserInfo, game_id: int, name: str) -> dict:
         """The creator takes back an invitation not answered yet: the seat is free."""
         done = await self.store.withdraw_invite(game_id, user.id, name)
-        await self.games.tell_users(game_id, done.game, [done.user_id] if done.user_id else [],
-                         "withdrawn", user.username)
+        await self.games.tell_users(game_id, done.game,
+                                    [done.user_id] if done.user_id else [], "withdrawn",
+                                    user.username)
         return await self.games.summary(game_id, user)
 
     # ------------------------------------------------------------------ lists
