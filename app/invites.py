@@ -92,8 +92,7 @@ class InviteService:
 
     @staticmethod
     def _payload(kind: str, game_id: int, name: str, users: list[int], by: str) -> dict:
-        return Notify(kind, game_id, name, engine.title_of(name), tuple(sorted(set(users))),
-                      by).payload()
+        return Notify.payload_for(kind, game_id, name, engine.title_of(name), users, by)
 
     # ------------------------------------------------------------------ create, invite
     async def create(self, user: UserInfo, spec: dict[str, Any], names: list[str],

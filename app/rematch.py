@@ -85,8 +85,8 @@ class RematchService:
         push: their choices apply) and their pages a ``declined`` toast."""
 
         def declined(game: str, users: list[int]) -> dict:
-            return Notify("invitation_declined", game_id, game, engine.title_of(game),
-                          tuple(sorted(set(users))), user.username).payload()
+            return Notify.payload_for("invitation_declined", game_id, game,
+                                      engine.title_of(game), users, user.username)
 
         done = await self.store.answer_invite(game_id, user.id, accept=False, declined=declined)
         if self.signals is not None:

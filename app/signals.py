@@ -67,6 +67,12 @@ class Notify:
         return {**asdict(self), "users": list(self.users)}
 
     @classmethod
+    def payload_for(cls, kind: str, game_id: int, game: str, title: str, users: list[int],
+                    by: str = "") -> dict:
+        """The outbox payload of a ``kind`` notice to ``users`` (each told once)."""
+        return cls(kind, game_id, game, title, tuple(sorted(set(users))), by).payload()
+
+    @classmethod
     def of(cls, payload: dict) -> Notify:
         return cls(str(payload["kind"]), int(payload["game_id"]), str(payload["game"]),
                    str(payload["title"]), tuple(int(u) for u in payload["users"]),

@@ -119,8 +119,7 @@ class AnalysisWorker:
         for job in jobs:  # still computing its current entry: ended as a crash would
             if job.process is not None and job.process.is_alive():
                 job.process.terminate()
-            if job.task is not None and not job.task.done():
-                await end_task(job.task, every=10.0)  # its clean-up joins the process (5 s)
+            await end_task(job.task, every=10.0)  # its clean-up joins the process (5 s)
         self.running.clear()
 
     async def _run(self) -> None:
