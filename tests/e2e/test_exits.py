@@ -6,9 +6,11 @@ behind the header's "⋯" menu (open_tools). Games have fixed seeds."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import urllib.error
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -55,6 +57,24 @@ def open_page(browser, watch, server, reg: dict, lang: str, viewport: dict, path
     sign_in(page, server, reg["user"], reg["token"])
     page.goto(server.url(path))
     return ctx, page
+
+
+@contextlib.contextmanager
+def page_at(browser, watch, server, reg: dict | None, lang: str, viewport: dict, path: str,
+            label: str) -> Iterator:
+    """:func:`open_page` as a block: the page of ``path`` in a context of its own, signed in as
+    ``reg`` (``None``: signed out), the context closed when the block ends."""
+    ctx = browser.new_context(viewport=viewport, locale=LOCALES[lang])
+    try:
+        page = watch.watch(ctx.new_page(), label)
+        page.set_default_timeout(WAIT)
+        if reg is not None:
+            page.goto(server.url("/"))
+            sign_in(page, server, reg["user"], reg["token"])
+        page.goto(server.url(path))
+        yield page
+    finally:
+        ctx.close()
 
 
 def open_tools(page) -> None:

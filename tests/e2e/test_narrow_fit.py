@@ -24,8 +24,8 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import PHONE
-from .helpers import PASSWORD, WAIT, show_panel, unique
-from .test_exits import LAPTOP, fill, open_page, words
+from .helpers import PASSWORD, show_panel, unique
+from .test_exits import LAPTOP, fill, page_at, words
 
 pytestmark = pytest.mark.usefixtures("no_console_errors")
 
@@ -117,9 +117,7 @@ def test_the_final_table_heads_break_between_words_on_a_phone(server, browser, w
     w = words(lang)
     for viewport in (PHONE, LAPTOP):
         size = f"{viewport['width']}x{viewport['height']}"
-        ctx, page = open_page(browser, watch, server, ada, lang, viewport, f"/game.html?id={gid}",
-                              f"final-{lang}-{size}")
-        try:
+        with page_at(browser, watch, server, ada, lang, viewport, f"/game.html?id={gid}", f"final-{lang}-{size}") as page:
             open_final(page)
             page.screenshot(path=str(artifacts / f"narrow-fit-final-{lang}-{size}.png"))
             heads = page.eval_on_selector_all(".final-table thead th",
@@ -144,8 +142,6 @@ def test_the_final_table_heads_break_between_words_on_a_phone(server, browser, w
             else:
                 assert heads[2:6] == [w["zc.parties.goals_title"], w["zc.me.treasury"], w["zc.parties.seats"],
                                       w["zc.final.at_the_end"]], heads
-        finally:
-            ctx.close()
 
 
 def test_the_zoo_final_table_heads_on_a_phone(server, browser, watch, artifacts):
@@ -154,8 +150,7 @@ def test_the_zoo_final_table_heads_on_a_phone(server, browser, watch, artifacts)
     gid = two_seats(server, "arknova", ada, bob, "e2e-narrow-final-zoo")
     server.api("POST", f"/api/games/{gid}/resign", {}, bob["token"])
     for lang in LANGS:
-        ctx, page = open_page(browser, watch, server, ada, lang, PHONE, f"/game.html?id={gid}", f"zoo-final-{lang}")
-        try:
+        with page_at(browser, watch, server, ada, lang, PHONE, f"/game.html?id={gid}", f"zoo-final-{lang}") as page:
             open_final(page)
             assert page.evaluate(SPLIT_WORDS, "#final-screen .final-table thead th") == []
             assert page.evaluate(CUT_OFF, "#final-screen .final-table thead th") == []
@@ -164,8 +159,6 @@ def test_the_zoo_final_table_heads_on_a_phone(server, browser, watch, artifacts)
             assert page.evaluate(SMALL_TEXT, "#final-screen *") == []
             if lang == "de":
                 page.screenshot(path=str(artifacts / "narrow-fit-zoo-final-de-390x844.png"))
-        finally:
-            ctx.close()
 
 
 # --------------------------------------------------------------------------- 2. association table
@@ -193,9 +186,7 @@ def test_the_association_table_fits_the_phone_panel(server, browser, watch, arti
     names = [w["board.workers"], w["board.partner_zoos"], w["board.universities"], w["board.projects"]]
     for viewport in (PHONE, LAPTOP):
         size = f"{viewport['width']}x{viewport['height']}"
-        ctx, page = open_page(browser, watch, server, bob, lang, viewport, f"/game.html?id={gid}",
-                              f"assoc-{lang}-{size}")
-        try:
+        with page_at(browser, watch, server, bob, lang, viewport, f"/game.html?id={gid}", f"assoc-{lang}-{size}") as page:
             page.wait_for_selector("table.assoc tbody tr")
             heads = page.eval_on_selector_all("table.assoc thead th", "els => els.map(e => [e.title, e.innerText.trim()])")
             if viewport is PHONE:
@@ -220,8 +211,6 @@ def test_the_association_table_fits_the_phone_panel(server, browser, watch, arti
             page.locator(".assoc-block").screenshot(path=str(artifacts / f"narrow-fit-assoc-{lang}-{size}.png"))
             if viewport is PHONE:
                 page.screenshot(path=str(artifacts / f"narrow-fit-board-{lang}-{size}.png"))
-        finally:
-            ctx.close()
 
 
 # --------------------------------------------------------------------------- 3. a resigned game's treasuries
@@ -252,14 +241,11 @@ def test_a_resigned_zoocracy_game_shows_the_treasuries(server, browser, watch, a
     label = words("en")["zc.me.treasury"]
     for who, viewport in (("ada", LAPTOP), ("ada", PHONE), ("spectator", LAPTOP), ("replay", LAPTOP)):
         size = f"{viewport['width']}x{viewport['height']}"
-        if who == "ada":
-            ctx, page = open_page(browser, watch, server, ada, "en", viewport, f"/game.html?id={gid}", f"treasury-{size}")
-        else:  # a spectator's game page, and the replay at its last version
-            ctx = browser.new_context(viewport=viewport, locale="en-GB")
-            page = watch.watch(ctx.new_page(), f"treasury-{who}")
-            page.set_default_timeout(WAIT)
-            page.goto(server.url(f"/game.html?id={gid}" if who == "spectator" else f"/replay.html?id={gid}"))
-        try:
+        # ada's game page; signed out, a spectator's game page and the replay at its last version
+        path = f"/replay.html?id={gid}" if who == "replay" else f"/game.html?id={gid}"
+        tag = f"treasury-{size}" if who == "ada" else f"treasury-{who}"
+        with page_at(browser, watch, server, ada if who == "ada" else None, "en", viewport, path,
+                     tag) as page:
             open_final(page)
             col = page.eval_on_selector_all(".final-table thead th", "(els, label) => els.findIndex(e => e.title === label"
                                             " || e.innerText.trim() === label)", label) + 1
@@ -274,8 +260,6 @@ def test_a_resigned_zoocracy_game_shows_the_treasuries(server, browser, watch, a
                 ".final-table tbody tr", f"rows => rows.map(r => [Number(r.dataset.seat), r.cells[{col - 1}].innerText.trim()])")
             assert sorted(shown) == [[0, str(food[0])], [1, str(food[1])]], (who, size, shown)
             page.screenshot(path=str(artifacts / f"narrow-fit-treasury-{who}-{size}.png"))
-        finally:
-            ctx.close()
 
 
 # --------------------------------------------------------------------------- 4. parliament rows
@@ -293,8 +277,7 @@ def test_a_long_name_in_the_parliament_ends_in_an_ellipsis(server, browser, watc
     ada, bob = person(server, long_name()), person(server)
     gid = two_seats(server, "zoocracy", ada, bob, "e2e-narrow-parliament")
     size = f"{viewport['width']}x{viewport['height']}"
-    ctx, page = open_page(browser, watch, server, ada, "en", viewport, f"/game.html?id={gid}", f"parliament-{size}")
-    try:
+    with page_at(browser, watch, server, ada, "en", viewport, f"/game.html?id={gid}", f"parliament-{size}") as page:
         page.wait_for_selector(".zc-parl-row")
         if viewport is PHONE:
             show_panel(page, "panel-board")
@@ -313,8 +296,6 @@ def test_a_long_name_in_the_parliament_ends_in_an_ellipsis(server, browser, watc
         assert page.evaluate(WIDTH) <= viewport["width"]
         page.locator(".zc-parl-body").screenshot(path=str(artifacts / f"narrow-fit-parliament-{size}.png"))
         page.screenshot(path=str(artifacts / f"narrow-fit-parliament-page-{size}.png"))
-    finally:
-        ctx.close()
 
 
 # --------------------------------------------------------------------------- 5. placeholders on the other pages
@@ -337,8 +318,7 @@ def test_no_page_leaves_a_placeholder_unfilled(server, browser, watch, someone, 
     ada, running, over = someone
     w = words(lang)
     name = ada["user"]["username"]
-    ctx, page = open_page(browser, watch, server, ada, lang, LAPTOP, "/", f"pages-{lang}")
-    try:
+    with page_at(browser, watch, server, ada, lang, LAPTOP, "/", f"pages-{lang}") as page:
         checked = []
 
         def check(where: str) -> None:
@@ -371,8 +351,6 @@ def test_no_page_leaves_a_placeholder_unfilled(server, browser, watch, someone, 
             page.wait_for_function("(t) => document.querySelector('#rules-title').textContent === t", arg=title)
             check(f"rules of {game}")
         assert checked == ["lobby", "profile", "daily", "rules of arknova", "rules of zoocracy"]
-    finally:
-        ctx.close()
 
 
 # --------------------------------------------------------------------------- 6. the parties' score rows
@@ -413,9 +391,7 @@ def test_the_party_score_heads_do_not_overlap_on_a_phone(server, browser, watch,
     w = words(lang)
     for viewport in (PHONE, LAPTOP):
         size = f"{viewport['width']}x{viewport['height']}"
-        ctx, page = open_page(browser, watch, server, ada, lang, viewport, f"/game.html?id={gid}",
-                              f"parties-{lang}-{size}")
-        try:
+        with page_at(browser, watch, server, ada, lang, viewport, f"/game.html?id={gid}", f"parties-{lang}-{size}") as page:
             page.wait_for_selector(".zc-party-row .num b")
             page.locator(".zc-parties").scroll_into_view_if_needed()
             got = page.evaluate(PARTY_HEADS)
@@ -442,5 +418,3 @@ def test_the_party_score_heads_do_not_overlap_on_a_phone(server, browser, watch,
                 small = page.evaluate(SMALL_TEXT, ".zc-parties *")
                 assert small == [], f"text under 14 px in the parties' rows: {small}"
             page.locator(".zc-parties").screenshot(path=str(artifacts / f"narrow-fit-parties-{lang}-{size}.png"))
-        finally:
-            ctx.close()
