@@ -9,7 +9,9 @@ of ``benchmarks/ladder.py``), analyses each with :func:`engine.bots.analysis.ana
 settings unless given) and prints
 
 - the share of decided games in which the winner's accuracy is at least the loser's, with a
-  95 % Wilson interval (issue #29: >= 80 % of games between different levels);
+  95 % Wilson interval (issue #29: >= 80 % of games between different levels), and the share
+  in which the winner lost no more win chance per analysed decision than the loser (the same
+  question asked of the win chance instead of the margin);
 - the CPU seconds of each game's analysis (``time.process_time``: the machine is shared), the
   median and the most, and how many took at most 120 s (issue #29: <= 2 minutes of one core);
 - the biggest single loss charged and the seats' summed losses against the final margin.
@@ -91,7 +93,16 @@ def one(levels: list[str], seed: str, settings: Settings, logs: str | None = Non
             "cpu_s": round(cpu, 1), "accuracy": acc,
             "max_loss": max((e["loss"] for e in entries), default=0.0),
             "sum_loss": [round(sum(e["loss"] for e in entries if e["seat"] == s), 1)
+                         for s in range(2)],
+            # the win chance a seat lost per analysed decision, on average (0..1): the other
+            # count of "the winner played better" (docs/analysis.md, "The shipped analysis on
+            # the same 99 games")
+            "win_loss": [round(_mean([e["win_loss"] for e in entries if e["seat"] == s]), 5)
                          for s in range(2)]}
+
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
 
 
 def main() -> None:
@@ -120,32 +131,36 @@ def main() -> None:
             games.append(g)
             print(json.dumps(g), file=sys.stderr, flush=True)
     out: dict = {"settings": settings.as_dict(), "games": games, "pairs": []}
-    print("| pair | games | decided | winner's accuracy >= loser's (95 % CI) | analysis CPU s "
-          "median / max | <= 120 s | biggest loss | summed losses (winner / loser) vs margin "
-          "(median) |")
-    print("|---|---:|---:|---|---|---:|---:|---|")
+    print("| pair | games | decided | winner's accuracy >= loser's (95 % CI) | by the win chance "
+          "lost | analysis CPU s median / max | <= 120 s | biggest loss | summed losses (winner / "
+          "loser) vs margin (median) |")
+    print("|---|---:|---:|---|---|---|---:|---:|---|")
     for pair in dict.fromkeys(g["pair"] for g in games):
         mine = [g for g in games if g["pair"] == pair]
         decided = [g for g in mine if g["scores"] and g["scores"][0] != g["scores"][1]]
-        ok = 0
+        ok = ok_win = 0
         sums_w, sums_l, margins = [], [], []
         for g in decided:
             w = 0 if g["scores"][0] > g["scores"][1] else 1
             ok += g["accuracy"][w] >= g["accuracy"][1 - w]
+            ok_win += g["win_loss"][w] <= g["win_loss"][1 - w]
             sums_w.append(g["sum_loss"][w])
             sums_l.append(g["sum_loss"][1 - w])
             margins.append(abs(g["scores"][0] - g["scores"][1]))
         lo, hi = wilson(ok, len(decided))
+        wlo, whi = wilson(ok_win, len(decided))
         cpu = [g["cpu_s"] for g in mine]
         row = {"pair": pair, "games": len(mine), "decided": len(decided),
                "winner_at_least": ok, "share": round(ok / max(1, len(decided)), 3),
-               "ci95": [round(lo, 3), round(hi, 3)], "cpu_median": statistics.median(cpu),
+               "ci95": [round(lo, 3), round(hi, 3)], "winner_lost_less_chance": ok_win,
+               "cpu_median": statistics.median(cpu),
                "cpu_max": max(cpu), "within_120": sum(1 for c in cpu if c <= 120),
                "max_loss": max(g["max_loss"] for g in mine)}
         out["pairs"].append(row)
         med = (lambda xs: statistics.median(xs) if xs else None)
         print(f"| {pair} | {row['games']} | {row['decided']} | {ok} ({row['share']:.2f}, "
-              f"{lo:.2f}–{hi:.2f}) | {row['cpu_median']} / {row['cpu_max']} | "
+              f"{lo:.2f}–{hi:.2f}) | {ok_win} ({ok_win / max(1, len(decided)):.2f}, "
+              f"{wlo:.2f}–{whi:.2f}) | {row['cpu_median']} / {row['cpu_max']} | "
               f"{row['within_120']} | {row['max_loss']} | {med(sums_w)} / {med(sums_l)} vs "
               f"{med(margins)} |")
     if args.json:
