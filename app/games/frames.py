@@ -146,7 +146,9 @@ class Frames:
         row = await self.ctx.store.game_row(game_id, state=True)
         if row is None:
             raise not_found("game")
-        records = await self.ctx.store.all_actions(game_id)
+        # the log as far as the row read: a move committed between the two reads (a bot's, the
+        # row then older than the log) is not the stored state's
+        records = [r for r in await self.ctx.store.all_actions(game_id) if r.version <= row.version]
         if row.state is None:
             raise Refusal("not_started", say("not_started"))
         game = engine_game(row.game)

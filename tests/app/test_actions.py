@@ -267,3 +267,23 @@ async def test_concurrent_submissions_from_separate_apps(db_url):
         assert g["version"] == 1
         log = (await ada.get(f"/api/games/{gid}/log")).json()
         assert [e["version"] for e in log["entries"]] == [1]
+
+
+async def test_replay_compares_the_log_as_far_as_the_stored_state(api, monkeypatch):
+    """A move committed between the replay's two reads (the game row, then the log: a bot's
+    move, say) is not held against the stored state: the log is replayed as far as the row."""
+    ada, bob = await api.user("ada"), await api.user("bob")
+    gid = await api.toy_game(ada, others=[bob])
+    r = await ada.act(gid, (await ada.legal(gid))["actions"][0], version=0)
+    assert r.status_code == 200
+    store = api.services.games.ctx.store
+    early = await store.game_row(gid, state=True)  # the row before bob's move
+    r = await bob.act(gid, (await bob.legal(gid))["actions"][0], version=1)
+    assert r.status_code == 200 and early.version == 1
+
+    async def row_read_before_the_move(game_id, *, state):
+        return early
+
+    monkeypatch.setattr(store, "game_row", row_read_before_the_move)
+    assert len(await store.all_actions(gid)) == 2  # the log already holds bob's move
+    assert (await api.services.games.replay(gid))["match"] is True
