@@ -97,12 +97,9 @@ def one(levels: list[str], seed: str, settings: Settings, logs: str | None = Non
             # the win chance a seat lost per analysed decision, on average (0..1): the other
             # count of "the winner played better" (docs/analysis.md, "The shipped analysis on
             # the same 99 games")
-            "win_loss": [round(_mean([e["win_loss"] for e in entries if e["seat"] == s]), 5)
+            "win_loss": [round(statistics.fmean([e["win_loss"] for e in entries
+                                                 if e["seat"] == s] or [0.0]), 5)
                          for s in range(2)]}
-
-
-def _mean(xs: list[float]) -> float:
-    return sum(xs) / len(xs) if xs else 0.0
 
 
 def main() -> None:
