@@ -108,14 +108,18 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=4, help="games per pair (the issue: 100)")
     ap.add_argument("--seed", default="analysis-ladder")
     ap.add_argument("--playouts", type=int)
-    ap.add_argument("--policy", help="who picks and plays out the answers (own, learned, mix)")
+    ap.add_argument("--policy", help="who picks and plays out the answers (own, learned, mix, "
+                    "plan)")
+    ap.add_argument("--plan-answers", type=int, help="policy plan: fast's best answers compared")
+    ap.add_argument("--plan-next", type=int, help="policy plan: the line's answers at the next turn")
     ap.add_argument("--measure", help="margin, margin_learned or margin_mean")
     ap.add_argument("--budget", type=int, help="sampled worlds a game's move starts may take")
     ap.add_argument("--json", help="write every figure to this file")
     ap.add_argument("--logs", help="folder of the games' logs: read when there, else written")
     ap.add_argument("--first", type=int, default=0, help="the first game's number")
     args = ap.parse_args()
-    over = {k: getattr(args, k) for k in ("playouts", "policy", "measure", "budget")
+    over = {k: getattr(args, k) for k in ("playouts", "policy", "measure", "budget",
+                                            "plan_answers", "plan_next")
             if getattr(args, k) is not None}
     settings = dataclasses.replace(Settings(), **over)
     games = []

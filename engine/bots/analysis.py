@@ -70,7 +70,13 @@ TOP_MISTAKES = 10
 
 
 #: The settings that are words.
-TEXT = ("seed", "policy", "measure")
+TEXT = ("seed", "policy", "measure", "accuracy")
+#: What a seat's accuracy may count (``Settings.accuracy``): the margin lost per decision (in
+#: the game's unit) or the win chance lost (in :data:`WIN_UNIT`).
+ACCURACY_BY = ("margin", "win")
+#: The win-chance unit of an accuracy counted by the win chance lost: a mean of 0.02 (two
+#: percentage points a decision) is 36.8, as a mean of one margin unit is.
+WIN_UNIT = 0.02
 
 
 @dataclass(frozen=True)
@@ -88,15 +94,20 @@ class Settings:
     budget: int = 1600        #: sampled worlds a whole game's move starts may take (0: any)
     policy: str = "mix"       #: who picks and plays out the compared answers (analysis_values)
     measure: str = "margin_mean"  #: the margin variant that measures where playouts stop
+    plan_answers: int = 4     #: policy "plan": fast's best answers compared (the plan level's k)
+    plan_next: int = 3        #: policy "plan": the line's answers tried at the seat's next turn
+    accuracy: str = "margin"  #: what the accuracy counts: "margin" lost or "win" chance lost
 
     def __post_init__(self) -> None:
         if self.playouts < 1 or self.candidates < 0 or self.chain_worlds < 1 or \
-                self.horizon < 0:
-            raise ValueError("analysis settings out of range (playouts and chain_worlds at "
-                             "least 1, candidates and horizon at least 0)")
-        if self.policy not in POLICIES or self.measure not in MEASURES:
+                self.horizon < 0 or self.plan_answers < 1 or self.plan_next < 1:
+            raise ValueError("analysis settings out of range (playouts, chain_worlds, "
+                             "plan_answers and plan_next at least 1, candidates and horizon at "
+                             "least 0)")
+        if self.policy not in POLICIES or self.measure not in MEASURES or \
+                self.accuracy not in ACCURACY_BY:
             raise ValueError(f"analysis policy must be one of {sorted(POLICIES)}, measure one "
-                             f"of {list(MEASURES)}")
+                             f"of {list(MEASURES)}, accuracy one of {list(ACCURACY_BY)}")
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -284,6 +295,7 @@ def summarize(game, seats, entries, total, *, settings=None, actions=None, optio
     (``unit``: the game's analysis unit, :func:`unit_of`).
 
     ``seats``: per seat ``{"seat", "accuracy" (0..100, see the module doc), "mean_loss",
+    "mean_win_loss" (the win chance lost per decision),
     "mistakes" (losses above ``settings.mistake``, default one unit), "decisions"}``;
     ``series``: per seat the ``{"version", "value"}`` of its chosen answers; ``mistakes``: the :data:`TOP_MISTAKES`
     biggest losses above the threshold, each an entry plus ``"chosen_line"`` (the seat's own
@@ -301,8 +313,11 @@ def summarize(game, seats, entries, total, *, settings=None, actions=None, optio
     for s in range(seats):
         mine = [e for e in entries if e["seat"] == s]
         mean = sum(e["loss"] for e in mine) / len(mine) if mine else 0.0
-        per.append({"seat": s, "accuracy": accuracy(mean, unit) if mine else None,
-                    "mean_loss": round(mean, 3), "decisions": len(mine),
+        win = sum(e.get("win_loss", 0.0) for e in mine) / len(mine) if mine else 0.0
+        acc = accuracy(win, WIN_UNIT) if settings.accuracy == "win" else accuracy(mean, unit)
+        per.append({"seat": s, "accuracy": acc if mine else None,
+                    "mean_loss": round(mean, 3), "mean_win_loss": round(win, 4),
+                    "decisions": len(mine),
                     "mistakes": sum(1 for e in mine if e["loss"] > bar)})
         series.append([{"version": e["version"], "value": e["value_chosen"],
                         "win": e.get("win_chosen")} for e in mine])
@@ -355,6 +370,6 @@ def seat_world(game, state, seat):
         return None
 
 
-__all__ = ["ACCURACY_SCALE", "MIN_PLAYOUTS", "Settings", "accuracy", "analyse", "analyse_point",
+__all__ = ["ACCURACY_BY", "ACCURACY_SCALE", "MIN_PLAYOUTS", "WIN_UNIT", "Settings", "accuracy", "analyse", "analyse_point",
            "answer_values", "for_game",
            "own_line", "points", "seat_world", "summarize", "unit_of"]

@@ -11,7 +11,8 @@ Which answers are compared and how they are played out is the **policy**
   move start: fast's best ``k`` answers and the chosen one, each followed in every sampled
   world by the plan level's line, the answer's chain, the seat's next turn at its best of
   ``k_next`` by the learned value, on to the start of the turn after; inside a chain as
-  ``"learned"``). A game without a learned value plays its own in every case.
+  ``"learned"``; ``k`` and ``k_next`` are ``settings.plan_answers`` and
+  ``settings.plan_next``). A game without a learned value plays its own in every case.
 - ``measure``: the game's margin evaluator variant (``"margin"``: the hand projection of the
   final margin; ``"margin_learned"``: the learned value's predicted margin; ``"margin_mean"``:
   their mean); a game without one measures with its own evaluation.
@@ -164,7 +165,7 @@ def _plan_compare(game, ev, meas, state, seat, world, legal, must, settings, rng
     candidates) and the chosen one, each followed by :func:`_plan_end` in ``settings.playouts``
     sampled worlds (the first the one fast ranked on; every answer in every world), measured
     where the line ends."""
-    bot = PlanBot()
+    bot = PlanBot(k=settings.plan_answers, k_next=settings.plan_next)
     order = ranked(game, ev, world, seat, legal, depth=bot.depth, width=bot.width,
                    top_width=bot.top_width)
     idx = [i for _, i in order[:bot.k]]

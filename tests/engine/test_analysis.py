@@ -12,6 +12,7 @@ import engine
 from engine.bots import decide, get_bot
 from engine.bots.analysis import (
     MIN_PLAYOUTS,
+    WIN_UNIT,
     Settings,
     accuracy,
     analyse,
@@ -140,6 +141,23 @@ def test_the_plan_policy_compares_the_plan_levels_candidates_and_charges_the_blu
                              CHAIN_AT))
 
 
+def test_the_plan_policys_look_is_set_by_plan_answers_and_plan_next():
+    """``plan_answers`` answers of fast's order are compared (and the chosen one), each line
+    trying ``plan_next`` answers at the seat's next turn: the cheapest look compares at most
+    two; the cost-cut look (3 and 2) still charges the planted blunder more than a unit."""
+    log = greedy_log(ARK, SEED, LENGTH, plant=MOVE_AT)
+    state = state_at(ARK, log, MOVE_AT)
+    seat, chosen = log[MOVE_AT]["seat"], log[MOVE_AT]["action"]
+    one = analyse_point(ARK, state, seat, chosen, Settings(playouts=1, policy="plan",
+                                                           plan_answers=1, plan_next=1), MOVE_AT)
+    assert one["compared"] == 2 and one["playouts"] == 1  # fast's best, and the blunder
+    cut = Settings(playouts=2, policy="plan", measure="margin_learned", plan_answers=3,
+                   plan_next=2)
+    entry = analyse_point(ARK, state, seat, chosen, cut, MOVE_AT)
+    assert 2 <= entry["compared"] <= 4 and entry["best"] != chosen
+    assert entry["loss"] > unit_of(ARK) and entry["win_loss"] > 0.05
+
+
 def test_a_planted_blunder_in_a_whole_game():
     """The same blunder in a game played to its end (~750 actions, ~730 analysed), with the
     cheapest setting: a mistake, and one of the three biggest of the opening (the first 100
@@ -184,6 +202,8 @@ def test_report_shape(clean_report, clean_log):
         mine = [e for e in r["entries"] if e["seat"] == s["seat"]]
         assert s["decisions"] == len(mine)
         assert s["accuracy"] == accuracy(sum(e["loss"] for e in mine) / len(mine), 2.0)
+        assert s["mean_win_loss"] == pytest.approx(sum(e["win_loss"] for e in mine) / len(mine),
+                                                   abs=1e-4)
         assert s["mistakes"] == sum(1 for e in mine if e["loss"] > 2.0)
         assert 0 <= s["accuracy"] <= 100
         assert [p["version"] for p in r["series"][s["seat"]]] == [e["version"] for e in mine]
@@ -191,6 +211,25 @@ def test_report_shape(clean_report, clean_log):
     assert r["unit"] == unit_of(ARK) == 2.0
     assert accuracy(0) == 100.0 and accuracy(2.0) == pytest.approx(36.8)
     assert accuracy(0.25, 0.25) == pytest.approx(36.8)
+
+
+def test_accuracy_counted_by_the_win_chance_lost(clean_log, clean_report):
+    """``Settings.accuracy = "win"``: a seat's accuracy is 100 * exp(-mean win chance lost /
+    WIN_UNIT); the planted blunder (a win chance of about 0.2 given up) lowers it below the
+    clean game's; the mistakes stay counted in the game's unit."""
+    by_win = Settings(playouts=3, candidates=1, accuracy="win")
+    r = summarize(ARK, 2, clean_report["entries"], clean_report["total"], settings=by_win)
+    for s in r["seats"]:
+        mine = [e for e in r["entries"] if e["seat"] == s["seat"]]
+        assert s["accuracy"] == accuracy(sum(e["win_loss"] for e in mine) / len(mine), WIN_UNIT)
+        assert s["mistakes"] == sum(1 for e in mine if e["loss"] > 2.0)
+    assert accuracy(WIN_UNIT, WIN_UNIT) == pytest.approx(36.8)
+    log = greedy_log(ARK, SEED, LENGTH, plant=MOVE_AT)
+    blunder = analyse(ARK, 2, {}, SEED, log, by_win)
+    seat = log[MOVE_AT]["seat"]
+    planted = next(e for e in blunder["entries"] if e["index"] == MOVE_AT)
+    assert planted["win_loss"] > 0.05
+    assert blunder["seats"][seat]["accuracy"] < r["seats"][seat]["accuracy"]
 
 
 def test_mistakes_carry_the_line_that_followed(clean_log, clean_report):
@@ -263,9 +302,17 @@ def test_settings_round_trip():
         Settings(candidates=-1)
     with pytest.raises(ValueError):
         Settings.from_dict({"playouts": "many"})
-    words = Settings(policy="mix", measure="margin_mean", budget=300)
+    with pytest.raises(ValueError):
+        Settings(plan_answers=0)
+    with pytest.raises(ValueError):
+        Settings(plan_next=0)
+    with pytest.raises(ValueError):
+        Settings(accuracy="vp")
+    words = Settings(policy="plan", measure="margin_learned", budget=300, accuracy="win",
+                     plan_answers=3, plan_next=2)
     assert Settings.from_dict(words.as_dict()) == words
     assert Settings.from_dict(json.loads(json.dumps(words.as_dict()))) == words
+    assert Settings.from_dict({"accuracy": "win"}).accuracy == "win"
     with pytest.raises(ValueError):
         Settings(policy="greedy")
     with pytest.raises(ValueError):
