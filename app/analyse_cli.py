@@ -73,12 +73,14 @@ def spark(values: list[float], width: int = SPARK_WIDTH) -> str:
 def render(report: dict, names: list[str], title: str) -> str:
     """The text report."""
     out = [title, ""]
-    out.append(f"{'seat':<5} {'player':<20} {'accuracy':>8} {'mean loss':>9} {'mistakes':>8} "
-               f"{'decisions':>9}")
+    out.append(f"{'seat':<5} {'player':<20} {'accuracy':>8} {'mean loss':>9} {'win lost':>8} "
+               f"{'mistakes':>8} {'decisions':>9}")
     for s in report["seats"]:
         acc = "-" if s["accuracy"] is None else f"{s['accuracy']:.1f}"
+        win = s.get("mean_win_loss")
+        lost = "-" if win is None else f"{100 * win:.2f}%"
         out.append(f"{s['seat']:<5} {names[s['seat']][:20]:<20} {acc:>8} "
-                   f"{s['mean_loss']:>9.2f} {s['mistakes']:>8} {s['decisions']:>9}")
+                   f"{s['mean_loss']:>9.2f} {lost:>8} {s['mistakes']:>8} {s['decisions']:>9}")
     out.append("")
     if report["mistakes"]:
         out.append(f"Biggest mistakes (expected value lost, in the game's evaluation units; "
@@ -117,8 +119,8 @@ def register(app) -> None:
                                        help="Bot answers compared besides the chosen one"),
         policy: str = typer.Option(None, "--policy",
                                    help="Who picks and plays out the compared answers: own, "
-                                        "learned, mix (the default) or plan (the plan level's "
-                                        "look at move starts: slower, judges deeper play)"),
+                                        "learned, mix or plan (the default: the plan level's "
+                                        "look at move starts, which judges deeper play)"),
         as_json: bool = typer.Option(False, "--json", help="Print the report as JSON"),
     ) -> None:
         """Analyse a finished game: each seat's decisions against the search bot's best, from

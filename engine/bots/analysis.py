@@ -8,33 +8,36 @@ answers and the generator resampled); the real hidden parts are never read.
 
 Two kinds of decision:
 
-- **the start of a move** (the seat is not inside its own chained move): each level of the
-  policy (``settings.policy``, default ``"mix"``: greedy on the hand-weighted value and the fast
-  level on the learned one) ranks the legal answers on one sampled world and keeps its best
-  (its share of ``candidates``; answers more than ``margin`` below its best are dropped), the
-  chosen answer is added when it is not among them, and every compared answer is played out in
-  the same ``playouts`` sampled worlds (common random numbers), the worlds played by the
-  policy's levels in turn (:meth:`engine.bots.mcts.MctsBot.playout_state`: the answer, the
-  seat's own follow-ups, then every seat plays on until the seat has started ``horizon`` more
-  moves); an answer's value is its mean over the worlds. A long game's move starts get fewer
-  playouts (``settings.budget``, :func:`for_game`);
+- **the start of a move** (the seat is not inside its own chained move): on the default
+  policy (``settings.policy`` ``"plan"``) the fast level's best ``plan_answers`` answers and the
+  chosen one are each followed, in the same ``playouts`` sampled worlds (common random
+  numbers), by the plan level's line: the answer's chain, on to the seat's next turn, that
+  turn's best of ``plan_next`` answers, on to the turn after (:mod:`.analysis_values`). On the
+  other policies (``"mix"``: greedy on the hand-weighted value and the fast level on the
+  learned one; ``"own"``, ``"learned"``) each level ranks the legal answers and keeps its best
+  (its share of ``candidates``; answers more than ``margin`` below its best are dropped), and
+  every compared answer is played out (:meth:`engine.bots.mcts.MctsBot.playout_state`: the
+  answer, the seat's own follow-ups, then every seat plays on until the seat has started
+  ``horizon`` more moves). An answer's value is its mean over the worlds. A long game's move
+  starts get fewer playouts (``settings.budget``, :func:`for_game`);
 - **a decision inside the seat's own chained move** (a follow-up: which task, which card, where
   to place): analysed cheaply, by each policy level's one-ply look on ``chain_worlds`` sampled
   worlds (each answer applied, the rest of the chain answered by that level, the end measured),
   the chosen answer always among the scored ones.
 
-Where a playout stops is measured by ``settings.measure`` (:mod:`.analysis_measure`; default
-``"margin_mean"``: the mean of the hand projection and the learned value's predicted final
-margin, without money no turn left can spend; a finished game: its exact margin), in VP of
-expected final margin from the deciding seat's point of view. ``loss = max(0, value_best -
-value_chosen)``. Neither level's own value alone is the yardstick (docs/analysis.md, "A
-yardstick of neither level").
+Where a line stops is measured by ``settings.measure`` (:mod:`.analysis_measure`; default
+``"margin_learned"``: the learned value's predicted final margin, without money no turn left
+can spend; a finished game: its exact margin), in VP of expected final margin from the
+deciding seat's point of view, and as a win chance. ``loss = max(0, value_best -
+value_chosen)``, ``win_loss`` the same in win chance.
 
-**Accuracy** per seat: ``100 * exp(-mean_loss / unit)`` over the seat's analysed decisions,
-``unit`` being the game's analysis unit (:func:`unit_of`: the evaluator's
-``extra["analysis_unit"]``, else ``ACCURACY_SCALE`` = 2 value units, the zoo builder's 2 VP):
-a mean loss of 0 is 100, of half a unit about 78, of one unit about 37. A loss above
-``settings.mistake`` (default: one unit) is a mistake.
+**Accuracy** per seat (``settings.accuracy`` ``"win"``, the default since 2026-12-06):
+``100 * exp(-mean win_loss / WIN_UNIT)`` over the seat's analysed decisions (``WIN_UNIT`` =
+0.02: two points of win chance given away per decision on average is 37, one point 61); with
+``"margin"``: ``100 * exp(-mean_loss / unit)``, ``unit`` being the game's analysis unit
+(:func:`unit_of`: the evaluator's ``extra["analysis_unit"]``, else ``ACCURACY_SCALE`` = 2
+value units, the zoo builder's 2 VP). A loss above ``settings.mistake`` (default: one unit)
+is a mistake. Why the win chance: docs/analysis.md, "The issue's test on fresh games".
 
 Everything is deterministic: an entry depends only on the game's log up to it, the settings
 and its index (its generator is seeded from ``f"{settings.seed}:{index}"``), never on the
@@ -82,9 +85,10 @@ WIN_UNIT = 0.02
 @dataclass(frozen=True)
 class Settings:
     """How hard the analysis looks. The defaults are the setting measured at <= 2 minutes of
-    one core for a 2-player zoo-builder game (docs/benchmarks.md, "Post-game analysis")."""
+    one core for a 2-player zoo-builder game (docs/analysis.md, "The issue's test on fresh
+    games": at most 104 s, median 52 s, in 100 games)."""
 
-    playouts: int = 8         #: sampled worlds each compared answer is played out in
+    playouts: int = 2         #: sampled worlds each compared answer is played out in
     candidates: int = 2       #: greedy's best answers compared besides the chosen one
     seed: str = "analysis"    #: the analysis' own generator seed
     margin: float = 8.0       #: greedy candidates this far below greedy's best are not played out
@@ -92,11 +96,11 @@ class Settings:
     chain_worlds: int = 1     #: sampled worlds for a decision inside the seat's chained move
     mistake: float | None = None  #: a loss above this is a mistake (None: the game's unit)
     budget: int = 1600        #: sampled worlds a whole game's move starts may take (0: any)
-    policy: str = "mix"       #: who picks and plays out the compared answers (analysis_values)
-    measure: str = "margin_mean"  #: the margin variant that measures where playouts stop
-    plan_answers: int = 4     #: policy "plan": fast's best answers compared (the plan level's k)
-    plan_next: int = 3        #: policy "plan": the line's answers tried at the seat's next turn
-    accuracy: str = "margin"  #: what the accuracy counts: "margin" lost or "win" chance lost
+    policy: str = "plan"      #: who picks and plays out the compared answers (analysis_values)
+    measure: str = "margin_learned"  #: the margin variant that measures where playouts stop
+    plan_answers: int = 3     #: policy "plan": fast's best answers compared (the plan level's k)
+    plan_next: int = 2        #: policy "plan": the line's answers tried at the seat's next turn
+    accuracy: str = "win"     #: what the accuracy counts: "margin" lost or "win" chance lost
 
     def __post_init__(self) -> None:
         if self.playouts < 1 or self.candidates < 0 or self.chain_worlds < 1 or \

@@ -61,6 +61,9 @@ def test_request_analysis_then_see_a_mistake_on_the_board(server, browser, conso
         assert page.locator("#an-chart polyline.an-line").count() == 2
         assert page.locator("#an-accuracy li").count() == 2
         assert "%" in page.inner_text("#an-accuracy")
+        # what the accuracy counts: the seat's mean win chance given away, as its tooltip
+        tip = page.locator("#an-accuracy li").first.get_attribute("title") or ""
+        assert re.search(r"Win chance given away per decision, on average: \d+(\.\d)? percentage", tip), tip
         # no stray word "null"; the chart's axes say what they measure, with their ends
         assert "null" not in page.inner_text("#analysis")
         names = page.eval_on_selector_all("#analysis .an-axis-name", "els => els.map(e => e.textContent)")
