@@ -374,6 +374,6 @@ def seat_world(game, state, seat):
         return None
 
 
-__all__ = ["ACCURACY_BY", "ACCURACY_SCALE", "MIN_PLAYOUTS", "WIN_UNIT", "Settings", "accuracy", "analyse", "analyse_point",
-           "answer_values", "for_game",
-           "own_line", "points", "seat_world", "summarize", "unit_of"]
+__all__ = ["ACCURACY_BY", "ACCURACY_SCALE", "MIN_PLAYOUTS", "WIN_UNIT", "Settings", "accuracy",
+           "analyse", "analyse_point", "answer_values", "for_game", "own_line", "points",
+           "seat_world", "summarize", "unit_of"]

@@ -166,7 +166,7 @@ export class AnalysisPanel {
     this.chartHost = h("div", { class: "an-chart" });
     this.drawChart(report);
     const help = (x) => (Number.isFinite(Number(x.mean_win_loss))
-      ? t("analysis.accuracy_help", { win: fmt(100 * Number(x.mean_win_loss)), unit: fmt(Number(report.unit)) }) : undefined);
+      ? t("analysis.accuracy_help", { win: fmt(100 * Number(x.mean_win_loss)) }) : undefined);
     const acc = h("ul", { class: "an-seats", id: "an-accuracy" }, seats.map((x) => h("li", { dataset: { seat: x.seat }, title: help(x) },
       seatTag(x.seat, { small: true }), " ",
       x.accuracy === null || x.accuracy === undefined ? t("analysis.no_decisions")
