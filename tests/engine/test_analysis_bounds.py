@@ -61,12 +61,13 @@ def test_no_move_of_a_bot_game_is_charged_beyond_the_bound(whole):
 
 
 def test_the_default_look_charges_no_move_beyond_the_bound():
-    """The default look (the plan level's, 2 playouts) on the same greedy game: every single
-    charge is within MOVE_BOUND, every win chance lost within 0..1, and the two greedy seats are
-    rated alike (the same bot: accuracies by the win chance lost within 10 of each other)."""
-    log = greedy_log(ARK, SEED, 5000)
+    """The default look (the plan level's, 2 playouts) on the same greedy game's first 300
+    actions (the whole game passes too, at twice the CPU): every single charge is within
+    MOVE_BOUND, every win chance lost within 0..1, and the two greedy seats are rated alike
+    (the same bot: accuracies by the win chance lost within 10 of each other)."""
+    log = greedy_log(ARK, SEED, 300)
     report = analyse(ARK, 2, {}, SEED, log, Settings())
-    assert report["complete"] and len(report["entries"]) > 400
+    assert report["complete"] and len(report["entries"]) > 250
     assert max(e["loss"] for e in report["entries"]) <= MOVE_BOUND
     assert all(0.0 <= e["win_loss"] <= 1.0 for e in report["entries"])
     acc = [s["accuracy"] for s in report["seats"]]
