@@ -10,6 +10,7 @@ import ipaddress
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -283,6 +284,9 @@ class Settings(BaseSettings):
     #: playouts per analysed decision and per hint (unset: the engine's default setting;
     #: tests and small machines lower them)
     analysis_playouts: int | None = Field(None, ge=1)
+    #: who picks and plays out the compared answers of an analysis (unset: the engine's
+    #: default, ``plan``; ``mix`` is the cheap look the tests use, about a third of the CPU)
+    analysis_policy: Literal["own", "learned", "mix", "plan"] | None = None
     hint_playouts: int | None = Field(None, ge=1)
     #: seconds a hint may take before the request answers 503 ``hint_timeout``
     hint_timeout: float = Field(20.0, gt=0)

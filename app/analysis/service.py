@@ -34,10 +34,15 @@ from .worker import AnalysisWorker
 log = logging.getLogger("menagerie.analysis")
 
 def engine_settings(settings) -> dict:
-    """The engine's analysis settings of this server (its defaults, playouts overridden)."""
+    """The engine's analysis settings of this server (its defaults, the playouts and the
+    policy overridden when set)."""
     from engine.bots import analysis as an
 
-    over = {"playouts": settings.analysis_playouts} if settings.analysis_playouts else {}
+    over: dict = {}
+    if settings.analysis_playouts:
+        over["playouts"] = settings.analysis_playouts
+    if settings.analysis_policy:
+        over["policy"] = settings.analysis_policy
     return an.Settings.from_dict(over).as_dict()
 
 

@@ -1,8 +1,8 @@
 """Post-game analysis and hints through the API (issue #19): request, reuse, cancel, resume
 after a restart, who sees what, the automatic request when a rated game ends, and hints in
 casual games (off by default, only for a seat that owes a decision, legal, from that seat's view
-only). Small engine settings (``analysis_playouts``/``hint_playouts`` = 1) keep them fast; the
-jobs run in real worker processes."""
+only). Small engine settings (``analysis_playouts``/``hint_playouts`` = 1, the cheap ``mix`` look)
+keep them fast; the jobs run in real worker processes."""
 
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ PRELOAD = "tests.toygame:TOY"
 
 @pytest.fixture
 def settings(db_url):
-    return make_settings(db_url, analysis_playouts=1, hint_playouts=1, analysis_preload=PRELOAD,
-                         analysis_flush_seconds=0.05, analysis_poll_seconds=0.3)
+    return make_settings(db_url, analysis_playouts=1, analysis_policy="mix", hint_playouts=1,
+                         analysis_preload=PRELOAD, analysis_flush_seconds=0.05,
+                         analysis_poll_seconds=0.3)
 
 
 async def finished_toy(api, players=None, **kw):
@@ -77,6 +78,9 @@ async def test_request_runs_once_and_reports(api):
     assert report["complete"] is True
     assert len(report["entries"]) == report["total"]
     assert [x["seat"] for x in report["seats"]] == [0, 1]
+    # the server's overrides reach the job; the rest are the engine's defaults
+    assert done["settings"]["playouts"] == 1 and done["settings"]["policy"] == "mix"
+    assert done["settings"]["accuracy"] == "win"
     assert len(report["series"]) == 2
     assert sum(x["decisions"] for x in report["seats"]) == report["total"]
     # entries name the replay's versions: the state before the answer at that version
@@ -443,7 +447,8 @@ async def test_a_process_without_workers_queues_for_another(api, settings):
     if not settings.is_postgres:
         pytest.skip("several server processes share a database on PostgreSQL only")
     other = make_settings(settings.database_url, analysis_workers=0, analysis_playouts=1,
-                          analysis_preload=PRELOAD, analysis_poll_seconds=0.3)
+                          analysis_policy="mix", analysis_preload=PRELOAD,
+                          analysis_poll_seconds=0.3)
     ada = await api.user()
     gid = await api.toy_game(ada, bots=[1])  # not rated: nobody queues it by itself
     await play_to_end(api, gid, [ada])

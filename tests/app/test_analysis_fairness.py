@@ -31,7 +31,7 @@ from .test_records import bot_record
 
 
 def _settings(db_url, **extra):
-    return make_settings(db_url, analysis_playouts=1, hint_playouts=1,
+    return make_settings(db_url, analysis_playouts=1, analysis_policy="mix", hint_playouts=1,
                          analysis_preload=PRELOAD, analysis_flush_seconds=0.05,
                          analysis_poll_seconds=0.3, **extra)
 

@@ -159,6 +159,7 @@ def server():
         "MENAGERIE_STATIC_DIR": str(ROOT / "static"),
         # post-game analysis and hints at their smallest setting (tests/e2e/test_analysis.py)
         "MENAGERIE_ANALYSIS_PLAYOUTS": "1",
+        "MENAGERIE_ANALYSIS_POLICY": "mix",  # the cheap look (the default's own tests: engine)
         "MENAGERIE_HINT_PLAYOUTS": "1",
         "MENAGERIE_ANALYSIS_FLUSH_SECONDS": "0.5",
         # a loaded machine makes them slower, not wrong: the analysis competes for the CPU
