@@ -51,6 +51,9 @@ class Evaluator:
       (``greedy.score_answers``; the plan level adds it for each own answer of a line): what
       the answer spends that the position after it does not show (the zoo builder: the
       strength an action card is used at).
+    - ``chain_depth(state, seat, depth)``: optionally how many of the seat's own follow-ups
+      the one-ply look follows from ``state`` (``depth``: the bot's own), e.g. to the end of a
+      game's last turn, where the value beyond is the final score itself.
     """
 
     value: Callable[[State, int], float]
@@ -60,6 +63,7 @@ class Evaluator:
     extra: dict = field(default_factory=dict)
     session: Callable[[], AbstractContextManager] | None = None
     answer: Callable[[State, int, Action], float] | None = None
+    chain_depth: Callable[[State, int, int], int] | None = None
 
 
 def searching(ev: Evaluator) -> AbstractContextManager:

@@ -28,8 +28,11 @@ def candidates(ev: Evaluator, state, seat, legal: list, width: int) -> list:
 def finish_chain(game, ev: Evaluator, state, seat, depth: int, width: int):
     """Answer ``seat``'s own follow-up decisions greedily (one-step look), at most ``depth``;
     returns the state it ends in and its value when already known (the last step was a
-    choice whose value was computed), else None. ``state`` is never changed."""
+    choice whose value was computed), else None. ``state`` is never changed. The evaluator
+    may follow more (:attr:`Evaluator.chain_depth`)."""
     known = None
+    if ev.chain_depth is not None:
+        depth = ev.chain_depth(state, seat, depth)
     for _ in range(depth):
         if not own_followup(game, ev, state, seat):
             break

@@ -296,6 +296,9 @@ def validate(data: dict) -> dict:
             raise ValueFileError(f"value.json: {part} money_cap must be a positive number")
         if "strength_used" in model and not finite(model["strength_used"]):
             raise ValueFileError(f"value.json: {part} strength_used must be a number")
+        for key in ("strength_fade", "last_turn_depth"):
+            if key in model and (not finite(model[key]) or model[key] <= 0):
+                raise ValueFileError(f"value.json: {part} {key} must be a positive number")
         by_card = model.get("strength_by_card", {})
         if not isinstance(by_card, dict) or not all(
                 k in ACTIONS and finite(v) for k, v in by_card.items()):
@@ -372,9 +375,22 @@ def answer_term(state: dict, seat: int, action) -> float:
     if not w or state["stack"][-1]["kind"] != "turn":
         return 0.0
     p = state["players"][seat]
+    fade = part.get("strength_fade")  # turns left below which the term shrinks (absent: never)
+    if fade:
+        w *= min(1.0, clock(state)[1] / fade)
     return w * (strength_of(p, card, action.get("x", 0)) - MIDDLE)
+
+
+def chain_depth(state: dict, seat: int, depth: int) -> int:
+    """``Evaluator.chain_depth``: in a seat's last turn (one turn left by the clock) the one-ply
+    look follows its chain ``last_turn_depth`` answers far (value.json, per part; absent: the
+    bot's own depth), to the game's end, where the value is the final score."""
+    far = load()["solo" if state["seats"] == 1 else "duel"].get("last_turn_depth")
+    if far and not state["over"] and clock(state)[1] <= 1.0:
+        return max(depth, int(far))
+    return depth
 
 
 EVALUATOR = Evaluator(
     value=value, own_followup=HAND.own_followup, shortlist=HAND.shortlist, clone=HAND.clone,
-    session=HAND.session, extra=dict(HAND.extra), answer=answer_term)
+    session=HAND.session, extra=dict(HAND.extra), answer=answer_term, chain_depth=chain_depth)
