@@ -7,6 +7,8 @@ these). The rules are the modules of :mod:`engine.arknova` itself; words for peo
 - which answers a search tries: :mod:`.shortlist`
 - the learned value (weights in ``engine/arknova/data/value.json``): :mod:`.learned`; which
   hand animals its hand worth counts as homed (one per free enclosure): :mod:`.handhomes`; the
-  term of an answer itself (the strength an action card is used at): ``learned.answer_term``
+  term of an answer itself (the strength an action card is used at): ``learned.answer_term``;
+  how far the look follows a seat's own chain (to the end of its last turn):
+  ``learned.chain_depth``
 - the analysis' measure, the expected final margin: :mod:`.margin`
 """
