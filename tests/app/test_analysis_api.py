@@ -59,6 +59,28 @@ async def rows(api, gid):
 
 # --------------------------------------------------------------------------- analysis
 
+def test_the_servers_analysis_look_is_a_setting(monkeypatch):
+    """``MENAGERIE_ANALYSIS_POLICY`` picks the look (unset: the engine's default, ``plan``);
+    a look the engine does not have is refused when the server starts, not at the first job."""
+    from pydantic import ValidationError
+
+    from app.analysis.service import engine_settings
+    from app.settings import Settings
+    from engine.bots.analysis import Settings as Look
+
+    default = engine_settings(make_settings("sqlite+aiosqlite:///unused.db"))
+    assert default == Look().as_dict() and default["policy"] == "plan"
+    mix = engine_settings(make_settings("sqlite+aiosqlite:///unused.db", analysis_policy="mix",
+                                        analysis_playouts=3))
+    assert mix == {**default, "policy": "mix", "playouts": 3}
+    monkeypatch.setenv("MENAGERIE_ANALYSIS_POLICY", "deep")
+    with pytest.raises(ValidationError):
+        Settings(database_url="sqlite+aiosqlite:///unused.db")
+    monkeypatch.setenv("MENAGERIE_ANALYSIS_POLICY", "own")
+    own = Settings(database_url="sqlite+aiosqlite:///unused.db")
+    assert engine_settings(own)["policy"] == "own"
+
+
 async def test_request_runs_once_and_reports(api):
     gid, ada, bob = await finished_toy(api)
     watcher = await api.user()
