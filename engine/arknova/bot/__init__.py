@@ -5,7 +5,8 @@ these). The rules are the modules of :mod:`engine.arknova` itself; words for peo
 - the hand-weighted evaluation the searching bots use: :mod:`.evaluate`; its weights and the
   clock-free parts of a zoo's value: :mod:`.zooparts`; their memos: :mod:`.evalmemo`
 - which answers a search tries: :mod:`.shortlist`
-- the learned value (weights in ``engine/arknova/data/value.json``): :mod:`.learned`; which
+- the learned value (weights in ``engine/arknova/data/value.json``): :mod:`.learned`; the
+  file's feature names and its validation: :mod:`.valuefile`; which
   hand animals its hand worth counts as homed (one per free enclosure): :mod:`.handhomes`; the
   term of an answer itself (the strength an action card is used at): ``learned.answer_term``;
   how far the look follows a seat's own chain (to the end of its last turn):

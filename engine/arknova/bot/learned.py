@@ -38,37 +38,31 @@ from importlib import resources
 from ...bots.evaluation import Evaluator, final_value
 from .. import deck
 from ..actions.association import TASKS, workers_needed
-from ..keywords import ACTIONS
 from ..tables import T, appeal_income, victory_points
 from ..turn import strength_of
 from .evaluate import EVALUATOR as HAND, clock, pending, zoo_parts
-from .handhomes import HAND_HOMES, matched
-from .zooparts import HAND_SHARE, hand_value, icons_of, project_levels_memo
-
-#: Per-zoo quantities (see :func:`zoo_features`).
-ZOO = ("vp", "money", "side_income", "appeal_in", "assets", "space", "hand", "projects", "malus",
-       "cards", "conservation", "animals", "ready", "build")
-#: Zoo quantities that also enter times the clock: income times breaks left, the rest times the
-#: phase (share of the game left, 1 far from the end, 0 at it).
-BY_BREAKS = ("side_income", "appeal_in")
-BY_PHASE = ("vp", "money", "assets", "space", "hand", "projects", "ready", "build")
-#: Features of the end itself (duel only; see :func:`end_features`): the lead times how near the
-#: end is, who is nearer to ending it (times the nearness), and breaks so far times the lead.
-END = ("lead*near", "ends_first*near", "lead*breaks_done")
-#: The feature names of a duel position, in weight order.
-DUEL = (ZOO + tuple(f"{n}*breaks" for n in BY_BREAKS) + tuple(f"{n}*phase" for n in BY_PHASE)
-        + ("project_soon",) + END + ("my_turn",))
-#: The feature names of a solo position (the zoo itself, not a difference), in weight order.
-SOLO = (ZOO + tuple(f"{n}*breaks" for n in BY_BREAKS) + tuple(f"{n}*phase" for n in BY_PHASE)
-        + ("project_soon", "bias"))
+from .handhomes import matched
+from .valuefile import (  # noqa: F401 - the file's names, also read from here
+    BY_BREAKS,
+    BY_PHASE,
+    DUEL,
+    END,
+    PROGRESS_ON,
+    SOLO,
+    ZOO,
+    ValueFileError,
+    validate,
+)
+from .zooparts import (
+    HAND_SHARE,
+    hand_value,
+    icons_of,
+    project_levels_memo,
+    project_near as project_near_level,
+)
 
 WIN_BONUS = 20.0   #: the +-20 of a finished game (engine.bots.evaluation.final_value)
 PROGRESS = 60.0    #: default of ``progress`` in value.json: the tempo term's window (points)
-#: What the tempo term's progress counts (``progress_on`` in value.json; absent: ``projected``):
-#: ``projected`` the zoo's projected points (final-scoring cards included), ``markers`` the
-#: points on the tracks, appeal plus the conservation's worth, which end the game at 0
-#: (:func:`engine.arknova.scoring.end_triggered_by`).
-PROGRESS_ON = ("projected", "markers")
 MIDDLE = 3         #: :func:`answer_term`'s strength that counts 0 (the middle slot)
 NEAR = 40.0        #: the end features count the last this many points before the nearer end
 SOON = 0.5         #: :func:`project_soon`'s share left for each step the association card is short
@@ -162,11 +156,16 @@ def _features(state: dict, seat: int) -> tuple[list[float], float]:
     """:func:`features` and the seat's own projected points now."""
     breaks_left, turns_left = clock(state)
     data = load()  # money_cap: the part's own (duel / solo), else the file's
-    cap = data["solo" if state["seats"] == 1 else "duel"].get("money_cap", data.get("money_cap"))
+    part = data["solo" if state["seats"] == 1 else "duel"]
+    cap = part.get("money_cap", data.get("money_cap"))
+    if "money_per_turn" in part:  # no more than the turns left can spend
+        by_turns = part["money_per_turn"] * turns_left
+        cap = by_turns if cap is None else min(cap, by_turns)
     own = zoo_features(state, seat)
     mine = _with_clock(own, breaks_left, turns_left, cap)
     if state["seats"] == 1:
-        return mine + [project_soon(state, seat, turns_left)] + [1.0], own[0]
+        return mine + [project_soon(state, seat, turns_left),
+                       project_near(state, seat, turns_left), 1.0], own[0]
     others = [s for s in range(state["seats"]) if s != seat]
     rival = others[0]
     best = _with_clock(zoo_features(state, rival), breaks_left, turns_left, cap)
@@ -204,6 +203,17 @@ def project_soon(state: dict, seat: int, turns_left: float) -> float:
         return 0.0
     cp_w = zoo_parts(state, seat)[8]
     return cp_w * max(levels) * SOON ** short
+
+
+def project_near(state: dict, seat: int, turns_left: float) -> float:
+    """The best open project level the zoo is one or two icons short of (``zooparts.
+    project_near``: its conservation halved per icon short), in points; 0 with fewer than
+    3 turns left (an icon, then the support) or no association cube left (solo feature)."""
+    p = state["players"][seat]
+    if turns_left < 3 or p["cubes_used"] >= len(T.association.cube_slots):
+        return 0.0
+    near = project_near_level(state, p, icons_of(p)[1])
+    return zoo_parts(state, seat)[8] * near if near else 0.0
 
 
 def end_features(own: float, rival: float, breaks_done: int) -> list[float]:
@@ -264,73 +274,6 @@ def markers(state: dict, seat: int) -> int:
 
 
 # --------------------------------------------------------------------------- the weights
-class ValueFileError(ValueError):
-    """``value.json`` does not hold a valid set of weights."""
-
-
-def validate(data: dict) -> dict:
-    """``data`` when it is a valid weights file (``ValueFileError`` otherwise)."""
-    def finite(x) -> bool:
-        return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-
-    if not isinstance(data, dict):
-        raise ValueFileError("value.json must hold an object")
-    for part, names in (("duel", DUEL), ("solo", SOLO)):
-        model = data.get(part)
-        if not isinstance(model, dict):
-            raise ValueFileError(f"value.json: {part!r} missing")
-        given = list(model.get("features") or ())
-        w = model.get("weights")
-        if not isinstance(w, list) or len(w) != len(given) or not all(map(finite, w)):
-            raise ValueFileError(f"value.json: {part} needs one finite weight per feature")
-        if given != list(names):
-            # an older file: its features in order, a subset of today's, the rest weigh 0
-            full = _widen(given, w, names)
-            if full is None:
-                raise ValueFileError(f"value.json: {part} features are not (a subset in "
-                                     f"order of) {list(names)}")
-            data[part] = {**model, "features": list(names), "weights": full}
-        if not finite(model.get("sigma")) or model["sigma"] <= 0:
-            raise ValueFileError(f"value.json: {part} sigma must be a positive number")
-        if "money_cap" in model and (not finite(model["money_cap"]) or model["money_cap"] <= 0):
-            raise ValueFileError(f"value.json: {part} money_cap must be a positive number")
-        if "strength_used" in model and not finite(model["strength_used"]):
-            raise ValueFileError(f"value.json: {part} strength_used must be a number")
-        for key in ("strength_fade", "last_turn_depth"):
-            if key in model and (not finite(model[key]) or model[key] <= 0):
-                raise ValueFileError(f"value.json: {part} {key} must be a positive number")
-        by_card = model.get("strength_by_card", {})
-        if not isinstance(by_card, dict) or not all(
-                k in ACTIONS and finite(v) for k, v in by_card.items()):
-            raise ValueFileError(f"value.json: {part} strength_by_card must map action cards "
-                                 f"{list(ACTIONS)} to numbers")
-    if not finite(data.get("tempo")) or data["tempo"] < 0:
-        raise ValueFileError("value.json: tempo must be a number >= 0")
-    if "progress" in data and (not finite(data["progress"]) or data["progress"] <= 0):
-        raise ValueFileError("value.json: progress must be a positive number")
-    if "money_cap" in data and (not finite(data["money_cap"]) or data["money_cap"] <= 0):
-        raise ValueFileError("value.json: money_cap must be a positive number")
-    if data.get("progress_on", "projected") not in PROGRESS_ON:
-        raise ValueFileError(f"value.json: progress_on must be one of {list(PROGRESS_ON)}")
-    for where in (data, data["duel"], data["solo"]):
-        if where.get("hand_homes", "shared") not in HAND_HOMES:
-            raise ValueFileError(f"value.json: hand_homes must be one of {list(HAND_HOMES)}")
-    return data
-
-
-def _widen(given: list, weights: list, names: tuple) -> list | None:
-    """``weights`` of the features ``given`` spread over ``names`` (0 for the missing ones);
-    None unless ``given`` is a subsequence of ``names``."""
-    out, i = [], 0
-    for name in names:
-        if i < len(given) and given[i] == name:
-            out.append(weights[i])
-            i += 1
-        else:
-            out.append(0.0)
-    return out if i == len(given) else None
-
-
 @lru_cache(maxsize=1)
 def load() -> dict:
     """The shipped weights (``engine/arknova/data/value.json``), validated once."""
