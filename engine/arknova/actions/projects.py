@@ -30,28 +30,15 @@ def releasable(player: dict, project: dict, need: int) -> list[str]:
     return sorted(set(out))
 
 
-#: The icons a ``distinct`` project counts different ones of, by its ``of``.
-DISTINCT = {"continents": ("africa", "americas", "asia", "australia", "europe"),
-            "classes": ("predator", "herbivore", "primate", "reptile", "bird", "bear", "pet",
-                        "sea")}
-
-
-def icons_toward(project: dict, zoo_icons) -> int | None:
-    """What an ``icon`` project (that icon) or a ``distinct`` one (different icons of its kind)
-    counts of the zoo's icons; None for the other kinds."""
-    kind = project["kind"]
-    if kind == "icon":
-        return zoo_icons[project["icon"]]
-    if kind == "distinct":
-        return sum(1 for n in DISTINCT[project["of"]] if zoo_icons[n])
-    return None
-
-
 def level_met(player: dict, project: dict, need: int, zoo_icons) -> bool:
     kind = project["kind"]
-    if kind in ("icon", "distinct"):
-        have = icons_toward(project, zoo_icons)
-        return have is not None and have >= need
+    if kind == "icon":
+        return zoo_icons[project["icon"]] >= need
+    if kind == "distinct":
+        names = (("africa", "americas", "asia", "australia", "europe")
+                 if project["of"] == "continents" else
+                 ("predator", "herbivore", "primate", "reptile", "bird", "bear", "pet", "sea"))
+        return sum(1 for n in names if zoo_icons[n]) >= need
     if kind == "breeding":
         animals = sum(1 for a in player["animals"]
                       if project["icon"] in _icons_of(deck.card(a["card"])))

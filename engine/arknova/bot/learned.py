@@ -53,13 +53,7 @@ from .valuefile import (  # noqa: F401 - the file's names, also read from here
     ValueFileError,
     validate,
 )
-from .zooparts import (
-    HAND_SHARE,
-    hand_value,
-    icons_of,
-    project_levels_memo,
-    project_near as project_near_level,
-)
+from .zooparts import HAND_SHARE, hand_value, icons_of, project_levels_memo
 
 WIN_BONUS = 20.0   #: the +-20 of a finished game (engine.bots.evaluation.final_value)
 PROGRESS = 60.0    #: default of ``progress`` in value.json: the tempo term's window (points)
@@ -156,16 +150,11 @@ def _features(state: dict, seat: int) -> tuple[list[float], float]:
     """:func:`features` and the seat's own projected points now."""
     breaks_left, turns_left = clock(state)
     data = load()  # money_cap: the part's own (duel / solo), else the file's
-    part = data["solo" if state["seats"] == 1 else "duel"]
-    cap = part.get("money_cap", data.get("money_cap"))
-    if "money_per_turn" in part:  # no more than the turns left can spend
-        by_turns = part["money_per_turn"] * turns_left
-        cap = by_turns if cap is None else min(cap, by_turns)
+    cap = data["solo" if state["seats"] == 1 else "duel"].get("money_cap", data.get("money_cap"))
     own = zoo_features(state, seat)
     mine = _with_clock(own, breaks_left, turns_left, cap)
     if state["seats"] == 1:
-        return mine + [project_soon(state, seat, turns_left),
-                       project_near(state, seat, turns_left), 1.0], own[0]
+        return mine + [project_soon(state, seat, turns_left)] + [1.0], own[0]
     others = [s for s in range(state["seats"]) if s != seat]
     rival = others[0]
     best = _with_clock(zoo_features(state, rival), breaks_left, turns_left, cap)
@@ -203,17 +192,6 @@ def project_soon(state: dict, seat: int, turns_left: float) -> float:
         return 0.0
     cp_w = zoo_parts(state, seat)[8]
     return cp_w * max(levels) * SOON ** short
-
-
-def project_near(state: dict, seat: int, turns_left: float) -> float:
-    """The best open project level the zoo is one or two icons short of (``zooparts.
-    project_near``: its conservation halved per icon short), in points; 0 with fewer than
-    3 turns left (an icon, then the support) or no association cube left (solo feature)."""
-    p = state["players"][seat]
-    if turns_left < 3 or p["cubes_used"] >= len(T.association.cube_slots):
-        return 0.0
-    near = project_near_level(state, p, icons_of(p)[1])
-    return zoo_parts(state, seat)[8] * near if near else 0.0
 
 
 def end_features(own: float, rival: float, breaks_done: int) -> list[float]:

@@ -6,7 +6,7 @@ A file has a ``duel`` and a ``solo`` part, each with its feature names (:data:`D
 :data:`SOLO`; an older file's names, a subsequence of today's in order, load with the missing
 features at weight 0: :func:`widen`), one finite weight per feature and a positive ``sigma``,
 and optional keys of its own (``money_cap``, ``hand_homes``, ``strength_used``,
-``strength_by_card``, ``strength_fade``, ``last_turn_depth``, ``money_per_turn``); at the
+``strength_by_card``, ``strength_fade``, ``last_turn_depth``); at the
 top the tempo term's ``tempo``, ``progress`` and ``progress_on``. docs/bots.md, "The learned
 value", says what each does.
 """
@@ -33,7 +33,7 @@ DUEL = (ZOO + tuple(f"{n}*breaks" for n in BY_BREAKS) + tuple(f"{n}*phase" for n
         + ("project_soon",) + END + ("my_turn",))
 #: The feature names of a solo position (the zoo itself, not a difference), in weight order.
 SOLO = (ZOO + tuple(f"{n}*breaks" for n in BY_BREAKS) + tuple(f"{n}*phase" for n in BY_PHASE)
-        + ("project_soon", "project_near", "bias"))
+        + ("project_soon", "bias"))
 
 #: What the tempo term's progress counts (``progress_on`` in value.json; absent: ``projected``):
 #: ``projected`` the zoo's projected points (final-scoring cards included), ``markers`` the
@@ -74,7 +74,7 @@ def validate(data: dict) -> dict:
             raise ValueFileError(f"value.json: {part} money_cap must be a positive number")
         if "strength_used" in model and not finite(model["strength_used"]):
             raise ValueFileError(f"value.json: {part} strength_used must be a number")
-        for key in ("strength_fade", "last_turn_depth", "money_per_turn"):
+        for key in ("strength_fade", "last_turn_depth"):
             if key in model and (not finite(model[key]) or model[key] <= 0):
                 raise ValueFileError(f"value.json: {part} {key} must be a positive number")
         by_card = model.get("strength_by_card", {})

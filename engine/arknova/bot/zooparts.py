@@ -295,33 +295,6 @@ def project_levels(state: dict, p: dict, zoo_icons) -> tuple[int, ...]:
     return tuple(out)
 
 
-def project_near(state: dict, p: dict, zoo_icons, decay: float = 0.5,
-                 most: int = 2) -> float:
-    """The conservation of the best open level of a project on offer that the zoo is 1 to
-    ``most`` icons short of (``icon`` and ``distinct`` projects: more icons are what they
-    need), times ``decay`` for each icon short; 0 when there is none."""
-    from ..actions.projects import icons_toward
-
-    limit = per_players(T.levels_per_project, state["seats"])
-    best = 0.0
-    for pid in state["base_projects"] + state["project_row"]:
-        if pid in p["supported"]:
-            continue
-        cubes = state["cubes"].get(pid, ())
-        if len(cubes) >= limit:
-            continue
-        project = deck.card(pid)
-        have = icons_toward(project, zoo_icons)
-        if have is None:
-            continue
-        taken = {c["level"] for c in cubes} | set(state["blocked"].get(pid, ()))
-        for i, lvl in enumerate(project["levels"]):
-            short = lvl["need"] - have
-            if i not in taken and 1 <= short <= most:
-                best = max(best, lvl["cp"] * decay ** short)
-    return best
-
-
 def layout_of(p: dict) -> dict:
     """Facts of the zoo's buildings (a pure function of the map and ``p["buildings"]``):
     kiosk income, the free spaces, and (filled lazily) whether an animal card has a home."""
