@@ -47,10 +47,12 @@ def digest(actions) -> str:
 #: the duel's assets and gave the solo's sponsor appeal its worth, "Reputation at its worth"; the
 #: solo's again that evening for its projects within reach, "Projects within reach", and that
 #: night for its matched homes and tuned hand weights, "The solo on matched homes"; on
-#: 2026-12-06 both for ``strength_used``, "The strength an action card is used at").
+#: 2026-12-06 both for ``strength_used``, "The strength an action card is used at"; on
+#: 2026-12-07 the solo's for its weights moved toward the plan level's look, "The plan level's
+#: look as a teacher").
 #: They change only with the rules, the cards or value.json; a change of the bots' code must
 #: leave them as they are.
-FAST_SOLO = ("b5b6837723ea62f8ae9073b3525540e9d955028a7095a6cd0947202c92fa8459", 60, 18)
+FAST_SOLO = ("6c413eda3052e7009922afaf9fb91736961b5d8c4b325f9e7423c4d4ce758214", 60, 16)
 FAST_DUEL = ("5062509b2f9fb28a23f5da6ddbb25f6c67e10ca6827841970c1e2fb78af8ef2d", 40, 11)
 
 

@@ -1,0 +1,151 @@
+"""Move the solo weights toward the plan level's look: a one-ply value that sees what two turns
+of planning see.
+
+    .venv/bin/python benchmarks/distill_plan.py --seed DS59 --games 160 --workers 2 \\
+        --alpha 0.5 --out /tmp/distilled.json
+
+Plays ``--games`` solo games of the fast level on the weights of ``--value`` (default: the
+shipped value.json; seeds ``"{seed}:solo:{i}"``) and, at the start of each of its turns with a
+choice, asks the plan level (``--plan``, default ``plan``; its own generator, so the games stay
+fast's) what its look finds: the best of its candidates' values two or three own turns on
+(``PlanBot.last_stats["means"]``: the learned value there plus the lines' answer terms). The
+target of a position is that look less the parts of the value that are not linear in the
+features (the win chance's term and the pending placements, as measured at the position), and
+the solo weights are fitted to it by the ridge of ``benchmarks/train_value.py`` (the change from
+the projected points, the solo's floors and ceilings, ``--lam``). The written file has the solo
+weights moved ``--alpha`` of the way from today's to the fit (1: the fit itself); the rest of the
+file is kept. Games whose index is a multiple of 5 are held out: the script prints how much of
+the look's spread the fit and today's weights explain there (R^2) and each weight before and
+after. ``--data FILE`` keeps the positions (JSON lines); ``--refit`` fits them without playing.
+
+Why a look and not the final score: a fit to the final score of fast's own games learns what
+fast goes on to make of a position (and played worse than the weights tuned by play, docs/bots.md
+"Value3"); a fit to the plan level's look learns what planning sees in it. Measured in
+docs/bots.md, "The plan level's look as a teacher"; measure a candidate on fresh deals
+(``benchmarks/ladder.py --solo-levels fast,fast@b --value OUT --value-b
+engine/arknova/data/value.json``) before it replaces value.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import statistics
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+from engine.arknova.bot import learned  # noqa: E402
+from engine.bots import decide, make_bot  # noqa: E402
+from engine.core import rng as _rng  # noqa: E402
+
+VALUE_FILE = ROOT / "engine" / "arknova" / "data" / "value.json"
+_spec = importlib.util.spec_from_file_location("train_value", ROOT / "benchmarks" / "train_value.py")
+assert _spec is not None and _spec.loader is not None
+train_value = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(train_value)
+
+
+def use_value(path: str) -> None:
+    """Play on the weights in ``path`` (also each worker's initializer)."""
+    data = learned.validate(json.loads(Path(path).read_text()))
+    learned.load = lambda: data  # the module's functions look ``load`` up at each call
+
+
+def play(task: tuple) -> dict:
+    """One fast solo game; at each turn start with a choice, the features, the value and the
+    plan level's look."""
+    seed, plan_spec = task
+    game = engine.get_game("arknova")
+    fast, plan = make_bot("fast"), make_bot(plan_spec)
+    state = game.setup(1, {}, seed)
+    rng = {"rng": _rng.seed_to_int(f"{seed}:bots")}
+    plan_rng = {"rng": _rng.seed_to_int(f"{seed}:plan")}
+    rows = []
+    while game.waiting_for(state):
+        if state["stack"][-1]["kind"] == "turn" and len(game.legal_actions(state, 0)) > 1:
+            plan.last_stats = None
+            decide(plan, game, state, 0, plan_rng)
+            stats = plan.last_stats
+            if stats:  # None: plan had a single candidate and did not look
+                rows.append({"turn": state["turn"], "x": learned.features(state, 0),
+                             "value": learned.value(state, 0), "look": max(stats["means"])})
+        state, _ = game.apply(state, 0, decide(fast, game, state, 0, rng))
+    return {"seed": seed, "score": game.result(state)["scores"][0], "rows": rows}
+
+
+def linear(x: list[float], w: list[float]) -> float:
+    return sum(a * b for a, b in zip(x, w))
+
+
+def samples(games: list[dict], weights: list[float], held: bool) -> tuple[list, list]:
+    """Features and targets (the look less the value's non-linear parts at the position)."""
+    xs, ys = [], []
+    for i, g in enumerate(games):
+        if (i % 5 == 0) != held:
+            continue
+        for r in g["rows"]:
+            xs.append(r["x"])
+            ys.append(r["look"] - (r["value"] - linear(r["x"], weights)))
+    return xs, ys
+
+
+def r2(xs: list, ys: list, w: list[float]) -> float:
+    mean = statistics.fmean(ys)
+    total = sum((y - mean) ** 2 for y in ys)
+    return 1.0 - sum((y - linear(x, w)) ** 2 for x, y in zip(xs, ys)) / total
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", default="DS59")
+    ap.add_argument("--games", type=int, default=160)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--plan", default="plan", help="the bot spec whose look is the teacher")
+    ap.add_argument("--value", default=str(VALUE_FILE), help="the value.json to start from")
+    ap.add_argument("--alpha", type=float, default=0.5, help="share of the way to the fit")
+    ap.add_argument("--lam", type=float, default=0.3, help="ridge strength (scaled features)")
+    ap.add_argument("--data", help="keep the positions here (JSON lines)")
+    ap.add_argument("--refit", action="store_true", help="fit --data without playing")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    use_value(args.value)
+    if args.refit:
+        if not args.data:
+            raise SystemExit("--refit needs --data")
+        games = [json.loads(line) for line in Path(args.data).read_text().splitlines() if line]
+    else:
+        tasks = [(f"{args.seed}:solo:{i}", args.plan) for i in range(args.games)]
+        with ProcessPoolExecutor(args.workers, initializer=use_value,
+                                 initargs=(args.value,)) as ex:
+            games = list(ex.map(play, tasks))
+        if args.data:
+            Path(args.data).write_text("".join(json.dumps(g) + "\n" for g in games))
+    data = learned.load()
+    names, today = learned.SOLO, data["solo"]["weights"]
+    xs, ys = samples(games, today, held=False)
+    if not xs or len(xs[0]) != len(names):
+        raise SystemExit("no positions, or positions of other features: play them again")
+    fit = train_value.bounded_ridge(xs, [y - x[0] for x, y in zip(xs, ys)], args.lam, names,
+                                    *train_value.BOUNDS["solo"])
+    fit[0] += 1.0  # fitted as the change from the projected points (train_value.py)
+    hx, hy = samples(games, today, held=True)
+    if hx:
+        print(f"held out: {len(hx)} positions, R^2 of the look: fit {r2(hx, hy, fit):.3f}, "
+              f"today's weights {r2(hx, hy, today):.3f}")
+    out = json.loads(json.dumps(data))
+    out["solo"]["weights"] = [round(a + args.alpha * (b - a), 5) for a, b in zip(today, fit)]
+    learned.validate(out)
+    for name, a, b, c in zip(names, today, fit, out["solo"]["weights"]):
+        print(f"{name:22} today {a:8.3f}  fit {b:8.3f}  written {c:8.3f}")
+    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    print(f"wrote {args.out} ({len(xs)} positions fitted, alpha {args.alpha})")
+
+
+if __name__ == "__main__":
+    main()
