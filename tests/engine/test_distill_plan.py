@@ -4,25 +4,18 @@ the way to the fit."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-from pathlib import Path
 
 import pytest
 
 from engine.arknova.bot import learned
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def dp():
-    spec = importlib.util.spec_from_file_location("distill_plan", ROOT / "benchmarks" / "distill_plan.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benchmarks/distill_plan.py")
 
 
 def test_the_target_is_the_look_less_the_values_non_linear_parts(dp):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import random
@@ -10,16 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def tv():
-    spec = importlib.util.spec_from_file_location("train_value", ROOT / "benchmarks" / "train_value.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benchmarks/train_value.py")
 
 
 def data(true: list[float], repeat: int = 50) -> tuple[list[list[float]], list[float]]:

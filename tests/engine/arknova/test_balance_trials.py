@@ -3,23 +3,16 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from engine import get_game
-
-SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "balance_trials.py"
-
+from tests.scripts import load_script
 
 @pytest.fixture(scope="module")
 def trials():
-    spec = importlib.util.spec_from_file_location("balance_trials", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("scripts/balance_trials.py")
 
 
 def _cards(state):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import time
@@ -13,6 +12,7 @@ import pytest
 
 from engine.arknova import keywords as K
 from engine.arknova.content import DATA_DIR, FILES, ContentError, _load, load_content
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -181,9 +181,7 @@ def test_cost_and_appeal_follow_the_guidance(content):
 
 
 def test_report_flags_no_outliers(content):
-    spec = importlib.util.spec_from_file_location("cards_report", ROOT / "scripts" / "cards_report.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_script("scripts/cards_report.py")
     text, flagged = mod.report(content)
     assert not flagged, flagged
     assert "## Keyword usage" in text and "## Outliers" in text
