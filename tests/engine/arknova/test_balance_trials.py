@@ -10,6 +10,7 @@ import pytest
 from engine import get_game
 from tests.scripts import load_script
 
+
 @pytest.fixture(scope="module")
 def trials():
     return load_script("scripts/balance_trials.py")
