@@ -27,6 +27,7 @@ from app.main import create_app
 from app.migrate import upgrade
 from app.models import Base
 from app.settings import Settings
+from tests.app.apptasks import owned_tasks
 from tests.conftest import require_postgres
 from tests.toygame import PLUGIN as TOY_PLUGIN, TOY
 
@@ -249,47 +250,10 @@ async def play_to_end(api, gid: int, players, pick=0) -> dict:
 @contextlib.asynccontextmanager
 async def running_app(settings: Settings):
     app = create_app(settings)
-    before = asyncio.all_tasks()
-    try:
-        async with app.router.lifespan_context(app):
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-                yield Api(client, app)
-    finally:
-        await settle_tasks(before)
-
-
-async def settle_tasks(before: set[asyncio.Task], limit: float = 15.0) -> None:
-    """End the tasks a test's app left behind (those not in ``before``, the tasks when it
-    started), cancelling them again until they have ended.
-
-    pytest-asyncio cancels the leftovers of a test's loop once and waits for them without a
-    bound: a task that swallows that one cancellation (Python 3.11's ``asyncio.wait_for`` does
-    when it arrives as the awaited call completes: app/tasks.py) hung a whole run in its
-    teardown. Here they are cancelled every half second (as ``tasks.end_task`` does), and the
-    ones that needed more than one cancellation are named in a warning."""
-    loop = asyncio.get_running_loop()
-    me = asyncio.current_task()
-    deadline = loop.time() + limit
-    stubborn: set[str] = set()
-    first = True
-    while True:
-        rest = [t for t in asyncio.all_tasks() - before if t is not me and not t.done()]
-        if not rest:
-            break
-        if not first:
-            stubborn.update(f"{t.get_name()} {t.get_coro()!r}" for t in rest)
-        if loop.time() > deadline:
-            break
-        for t in rest:
-            t.cancel()
-        await asyncio.wait(rest, timeout=0.5)
-        first = False
-    if stubborn:
-        import warnings
-
-        warnings.warn("tasks that outlived a cancellation: " + "; ".join(sorted(stubborn)),
-                      stacklevel=1)
+    async with owned_tasks(), app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            yield Api(client, app)
 
 
 @pytest.fixture
@@ -308,8 +272,14 @@ def free_port() -> int:
 async def live_server(settings: Settings, serving: bool = False):
     """A real uvicorn server on 127.0.0.1 inside this event loop; yields (base_url, app).
     ``serving``: with the options ``menagerie serve`` gives uvicorn (its connection limit)."""
+    async with owned_tasks():
+        async with _serving(settings, serving) as served:
+            yield served
+
+
+@contextlib.asynccontextmanager
+async def _serving(settings: Settings, serving: bool):
     app = create_app(settings)
-    before = asyncio.all_tasks()
     port = free_port()
     if serving:
         from app.serving import uvicorn_options
@@ -331,10 +301,7 @@ async def live_server(settings: Settings, serving: bool = False):
         yield f"127.0.0.1:{port}", app
     finally:
         server.should_exit = True
-        try:
-            await asyncio.wait_for(task, 10)
-        finally:
-            await settle_tasks(before)
+        await asyncio.wait_for(task, 10)
 
 
 @pytest.fixture
