@@ -58,25 +58,36 @@ def use_value(path: str) -> None:
 
 
 def play(task: tuple) -> dict:
-    """One fast solo game; at each turn start with a choice, the features, the value and the
-    plan level's look."""
-    seed, plan_spec = task
+    """One game of the fast level (solo, or fast against fast); at each turn start with a
+    choice, the mover's features, its value and the plan level's look from its seat."""
+    seed, plan_spec, seats = task
     game = engine.get_game("arknova")
     fast, plan = make_bot("fast"), make_bot(plan_spec)
-    state = game.setup(1, {}, seed)
-    rng = {"rng": _rng.seed_to_int(f"{seed}:bots")}
+    state = game.setup(seats, {}, seed)
+    rngs = [{"rng": _rng.seed_to_int(f"{seed}:bots:{s}" if seats > 1 else f"{seed}:bots")}
+            for s in range(seats)]
     plan_rng = {"rng": _rng.seed_to_int(f"{seed}:plan")}
+    playing = learned.load
+    weights = playing()
+    teacher = (lambda: weights) if seats == 1 else (lambda: {**weights, "tempo": 0.0})
     rows = []
-    while game.waiting_for(state):
-        if state["stack"][-1]["kind"] == "turn" and len(game.legal_actions(state, 0)) > 1:
+    while waiting := game.waiting_for(state):
+        seat = min(waiting)
+        if state["stack"][-1]["kind"] == "turn" and len(game.legal_actions(state, seat)) > 1:
             plan.last_stats = None
-            decide(plan, game, state, 0, plan_rng)
-            stats = plan.last_stats
-            if stats:  # None: plan had a single candidate and did not look
-                rows.append({"turn": state["turn"], "x": learned.features(state, 0),
-                             "value": learned.value(state, 0), "look": max(stats["means"])})
-        state, _ = game.apply(state, 0, decide(fast, game, state, 0, rng))
-    return {"seed": seed, "score": game.result(state)["scores"][0], "rows": rows}
+            learned.load = teacher  # the look and the value at the position: tempo-free
+            try:
+                decide(plan, game, state, seat, plan_rng)
+                stats = plan.last_stats
+                if stats:  # None: plan had a single candidate and did not look
+                    rows.append({"turn": state["turn"], "seat": seat,
+                                 "x": learned.features(state, seat),
+                                 "value": learned.value(state, seat),
+                                 "look": max(stats["means"])})
+            finally:
+                learned.load = playing
+        state, _ = game.apply(state, seat, decide(fast, game, state, seat, rngs[seat]))
+    return {"seed": seed, "scores": game.result(state)["scores"], "rows": rows}
 
 
 def linear(x: list[float], w: list[float]) -> float:
@@ -103,6 +114,8 @@ def r2(xs: list, ys: list, w: list[float]) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--part", choices=("solo", "duel"), default="solo",
+                    help="solo games and weights, or fast-against-fast games and the duel's")
     ap.add_argument("--seed", default="DS59")
     ap.add_argument("--games", type=int, default=160)
     ap.add_argument("--workers", type=int, default=2)
@@ -120,28 +133,34 @@ def main() -> None:
             raise SystemExit("--refit needs --data")
         games = [json.loads(line) for line in Path(args.data).read_text().splitlines() if line]
     else:
-        tasks = [(f"{args.seed}:solo:{i}", args.plan) for i in range(args.games)]
+        seats = 1 if args.part == "solo" else 2
+        tasks = [(f"{args.seed}:{args.part}:{i}", args.plan, seats) for i in range(args.games)]
         with ProcessPoolExecutor(args.workers, initializer=use_value,
                                  initargs=(args.value,)) as ex:
             games = list(ex.map(play, tasks))
         if args.data:
             Path(args.data).write_text("".join(json.dumps(g) + "\n" for g in games))
     data = learned.load()
-    names, today = learned.SOLO, data["solo"]["weights"]
+    part = args.part
+    names, today = (learned.SOLO if part == "solo" else learned.DUEL), data[part]["weights"]
     xs, ys = samples(games, today, held=False)
     if not xs or len(xs[0]) != len(names):
         raise SystemExit("no positions, or positions of other features: play them again")
     fit = train_value.bounded_ridge(xs, [y - x[0] for x, y in zip(xs, ys)], args.lam, names,
-                                    *train_value.BOUNDS["solo"])
+                                    *train_value.BOUNDS[part])
+    if part == "duel":  # every position is at its mover's turn start: ``my_turn`` is 1 in all,
+        # an intercept that takes the look's offset (the best of several candidates' means) and
+        # is dropped: the weight of having the move stays today's
+        fit[names.index("my_turn")] = today[names.index("my_turn")]
     fit[0] += 1.0  # fitted as the change from the projected points (train_value.py)
     hx, hy = samples(games, today, held=True)
     if hx:
         print(f"held out: {len(hx)} positions, R^2 of the look: fit {r2(hx, hy, fit):.3f}, "
               f"today's weights {r2(hx, hy, today):.3f}")
     out = json.loads(json.dumps(data))
-    out["solo"]["weights"] = [round(a + args.alpha * (b - a), 5) for a, b in zip(today, fit)]
+    out[part]["weights"] = [round(a + args.alpha * (b - a), 5) for a, b in zip(today, fit)]
     learned.validate(out)
-    for name, a, b, c in zip(names, today, fit, out["solo"]["weights"]):
+    for name, a, b, c in zip(names, today, fit, out[part]["weights"]):
         print(f"{name:22} today {a:8.3f}  fit {b:8.3f}  written {c:8.3f}")
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
     print(f"wrote {args.out} ({len(xs)} positions fitted, alpha {args.alpha})")

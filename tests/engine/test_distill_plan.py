@@ -56,3 +56,37 @@ def test_a_refit_moves_the_solo_weights_alpha_of_the_way(dp, tmp_path, monkeypat
         assert got[n] == pytest.approx(w + 0.5 * (t - w), abs=2e-3), n
     assert got["cards"] == pytest.approx(today[names.index("cards")] + 0.025, abs=2e-3)
     assert written["duel"] == learned.load()["duel"]
+
+
+def test_a_duel_refit_moves_the_duel_weights_and_holds_my_turn(dp, tmp_path, monkeypatch):
+    """Every duel position is at its mover's turn start (``my_turn`` +1 always): the weight of
+    that constant is held, and an offset of the look goes to no feature."""
+    names = learned.DUEL
+    today = learned.load()["duel"]["weights"]
+    turn = names.index("my_turn")
+    rnd = random.Random(5)
+    target = [w + (0.1 if n == "money" else 0.0) for n, w in zip(names, today)]
+    games = []
+    for _ in range(40):
+        rows = []
+        for _ in range(25):
+            x = [rnd.uniform(-3, 3) for _ in names]
+            x[turn] = 1.0
+            now = sum(a * b for a, b in zip(x, today))
+            later = sum(a * b for a, b in zip(x, target)) + 6.0  # the look's max: above today
+            rows.append({"x": x, "value": now + 4.0, "look": later + 4.0})
+        games.append({"rows": rows})
+    data = tmp_path / "positions.jsonl"
+    data.write_text("".join(json.dumps(g) + "\n" for g in games))
+    out = tmp_path / "out.json"
+    monkeypatch.setattr("sys.argv", ["distill_plan.py", "--part", "duel", "--refit", "--data",
+                                     str(data), "--alpha", "0.5", "--lam", "0.0",
+                                     "--out", str(out)])
+    dp.main()
+    written = json.loads(out.read_text())
+    learned.validate(written)
+    got = dict(zip(written["duel"]["features"], written["duel"]["weights"]))
+    assert got["my_turn"] == today[turn]
+    assert got["money"] == pytest.approx(today[names.index("money")] + 0.05, abs=2e-3)
+    assert got["vp"] == pytest.approx(today[names.index("vp")], abs=2e-3)
+    assert written["solo"] == learned.load()["solo"]
