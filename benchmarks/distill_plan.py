@@ -18,6 +18,14 @@ file is kept. Games whose index is a multiple of 5 are held out: the script prin
 the look's spread the fit and today's weights explain there (R^2) and each weight before and
 after. ``--data FILE`` keeps the positions (JSON lines); ``--refit`` fits them without playing.
 
+``--part duel`` does the same for the duel's weights: fast-against-fast games (seeds
+``"{seed}:duel:{i}"``), the plan level asked at each mover's turn start from its seat, with the
+value's tempo term off for the look and the value measured there (the term grows as the end
+nears, so a look turns ahead holds more of it than the position: the look is the margin plus
+the win chance's term). Every such position has ``my_turn`` 1: its weight is the fit's
+intercept (the best of several candidates' means lies above the position's value) and is
+dropped, today's kept.
+
 Why a look and not the final score: a fit to the final score of fast's own games learns what
 fast goes on to make of a position (and played worse than the weights tuned by play, docs/bots.md
 "Value3"); a fit to the plan level's look learns what planning sees in it. Measured in
