@@ -114,10 +114,14 @@ def samples(games: list[dict], weights: list[float], held: bool) -> tuple[list, 
     return xs, ys
 
 
-def r2(xs: list, ys: list, w: list[float]) -> float:
+def r2(xs: list, ys: list, w: list[float], offset: bool = False) -> float:
+    """Share of the targets' spread ``w`` explains (``offset``: after the best constant, the
+    duel's dropped intercept)."""
+    res = [y - linear(x, w) for x, y in zip(xs, ys)]
+    shift = statistics.fmean(res) if offset else 0.0
     mean = statistics.fmean(ys)
     total = sum((y - mean) ** 2 for y in ys)
-    return 1.0 - sum((y - linear(x, w)) ** 2 for x, y in zip(xs, ys)) / total
+    return 1.0 - sum((r - shift) ** 2 for r in res) / total
 
 
 def main() -> None:
@@ -163,8 +167,9 @@ def main() -> None:
     fit[0] += 1.0  # fitted as the change from the projected points (train_value.py)
     hx, hy = samples(games, today, held=True)
     if hx:
-        print(f"held out: {len(hx)} positions, R^2 of the look: fit {r2(hx, hy, fit):.3f}, "
-              f"today's weights {r2(hx, hy, today):.3f}")
+        off = part == "duel"
+        print(f"held out: {len(hx)} positions, R^2 of the look{' (less its mean offset)' * off}:"
+              f" fit {r2(hx, hy, fit, off):.3f}, today's weights {r2(hx, hy, today, off):.3f}")
     out = json.loads(json.dumps(data))
     out[part]["weights"] = [round(a + args.alpha * (b - a), 5) for a, b in zip(today, fit)]
     learned.validate(out)
