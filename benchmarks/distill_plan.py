@@ -77,7 +77,8 @@ def play(task: tuple) -> dict:
     plan_rng = {"rng": _rng.seed_to_int(f"{seed}:plan")}
     playing = learned.load
     weights = playing()
-    teacher = (lambda: weights) if seats == 1 else (lambda: {**weights, "tempo": 0.0})
+    looked_with = weights if seats == 1 else {**weights, "tempo": 0.0}  # made once: read per value
+    teacher = lambda: looked_with  # noqa: E731
     rows = []
     while waiting := game.waiting_for(state):
         seat = min(waiting)
