@@ -46,11 +46,12 @@ class Evaluator:
       :func:`searching` enters it (or nothing).
     - ``clone(state)``: optionally a faster deep copy of the game's states (for callers that
       need a whole copy; :func:`step` no longer does: it copies only what a move touches).
-    - ``answer(state, seat, action)``: optionally a term of the answer itself, added to the
-      value of the state it leads to when the one-ply look ranks a decision's answers
+    - ``answer(state, seat, action, end)``: optionally a term of the answer itself, added to
+      the value of the state it leads to when the one-ply look ranks a decision's answers
       (``greedy.score_answers``; the plan level adds it for each own answer of a line): what
       the answer spends that the position after it does not show (the zoo builder: the
-      strength an action card is used at).
+      strength an action card is used at). ``end`` is where the answer's chain ended (the
+      seat's own follow-ups answered), or None when not known.
     - ``chain_depth(state, seat, depth)``: optionally how many of the seat's own follow-ups
       the one-ply look follows from ``state`` (``depth``: the bot's own), e.g. to the end of a
       game's last turn, where the value beyond is the final score itself.
@@ -62,7 +63,7 @@ class Evaluator:
     clone: Callable[[State], State] | None = None
     extra: dict = field(default_factory=dict)
     session: Callable[[], AbstractContextManager] | None = None
-    answer: Callable[[State, int, Action], float] | None = None
+    answer: Callable[[State, int, Action, State | None], float] | None = None
     chain_depth: Callable[[State, int, int], int] | None = None
 
 

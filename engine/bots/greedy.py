@@ -62,7 +62,7 @@ def score_answers(game, ev: Evaluator, state, seat, legal: list, *, depth: int,
     for a in legal:
         nxt, v = finish_chain(game, ev, step(game, state, seat, a), seat, depth, width)
         v = ev.value(nxt, seat) if v is None else v
-        out.append(v if term is None else v + term(state, seat, a))
+        out.append(v if term is None else v + term(state, seat, a, nxt))
     return out
 
 

@@ -116,7 +116,8 @@ class PlanBot(FastBot):
         looks = [[self.look(game, counted.evaluator, w, seat, legal[i]) for i in cands]
                  for w in worlds]
         values, rounds = self.further(game, counted, seat, looks)
-        terms = [self.term(ev, world, seat, legal[i]) for i in cands]  # the seat's view alike
+        terms = [self.term(ev, world, seat, legal[i], one[4])  # the seat's view alike
+                 for i, one in zip(cands, looks[0])]
         totals = [sum(v[j] + terms[j] for v in values) for j in range(len(cands))]
         pick = max(range(len(cands)), key=lambda j: (totals[j], -j))
         self.last_stats = {"candidates": [legal[i] for i in cands],
@@ -144,12 +145,12 @@ class PlanBot(FastBot):
             if self.budget is not None and spent + last > self.budget:
                 break
             for w, w_looks in enumerate(looks):
-                for c, (_, state, legal, order) in enumerate(w_looks):
+                for c, (_, state, legal, order, _end) in enumerate(w_looks):
                     if j < len(order):
                         a = legal[order[j][1]]
                         one = self.look(game, ev, state, seat, a)
                         v = (self.deepen(game, ev, seat, one, self.horizon - 1)
-                             + self.term(ev, state, seat, a))
+                             + self.term(ev, state, seat, a, one[4]))
                         deep[w][c] = v if deep[w][c] is None else max(deep[w][c], v)
             last, rounds = counted.calls - spent, j + 1
         return [[v if d is None else d for v, d in zip(vs, ds)]
@@ -158,21 +159,22 @@ class PlanBot(FastBot):
     # ------------------------------------------------------------------ one look
     def look(self, game, ev: Evaluator, world, seat, action) -> tuple:
         """``action`` played in ``world`` with its chain as fast plays it, on to the seat's
-        next turn: ``(value, state, legal, order)``, ``value`` being fast's best next turn
+        next turn: ``(value, state, legal, order, end)``, ``value`` being fast's best next turn
         there (a finished game, or a turn with one answer: the value at its end; then
-        ``legal`` and ``order`` are empty), ``order`` the next turn's answers ranked as fast."""
+        ``legal`` and ``order`` are empty), ``order`` the next turn's answers ranked as fast,
+        ``end`` where the action's chain ended (for its :meth:`term`)."""
         state = step(game, world, seat, action)
-        state = finish_chain(game, ev, state, seat, self.depth, self.width)[0]
+        end = state = finish_chain(game, ev, state, seat, self.depth, self.width)[0]
         state = self.next_turn(game, ev, state, seat)
         legal = game.legal_actions(state, seat) if seat in game.waiting_for(state) else []
         if len(legal) < 2:
             if legal:  # one answer: its chain decides the value
                 state = finish_chain(game, ev, step(game, state, seat, legal[0]), seat,
                                      self.depth, self.width)[0]
-            return ev.value(state, seat), state, [], []
+            return ev.value(state, seat), state, [], [], end
         order = ranked(game, ev, state, seat, legal, depth=self.depth, width=self.width,
                        top_width=self.top_width)
-        return order[0][0], state, legal, order
+        return order[0][0], state, legal, order, end
 
     def deepen(self, game, ev: Evaluator, seat, one: tuple, ahead: int) -> float:
         """The value of a :meth:`look` ``ahead`` own turns deep: with ``ahead`` above 1 the
@@ -183,25 +185,26 @@ class PlanBot(FastBot):
     def line(self, game, ev: Evaluator, seat, one: tuple, ahead: int) -> tuple:
         """``(value, end)``: :meth:`deepen`'s value and the state where its best line ends
         (the first best on ties; the post-game analysis measures there)."""
-        value, state, legal, order = one
+        value, state, legal, order, _ = one
         if ahead <= 1 or not order:
             return value, state
         best: tuple | None = None
         for _, i in order[:max(1, self.k_next)]:
-            v, end = self.line(game, ev, seat, self.look(game, ev, state, seat, legal[i]),
-                               ahead - 1)
-            v += self.term(ev, state, seat, legal[i])
+            nxt = self.look(game, ev, state, seat, legal[i])
+            v, end = self.line(game, ev, seat, nxt, ahead - 1)
+            v += self.term(ev, state, seat, legal[i], nxt[4])
             if best is None or v > best[0]:
                 best = (v, end)
         assert best is not None
         return best
 
-    def term(self, ev: Evaluator, state, seat, action) -> float:
-        """The evaluator's term of an own answer (:attr:`Evaluator.answer`), which a line adds
-        for each of its answers as fast's ranking adds it for one (with :attr:`terms`)."""
+    def term(self, ev: Evaluator, state, seat, action, end=None) -> float:
+        """The evaluator's term of an own answer (:attr:`Evaluator.answer`; ``end``: where its
+        chain ended), which a line adds for each of its answers as fast's ranking adds it for
+        one (with :attr:`terms`)."""
         if not self.terms or ev.answer is None:
             return 0.0
-        return ev.answer(state, seat, action)
+        return ev.answer(state, seat, action, end)
 
     def two_turns(self, game, ev: Evaluator, world, seat, action, ahead: int | None = None) -> float:
         """The value of ``action`` in ``world`` for ``seat``: its chain as fast plays it, then
@@ -210,8 +213,8 @@ class PlanBot(FastBot):
         :attr:`horizon`) above 1, the next turn's best ``k_next`` answers by fast's ranking are
         looked at the same way, ``ahead - 1`` turns further, and the best of them counts."""
         ahead = self.horizon if ahead is None else ahead
-        return (self.deepen(game, ev, seat, self.look(game, ev, world, seat, action), ahead)
-                + self.term(ev, world, seat, action))
+        one = self.look(game, ev, world, seat, action)
+        return self.deepen(game, ev, seat, one, ahead) + self.term(ev, world, seat, action, one[4])
 
     def next_turn(self, game, ev: Evaluator, state, seat):
         """``state`` played on to the start of ``seat``'s next turn (or the game's end, or

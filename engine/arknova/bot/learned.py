@@ -277,11 +277,28 @@ def value(state: dict, seat: int) -> float:
     return utility(state, seat) + pending(state, seat)
 
 
-def answer_term(state: dict, seat: int, action) -> float:
+#: What an action can change in its seat's zoo; an answer whose chain leaves all of them as
+#: they were used its action card for nothing (:func:`idle`).
+ZOO_KEYS = ("money", "appeal", "conservation", "reputation", "x", "hand", "animals", "buildings",
+            "sponsors", "partners", "universities", "supported", "workers", "placed",
+            "upgraded", "tucked")
+
+
+def idle(before: dict, after: dict) -> bool:
+    """True when the zoo ``after`` (a player's dict) is ``before`` in all of :data:`ZOO_KEYS`:
+    only the action cards' slots moved (an Animals action that played no animal)."""
+    return all(before.get(k) == after.get(k) for k in ZOO_KEYS)
+
+
+def answer_term(state: dict, seat: int, action, end: dict | None = None) -> float:
     """The term of an answer itself (``Evaluator.answer``): at a turn's start, using an action
     card at strength ``s`` (its slot plus the X tokens spent, less a constriction) adds
     ``strength_used * (s - MIDDLE)`` (value.json, per part; absent: 0; ``strength_by_card``, per
-    part, gives an action card a weight of its own); other answers 0.
+    part, gives an action card a weight of its own); other answers 0. An answer whose chain
+    ends in ``end`` with the zoo unchanged (:func:`idle`) keeps the part's ``idle_strength``
+    share of it (absent: all; 0: none): the card was not used, only moved to slot 1, which the
+    X-token action does too and pays a token for (the term made an empty Animals action at
+    strength 5 look better than that).
 
     A position's value cannot see what a turn spent: an action card used at strength 1 and the
     same card left where it was lead to the same slots, so the one-ply look played the Build card
@@ -296,6 +313,9 @@ def answer_term(state: dict, seat: int, action) -> float:
     if not w or state["stack"][-1]["kind"] != "turn":
         return 0.0
     p = state["players"][seat]
+    share = part.get("idle_strength", 1.0)
+    if share != 1.0 and end is not None and idle(p, end["players"][seat]):
+        w *= share
     fade = part.get("strength_fade")  # turns left below which the term shrinks (absent: never)
     if fade:
         w *= min(1.0, clock(state)[1] / fade)

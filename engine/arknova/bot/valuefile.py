@@ -6,7 +6,7 @@ A file has a ``duel`` and a ``solo`` part, each with its feature names (:data:`D
 :data:`SOLO`; an older file's names, a subsequence of today's in order, load with the missing
 features at weight 0: :func:`widen`), one finite weight per feature and a positive ``sigma``,
 and optional keys of its own (``money_cap``, ``hand_homes``, ``strength_used``,
-``strength_by_card``, ``strength_fade``, ``last_turn_depth``); at the
+``strength_by_card``, ``strength_fade``, ``idle_strength``, ``last_turn_depth``); at the
 top the tempo term's ``tempo``, ``progress`` and ``progress_on``. docs/bots.md, "The learned
 value", says what each does.
 """
@@ -74,6 +74,9 @@ def validate(data: dict) -> dict:
             raise ValueFileError(f"value.json: {part} money_cap must be a positive number")
         if "strength_used" in model and not finite(model["strength_used"]):
             raise ValueFileError(f"value.json: {part} strength_used must be a number")
+        if "idle_strength" in model and not (finite(model["idle_strength"])
+                                             and 0 <= model["idle_strength"] <= 1):
+            raise ValueFileError(f"value.json: {part} idle_strength must be a number in [0, 1]")
         for key in ("strength_fade", "last_turn_depth"):
             if key in model and (not finite(model[key]) or model[key] <= 0):
                 raise ValueFileError(f"value.json: {part} {key} must be a positive number")
