@@ -307,6 +307,7 @@ def test_the_answer_term_counts_the_strength_an_action_card_is_used_at(monkeypat
     legal = ARK.legal_actions(state, 0)
     data = copy.deepcopy(learned.load())
     data["solo"]["strength_used"] = 0.7
+    data["solo"].pop("idle_strength", None)  # an idle answer's share: test_learned_idle.py
     monkeypatch.setattr(learned, "load", lambda: data)
     for a in legal:
         if a["type"] == "action":

@@ -22,6 +22,7 @@ def data(monkeypatch):
     d = copy.deepcopy(learned.load())
     d["solo"]["strength_used"] = 0.7
     d["solo"].pop("strength_fade", None)
+    d["solo"].pop("idle_strength", None)  # the tests set it
     monkeypatch.setattr(learned, "load", lambda: d)
     return d
 

@@ -49,10 +49,10 @@ def digest(actions) -> str:
 #: night for its matched homes and tuned hand weights, "The solo on matched homes"; on
 #: 2026-12-06 both for ``strength_used``, "The strength an action card is used at"; on
 #: 2026-12-07 the solo's for its weights moved toward the plan level's look, "The plan level's
-#: look as a teacher").
+#: look as a teacher"), and again for its ``idle_strength`` 0, "An action card used for nothing").
 #: They change only with the rules, the cards or value.json; a change of the bots' code must
 #: leave them as they are.
-FAST_SOLO = ("6c413eda3052e7009922afaf9fb91736961b5d8c4b325f9e7423c4d4ce758214", 60, 16)
+FAST_SOLO = ("6a78e9bf95fa957d018e68158f0a7d44ec14f0719c217d00b3263ad0a13799ce", 60, 18)
 FAST_DUEL = ("5062509b2f9fb28a23f5da6ddbb25f6c67e10ca6827841970c1e2fb78af8ef2d", 40, 11)
 
 
