@@ -250,7 +250,8 @@ def main() -> None:
             print(f"{len(results)}/{len(tasks)} {g['levels']} scores {g['scores']} turns "
                   f"{g['turns']} breaks {g['breaks']} seed {g['seed']} cpu_s "
                   f"{[round(sum(c) / 1000, 1) for c in g['cpu']]} start_cpu_ms_max "
-                  f"{[round(max(c), 0) if c else 0 for c in g['starts']]}",
+                  f"{[round(max(c), 0) if c else 0 for c in g['starts']]} cpu_ms_max "
+                  f"{[round(max(c), 0) if c else 0 for c in g['cpu']]}",
                   file=sys.stderr, flush=True)
     out: dict = {"seed": args.seed, "value": args.value or "shipped", "value_b": args.value_b,
                  "games_per_pair": args.games, "pairs": [], "ms": {}, "solo": {}}
@@ -274,7 +275,8 @@ def main() -> None:
                            "reached": round(sum(1 for x in xs if x >= 0) / len(xs), 3)}
     out["ms"] = {lv: {"median": round(statistics.median(t), 1), "decisions": len(t),
                       "cpu_median": round(statistics.median(cpu[lv]), 1),
-                      "cpu_mean": round(statistics.fmean(cpu[lv]), 1), **start_cpu(starts[lv])}
+                      "cpu_mean": round(statistics.fmean(cpu[lv]), 1),
+                      "cpu_max": round(max(cpu[lv]), 1), **start_cpu(starts[lv])}
                  for lv, t in ms.items() if t}
     out["calibration"] = calibration(duels)
     out["seconds"] = round(time.time() - started)
@@ -285,10 +287,11 @@ def main() -> None:
         print(f"| {p['pair']} | {p['games']} | {p['win_rate']:.3f} ({p['ci95'][0]:.3f}–"
               f"{p['ci95'][1]:.3f}) | {p['turns_per_seat_median']} | {p['breaks_median']} | "
               f"{p['ended_within_12_breaks']:.3f} | {p['stalled']} |")
-    print("\n| level | median ms per decision (wall) | CPU ms median / mean | decisions "
+    print("\n| level | median ms per decision (wall) | CPU ms median / mean / max | decisions "
           "| move starts: CPU ms median / p90 / max | move starts |\n|---|---:|---:|---:|---:|---:|")
     for lv, m in out["ms"].items():
-        print(f"| {lv} | {m['median']} | {m['cpu_median']} / {m['cpu_mean']} | {m['decisions']} "
+        print(f"| {lv} | {m['median']} | {m['cpu_median']} / {m['cpu_mean']} / {m['cpu_max']} "
+              f"| {m['decisions']} "
               f"| {m['start_median']} / {m['start_p90']} / {m['start_max']} | {m['starts']} |")
     print("\n| solo level | deals | mean score | share >= 0 |\n|---|---:|---:|---:|")
     for lv, s in out["solo"].items():
