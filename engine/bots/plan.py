@@ -29,10 +29,14 @@ round before it; a look's value is the best of its rounds (no round: fast's best
 as ``horizon`` 1). Every candidate is looked at alike, and counting calls instead of seconds
 keeps the decisions the same whatever the machine's load.
 
-Every world is shared by all kept answers (common random numbers). With ``followups`` 0 (the
-default) it plans only at the start of a turn and answers the decisions inside its own chain
-(and between turns) as fast does; ``followups`` 1 plans at those too (measured no better in
-solo and about 30 times the cost per decision: docs/bots.md, "The plan level").
+Every world is shared by all kept answers (common random numbers). With ``followups`` 0 it
+plans only at the start of a turn and answers the decisions inside its own chain (and between
+turns) as fast does; with 1 it plans at those too; ``None`` (the default) is 1 in a game of one
+seat and 0 with rivals. Alone it pays: fast's answer inside a turn (play the animal or keep it,
+which card to keep) is where the one-ply value hoards, and the look two turns on sees what
+keeping costs (solo +10 points a game at about 200 ms of CPU a decision, docs/bots.md, "The
+plan level inside its turn"); in a duel it has not been measured since 2026-12-03, so the duel
+plans at turn starts only.
 Everything random comes from ``rng``, so the level is reproducible per seed; ``k`` 1 plays
 exactly as fast. ``last_stats`` keeps the candidates and their means of the last decision.
 """
@@ -69,9 +73,9 @@ class PlanBot(FastBot):
 
     kind = "plan"
     strength = 3  # above fast in solo, docs/bots.md ("The plan level")
-    heavy = True  # 0.2-0.5 s of CPU at a turn start (median), about 1 s at the slowest
+    heavy = True  # 0.2-0.5 s of CPU a planned decision (median), about 1 s at the slowest
 
-    def __init__(self, k: int = 4, samples: int = 2, followups: int = 0,
+    def __init__(self, k: int = 4, samples: int = 2, followups: int | None = None,
                  margin: float | None = None, horizon: int = 2, k_next: int = 3,
                  depth: int = 8, width: int = 6,
                  top_width: int = 24, reply_depth: int = 6, reply_width: int = 4,
@@ -80,7 +84,8 @@ class PlanBot(FastBot):
         super().__init__(depth, width, top_width, evaluation)
         self.k = k                      #: answers compared two turns deep (1: fast itself)
         self.samples = samples          #: sampled worlds each answer is played out in
-        self.followups = followups      #: 1: plan inside the own chain too; 0: turn starts only
+        self.followups = followups      #: 1: plan inside the own chain too; 0: turn starts
+        #: only; None: 1 alone (a solo game), 0 with rivals (:meth:`plans_followups`)
         self.margin = margin            #: drop answers this far below fast's best (None: keep)
         self.horizon = horizon          #: own turns looked at after this one
         self.k_next = k_next            #: answers looked further at each later turn (horizon > 1)
@@ -104,7 +109,8 @@ class PlanBot(FastBot):
         order = ranked(game, ev, world, seat, legal, depth=self.depth, width=self.width,
                        top_width=self.top_width)
         self.last_stats = None
-        if self.k <= 1 or (not self.followups and own_followup(game, ev, world, seat)):
+        if self.k <= 1 or (not self.plans_followups(game, world)
+                           and own_followup(game, ev, world, seat)):
             return legal[order[0][1]]
         best_v = order[0][0]
         cands = [i for v, i in order[:self.k]
@@ -125,6 +131,12 @@ class PlanBot(FastBot):
                            "means": [t / max(1, self.samples) for t in totals],
                            "rounds": rounds, "calls": counted.calls}
         return legal[cands[pick]]
+
+    def plans_followups(self, game, state) -> bool:
+        """Whether it plans inside its own chain too (:attr:`followups`; None: alone)."""
+        if self.followups is None:
+            return game.seat_count(state) == 1
+        return bool(self.followups)
 
     def further(self, game, counted: Counted, seat, looks: list) -> tuple[list, int]:
         """The value of each :meth:`look` (per world, per candidate) :attr:`horizon` turns deep,

@@ -11,7 +11,7 @@ import pytest
 import engine
 from engine.bots import FastBot, PlanBot, Sampler, bot_kinds, decide, get_bot, make_bot
 from engine.bots.evaluation import evaluator_for, searching, step
-from engine.bots.greedy import finish_chain, ranked
+from engine.bots.greedy import finish_chain, own_followup, ranked
 from engine.core import rng as _rng
 
 ARK = engine.get_game("arknova")
@@ -71,7 +71,7 @@ def test_plan_is_registered_above_fast_with_its_settings():
     assert kinds.index("fast") < kinds.index("plan")
     plan = get_bot("plan")
     assert (plan.k, plan.samples, plan.followups, plan.horizon, plan.k_next, plan.top_width) == \
-        (4, 2, 0, 2, 3, 24)
+        (4, 2, None, 2, 3, 24)
     bot = make_bot("plan:k=3,samples=1,followups=1")
     assert (bot.k, bot.samples, bot.followups, bot.top_width) == (3, 1, 1, 24)
     assert type(get_bot("fast")) is FastBot  # fast is not the plan level with k=1
@@ -169,6 +169,44 @@ def test_plan_without_followups_answers_inside_its_chain_as_fast():
             inside += 1
         state, _ = ARK.apply(state, 0, decide(fast, ARK, state, 0, rng))
     assert inside >= 3
+
+
+@pytest.mark.parametrize("seats", [1, 2])
+def test_plan_plans_inside_its_chain_alone_and_not_with_rivals(seats):
+    """``followups`` None (the default): inside its own chain the plan level compares fast's
+    best answers further (``last_stats`` set, the answer the best mean) in a solo game, and
+    answers as fast with a rival."""
+    state = _turn_start(seats, "plan-chain", 2)
+    rng = {"rng": 4}
+    fast = FastBot(depth=4, width=3, top_width=8)
+    plan = PlanBot(**SMALL)
+    ev = evaluator_for(ARK, "learned")
+    assert plan.plans_followups(ARK, state) is (seats == 1)
+    assert PlanBot(followups=0).plans_followups(ARK, state) is False
+    assert PlanBot(followups=1).plans_followups(ARK, state) is True
+    planned = inside = 0
+    for _ in range(60):
+        waiting = sorted(ARK.waiting_for(state))
+        if not waiting:
+            break
+        seat = waiting[0]
+        legal = ARK.legal_actions(state, seat)
+        if seat == 0 and len(legal) > 1 and own_followup(ARK, ev, state, 0):
+            r = {"rng": _rng.next_u64(rng)}
+            plan.last_stats = None
+            a = plan.choose(ARK, ARK.view(state, 0), legal, dict(r), Sampler(ARK, state, 0))
+            inside += 1
+            if plan.last_stats is not None:
+                planned += 1
+                stats = plan.last_stats
+                best = max(range(len(stats["means"])), key=lambda j: (stats["means"][j], -j))
+                assert a == stats["candidates"][best]
+            else:
+                assert a == fast.choose(ARK, ARK.view(state, 0), legal, dict(r),
+                                        Sampler(ARK, state, 0))
+        state, _ = ARK.apply(state, seat, decide(fast, ARK, state, seat, rng))
+    assert inside >= 3
+    assert (planned > 0) is (seats == 1)
 
 
 def test_plan_plays_zoocracy_on_its_own_evaluator():
