@@ -34,7 +34,7 @@ plans only at the start of a turn and answers the decisions inside its own chain
 turns) as fast does; with 1 it plans at those too; ``None`` (the default) is 1 in a game of one
 seat and 0 with rivals. Alone it pays: fast's answer inside a turn (play the animal or keep it,
 which card to keep) is where the one-ply value hoards, and the look two turns on sees what
-keeping costs (solo +10 points a game at about 200 ms of CPU a decision, docs/bots.md, "The
+keeping costs (solo +7 points a game at about 200 ms of CPU a decision, docs/bots.md, "The
 plan level inside its turn"); in a duel it has not been measured since 2026-12-03, so the duel
 plans at turn starts only.
 Everything random comes from ``rng``, so the level is reproducible per seed; ``k`` 1 plays
