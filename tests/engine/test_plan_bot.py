@@ -13,6 +13,7 @@ from engine.bots import FastBot, PlanBot, Sampler, bot_kinds, decide, get_bot, m
 from engine.bots.evaluation import evaluator_for, searching, step
 from engine.bots.greedy import finish_chain, own_followup, ranked
 from engine.core import rng as _rng
+from engine.core.state import clone
 
 ARK = engine.get_game("arknova")
 ZOO = engine.get_game("zoocracy")
@@ -207,6 +208,36 @@ def test_plan_plans_inside_its_chain_alone_and_not_with_rivals(seats):
         state, _ = ARK.apply(state, seat, decide(fast, ARK, state, seat, rng))
     assert inside >= 3
     assert (planned > 0) is (seats == 1)
+
+
+def test_alone_it_plans_from_the_view_only_inside_its_chain_too():
+    """A solo game's hidden information is the deck's order (and the generator): changing
+    them leaves the view as it was and the plan level's answer too, at turn starts and inside
+    its chain (where it plans alone)."""
+    state = _turn_start(1, "plan-view-solo", 2)
+    rng = {"rng": 9}
+    fast = FastBot(depth=4, width=3, top_width=8)
+    plan = PlanBot(**SMALL)
+    checked = inside = 0
+    for _ in range(40):
+        if not ARK.waiting_for(state):
+            break
+        legal = ARK.legal_actions(state, 0)
+        if len(legal) > 1:
+            changed = clone(state)
+            changed["rng"] = (changed["rng"] * 31 + 7) % (1 << 64)
+            _rng.shuffle({"rng": 12345}, changed["deck"])
+            _rng.shuffle({"rng": 54321}, changed["final_deck"])
+            assert changed["deck"] != state["deck"]
+            assert ARK.view(changed, 0) == ARK.view(state, 0)
+            a = plan.choose(ARK, ARK.view(state, 0), legal, {"rng": 42}, Sampler(ARK, state, 0))
+            b = plan.choose(ARK, ARK.view(changed, 0), ARK.legal_actions(changed, 0),
+                            {"rng": 42}, Sampler(ARK, changed, 0))
+            assert a == b
+            checked += 1
+            inside += state["stack"][-1]["kind"] != "turn"
+        state, _ = ARK.apply(state, 0, decide(fast, ARK, state, 0, rng))
+    assert checked >= 6 and inside >= 3
 
 
 def test_plan_plays_zoocracy_on_its_own_evaluator():
