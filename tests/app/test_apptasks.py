@@ -57,3 +57,22 @@ async def test_a_task_made_outside_is_not_touched():
         await asyncio.sleep(0)
     assert not outside.done()
     await outside
+
+
+async def test_a_closing_task_is_waited_for_not_cancelled():
+    """A connection's graceful close (SQLAlchemy's ``_terminate_graceful_close``, shielded)
+    ends by itself: the teardown waits for it instead of cancelling it."""
+    closed: list[int] = []
+
+    async def _terminate_graceful_close() -> None:
+        await asyncio.sleep(0.2)
+        closed.append(1)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        async with owned_tasks():
+            task = asyncio.create_task(_terminate_graceful_close())
+            loop_task = asyncio.create_task(_poll(asyncio.Event(), []))
+            await asyncio.sleep(0)
+    assert task.done() and not task.cancelled() and closed == [1]
+    assert loop_task.cancelled()
