@@ -68,7 +68,7 @@ def use_value(path: str) -> None:
 def play(task: tuple) -> dict:
     """One game of the fast level (solo, or fast against fast); at each turn start with a
     choice, the mover's features, its value and the plan level's look from its seat."""
-    seed, plan_spec, seats = task
+    seed, plan_spec, seats, per_answer = task
     game = engine.get_game("arknova")
     fast, plan = make_bot("fast"), make_bot(plan_spec)
     state = game.setup(seats, {}, seed)
@@ -82,13 +82,16 @@ def play(task: tuple) -> dict:
     rows = []
     while waiting := game.waiting_for(state):
         seat = min(waiting)
-        if state["stack"][-1]["kind"] == "turn" and len(game.legal_actions(state, seat)) > 1:
+        asked = per_answer or state["stack"][-1]["kind"] == "turn"
+        if asked and len(game.legal_actions(state, seat)) > 1:
             plan.last_stats = None
             learned.load = teacher  # the look and the value at the position: tempo-free
             try:
                 decide(plan, game, state, seat, plan_rng)
                 stats = plan.last_stats
-                if stats:  # None: plan had a single candidate and did not look
+                if stats and per_answer:
+                    rows.extend(answer_rows(stats, seat, len(rows)))
+                elif stats:  # None: plan had a single candidate and did not look
                     rows.append({"turn": state["turn"], "seat": seat,
                                  "x": learned.features(state, seat),
                                  "value": learned.value(state, seat),
@@ -97,6 +100,22 @@ def play(task: tuple) -> dict:
                 learned.load = playing
         state, _ = game.apply(state, seat, decide(fast, game, state, seat, rngs[seat]))
     return {"seed": seed, "scores": game.result(state)["scores"], "rows": rows}
+
+
+def answer_rows(stats: dict, seat: int, group: int) -> list[dict]:
+    """``--per-answer``: one row per candidate of a decision the plan level looked at: the
+    features where its chain ends (the position fast's one-ply look scores), the value's
+    non-linear parts there, its answer term and its look (the mean over the worlds). A decision
+    one of whose chains ends the game is left out (its value is the final score)."""
+    ends = stats["ends"]
+    if any(end["over"] for end in ends):
+        return []
+    rows = []
+    for end, term, look in zip(ends, stats["terms"], stats["means"]):
+        x = learned.features(end, seat)
+        rows.append({"group": group, "x": x, "term": term, "look": look,
+                     "nl": learned.value(end, seat) - linear(x, learned.load()["solo"]["weights"])})
+    return rows
 
 
 def linear(x: list[float], w: list[float]) -> float:
@@ -113,6 +132,52 @@ def samples(games: list[dict], weights: list[float], held: bool) -> tuple[list, 
             xs.append(r["x"])
             ys.append(r["look"] - (r["value"] - linear(r["x"], weights)))
     return xs, ys
+
+
+def answer_samples(games: list[dict], held: bool) -> tuple[list, list]:
+    """``--per-answer``: each decision's rows less their decision's mean (fast compares the
+    answers of one decision only, so only the differences between them are fitted): the
+    features and the targets (the look less the answer term and the value's non-linear parts
+    at the chain's end)."""
+    xs, ys = [], []
+    for i, g in enumerate(games):
+        if (i % 5 == 0) != held:
+            continue
+        groups: dict = {}
+        for r in g["rows"]:
+            groups.setdefault(r["group"], []).append(r)
+        for rows in groups.values():
+            if len(rows) < 2:
+                continue
+            n = len(rows)
+            mx = [sum(col) / n for col in zip(*(r["x"] for r in rows))]
+            t = [r["look"] - r["term"] - r["nl"] for r in rows]
+            mt = sum(t) / n
+            for r, y in zip(rows, t):
+                xs.append([a - b for a, b in zip(r["x"], mx)])
+                ys.append(y - mt)
+    return xs, ys
+
+
+def per_answer_fit(games: list[dict], today: list[float], names: tuple, lam: float) -> list[float]:
+    """Today's weights moved by the ridge fit (toward today's: the change is what is shrunk) of
+    the differences between a decision's answers, within the part's floors and ceilings; the
+    bias (equal in every answer of a decision) stays today's."""
+    xs, ys = answer_samples(games, held=False)
+    if not xs or len(xs[0]) != len(names):
+        raise SystemExit("no positions, or positions of other features: play them again")
+    res = [y - linear(x, today) for x, y in zip(xs, ys)]
+    lower, upper = train_value.BOUNDS["solo"]
+    shift = dict(zip(names, today))
+    keep = [j for j, n in enumerate(names) if n != "bias"]  # 0 in every demeaned row
+    delta = train_value.bounded_ridge(
+        [[x[j] for j in keep] for x in xs], res, lam, tuple(names[j] for j in keep),
+        {k: v - shift[k] for k, v in lower.items() if k in shift},
+        {k: v - shift[k] for k, v in upper.items() if k in shift})
+    fit = list(today)
+    for j, d in zip(keep, delta):
+        fit[j] += d
+    return fit
 
 
 def r2(xs: list, ys: list, w: list[float], offset: bool = False) -> float:
@@ -138,6 +203,9 @@ def main() -> None:
     ap.add_argument("--lam", type=float, default=0.3, help="ridge strength (scaled features)")
     ap.add_argument("--data", help="keep the positions here (JSON lines)")
     ap.add_argument("--refit", action="store_true", help="fit --data without playing")
+    ap.add_argument("--per-answer", action="store_true",
+                    help="solo: ask the plan level at every decision of fast's games and fit "
+                         "the differences between its candidates' looks where their chains end")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     use_value(args.value)
@@ -147,7 +215,8 @@ def main() -> None:
         games = [json.loads(line) for line in Path(args.data).read_text().splitlines() if line]
     else:
         seats = 1 if args.part == "solo" else 2
-        tasks = [(f"{args.seed}:{args.part}:{i}", args.plan, seats) for i in range(args.games)]
+        tasks = [(f"{args.seed}:{args.part}:{i}", args.plan, seats, args.per_answer)
+                 for i in range(args.games)]
         with ProcessPoolExecutor(args.workers, initializer=use_value,
                                  initargs=(args.value,)) as ex:
             games = list(ex.map(play, tasks))
@@ -156,6 +225,15 @@ def main() -> None:
     data = learned.load()
     part = args.part
     names, today = (learned.SOLO if part == "solo" else learned.DUEL), data[part]["weights"]
+    if args.per_answer:
+        if part != "solo":
+            raise SystemExit("--per-answer is for the solo part")
+        fit = per_answer_fit(games, today, names, args.lam)
+        hx, hy = answer_samples(games, held=True)
+        print(f"held out: {len(hx)} answers, R^2 of the differences between a decision's looks:"
+              f" fit {r2(hx, hy, fit):.3f}, today's weights {r2(hx, hy, today):.3f}")
+        write(args, data, part, names, today, fit, len(hx))
+        return
     xs, ys = samples(games, today, held=False)
     if not xs or len(xs[0]) != len(names):
         raise SystemExit("no positions, or positions of other features: play them again")
@@ -171,13 +249,18 @@ def main() -> None:
         off = part == "duel"
         print(f"held out: {len(hx)} positions, R^2 of the look{' (less its mean offset)' * off}:"
               f" fit {r2(hx, hy, fit, off):.3f}, today's weights {r2(hx, hy, today, off):.3f}")
+    write(args, data, part, names, today, fit, len(xs))
+
+
+def write(args, data: dict, part: str, names: tuple, today: list, fit: list, n: int) -> None:
+    """Write value.json with the part's weights moved ``--alpha`` of the way to ``fit``."""
     out = json.loads(json.dumps(data))
     out[part]["weights"] = [round(a + args.alpha * (b - a), 5) for a, b in zip(today, fit)]
     learned.validate(out)
     for name, a, b, c in zip(names, today, fit, out[part]["weights"]):
         print(f"{name:22} today {a:8.3f}  fit {b:8.3f}  written {c:8.3f}")
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
-    print(f"wrote {args.out} ({len(xs)} positions fitted, alpha {args.alpha})")
+    print(f"wrote {args.out} ({n} rows, alpha {args.alpha})")
 
 
 if __name__ == "__main__":

@@ -129,7 +129,10 @@ class PlanBot(FastBot):
         self.last_stats = {"candidates": [legal[i] for i in cands],
                            "one_ply": [v for v, _ in order[:len(cands)]],
                            "means": [t / max(1, self.samples) for t in totals],
-                           "rounds": rounds, "calls": counted.calls}
+                           "rounds": rounds, "calls": counted.calls,
+                           # where each candidate's chain ends in the first world (the one
+                           # fast ranked on) and its answer term: a teacher's per-answer rows
+                           "ends": [one[4] for one in looks[0]], "terms": terms}
         return legal[cands[pick]]
 
     def plans_followups(self, game, state) -> bool:

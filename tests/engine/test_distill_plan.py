@@ -90,3 +90,48 @@ def test_a_duel_refit_moves_the_duel_weights_and_holds_my_turn(dp, tmp_path, mon
     assert got["money"] == pytest.approx(today[names.index("money")] + 0.05, abs=2e-3)
     assert got["vp"] == pytest.approx(today[names.index("vp")], abs=2e-3)
     assert written["solo"] == learned.load()["solo"]
+
+
+def test_per_answer_rows_fit_the_differences_within_a_decision(dp, tmp_path, monkeypatch):
+    """``--per-answer``: a decision's answers are compared with each other only (each
+    decision's own offset, the look's optimism, goes to no weight); the target is the look less
+    the answer's term and the value's non-linear parts where its chain ends; ``bias`` stays."""
+    names = learned.SOLO
+    today = learned.load()["solo"]["weights"]
+    rnd = random.Random(7)
+    target = [w + (0.1 if n == "animals" else -0.05 if n == "ready" else 0.0)
+              for n, w in zip(names, today)]
+    games = []
+    for _ in range(30):
+        rows = []
+        for group in range(20):
+            offset = rnd.uniform(-15, 15)  # what the decision's looks share
+            for _ in range(4):
+                x = [rnd.uniform(-3, 3) for _ in names]
+                x[names.index("bias")] = 1.0
+                term, nl = rnd.uniform(-1, 1), rnd.uniform(-2, 2)
+                look = sum(a * b for a, b in zip(x, target)) + offset + term + nl
+                rows.append({"group": group, "x": x, "term": term, "nl": nl, "look": look})
+        games.append({"scores": {"0": 0}, "rows": rows})
+    xs, ys = dp.answer_samples(games[:2], held=False)  # game 1's 80 rows, demeaned
+    assert len(xs) == 80 and abs(sum(ys[:4])) < 1e-9
+    assert all(abs(sum(col)) < 1e-9 for col in zip(*xs[:4]))
+    data = tmp_path / "answers.jsonl"
+    data.write_text("".join(json.dumps(g) + "\n" for g in games))
+    out = tmp_path / "out.json"
+    monkeypatch.setattr("sys.argv", ["distill_plan.py", "--refit", "--per-answer", "--data",
+                                     str(data), "--alpha", "0.5", "--lam", "0.0",
+                                     "--out", str(out)])
+    dp.main()
+    written = json.loads(out.read_text())
+    learned.validate(written)
+    got = dict(zip(written["solo"]["features"], written["solo"]["weights"]))
+    for n, w, t in zip(names, today, target):
+        want = w if n == "bias" else w + 0.5 * (t - w)
+        assert got[n] == pytest.approx(want, abs=2e-3), n
+    assert written["duel"] == learned.load()["duel"]
+
+
+def test_per_answer_rows_leave_out_a_decision_that_ends_the_game(dp):
+    stats = {"ends": [{"over": True}, {"over": False}], "terms": [0.0, 0.0], "means": [1.0, 2.0]}
+    assert dp.answer_rows(stats, 0, 3) == []

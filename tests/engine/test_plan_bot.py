@@ -133,6 +133,14 @@ def test_plan_compares_fasts_best_answers_one_turn_further(seats):
         again = [sum(bot.two_turns(ARK, ev, w, 0, a) for w in worlds) / 2
                  for a in stats["candidates"]]
     assert again == means
+    # each candidate's chain end in the first world is the state fast's look scored it on
+    # (its one-ply value: the value there plus the answer's term), a teacher's per-answer row
+    for a, end, term, one in zip(stats["candidates"], stats["ends"], stats["terms"],
+                                 stats["one_ply"]):
+        with searching(ev):
+            chain_end = finish_chain(ARK, ev, step(ARK, world, 0, a), 0, 4, 3)[0]
+        assert end == chain_end
+        assert ev.value(end, 0) + term == pytest.approx(one)
 
 
 @pytest.mark.parametrize("seats", [1, 2])
