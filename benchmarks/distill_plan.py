@@ -26,6 +26,15 @@ the win chance's term). Every such position has ``my_turn`` 1: its weight is the
 intercept (the best of several candidates' means lies above the position's value) and is
 dropped, today's kept.
 
+``--per-answer`` (solo) asks the plan level at *every* decision of fast's games with a choice
+(it plans inside its own turn in a solo game: play this animal or keep it, which card to keep)
+and keeps a row per candidate: the features where the candidate's chain ends in the world fast
+ranked on (``last_stats["ends"]``: the position fast's one-ply look scores it on), its answer
+term and its look. Fast compares the answers of one decision with each other only, so the fit
+is of the differences within a decision (each decision's rows less their mean: the look's own
+offset goes to no weight), shrunk toward today's weights (the ridge is on the change), ``bias``
+kept.
+
 Why a look and not the final score: a fit to the final score of fast's own games learns what
 fast goes on to make of a position (and played worse than the weights tuned by play, docs/bots.md
 "Value3"); a fit to the plan level's look learns what planning sees in it. Measured in
