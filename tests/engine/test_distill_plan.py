@@ -18,6 +18,23 @@ def dp():
     return load_script("benchmarks/distill_plan.py")
 
 
+def refit(dp, tmp_path, monkeypatch, games: list, part: str, *flags: str) -> dict:
+    """Run the script's ``--refit`` on ``games`` (alpha 0.5, no ridge); the written file's
+    weights of ``part`` by feature, the file checked by the loader's validation."""
+    data = tmp_path / "rows.jsonl"
+    data.write_text("".join(json.dumps(g) + "\n" for g in games))
+    out = tmp_path / "out.json"
+    monkeypatch.setattr("sys.argv", ["distill_plan.py", "--part", part, "--refit", *flags,
+                                     "--data", str(data), "--alpha", "0.5", "--lam", "0.0",
+                                     "--out", str(out)])
+    dp.main()
+    written = json.loads(out.read_text())
+    learned.validate(written)
+    other = "duel" if part == "solo" else "solo"
+    assert written[other] == learned.load()[other]  # the other part is left as it is
+    return dict(zip(written[part]["features"], written[part]["weights"]))
+
+
 def test_the_target_is_the_look_less_the_values_non_linear_parts(dp):
     today = [0.5, 2.0]
     games = [{"rows": [{"x": [1.0, 3.0], "value": 10.0, "look": 14.0}]} for _ in range(5)]
@@ -43,19 +60,10 @@ def test_a_refit_moves_the_solo_weights_alpha_of_the_way(dp, tmp_path, monkeypat
             later = sum(a * b for a, b in zip(x, target))  # what the look finds
             rows.append({"x": x, "value": now - 20.0, "look": later - 20.0})
         games.append({"rows": rows})
-    data = tmp_path / "positions.jsonl"
-    data.write_text("".join(json.dumps(g) + "\n" for g in games))
-    out = tmp_path / "out.json"
-    monkeypatch.setattr("sys.argv", ["distill_plan.py", "--refit", "--data", str(data),
-                                     "--alpha", "0.5", "--lam", "0.0", "--out", str(out)])
-    dp.main()
-    written = json.loads(out.read_text())
-    learned.validate(written)
-    got = dict(zip(written["solo"]["features"], written["solo"]["weights"]))
+    got = refit(dp, tmp_path, monkeypatch, games, "solo")
     for n, w, t in zip(names, today, target):  # (no floor or ceiling binds here)
         assert got[n] == pytest.approx(w + 0.5 * (t - w), abs=2e-3), n
     assert got["cards"] == pytest.approx(today[names.index("cards")] + 0.025, abs=2e-3)
-    assert written["duel"] == learned.load()["duel"]
 
 
 def test_a_duel_refit_moves_the_duel_weights_and_holds_my_turn(dp, tmp_path, monkeypatch):
@@ -76,20 +84,10 @@ def test_a_duel_refit_moves_the_duel_weights_and_holds_my_turn(dp, tmp_path, mon
             later = sum(a * b for a, b in zip(x, target)) + 6.0  # the look's max: above today
             rows.append({"x": x, "value": now + 4.0, "look": later + 4.0})
         games.append({"rows": rows})
-    data = tmp_path / "positions.jsonl"
-    data.write_text("".join(json.dumps(g) + "\n" for g in games))
-    out = tmp_path / "out.json"
-    monkeypatch.setattr("sys.argv", ["distill_plan.py", "--part", "duel", "--refit", "--data",
-                                     str(data), "--alpha", "0.5", "--lam", "0.0",
-                                     "--out", str(out)])
-    dp.main()
-    written = json.loads(out.read_text())
-    learned.validate(written)
-    got = dict(zip(written["duel"]["features"], written["duel"]["weights"]))
+    got = refit(dp, tmp_path, monkeypatch, games, "duel")
     assert got["my_turn"] == today[turn]
     assert got["money"] == pytest.approx(today[names.index("money")] + 0.05, abs=2e-3)
     assert got["vp"] == pytest.approx(today[names.index("vp")], abs=2e-3)
-    assert written["solo"] == learned.load()["solo"]
 
 
 def test_per_answer_rows_fit_the_differences_within_a_decision(dp, tmp_path, monkeypatch):
@@ -116,20 +114,10 @@ def test_per_answer_rows_fit_the_differences_within_a_decision(dp, tmp_path, mon
     xs, ys = dp.answer_samples(games[:2], held=False)  # game 1's 80 rows, demeaned
     assert len(xs) == 80 and abs(sum(ys[:4])) < 1e-9
     assert all(abs(sum(col)) < 1e-9 for col in zip(*xs[:4]))
-    data = tmp_path / "answers.jsonl"
-    data.write_text("".join(json.dumps(g) + "\n" for g in games))
-    out = tmp_path / "out.json"
-    monkeypatch.setattr("sys.argv", ["distill_plan.py", "--refit", "--per-answer", "--data",
-                                     str(data), "--alpha", "0.5", "--lam", "0.0",
-                                     "--out", str(out)])
-    dp.main()
-    written = json.loads(out.read_text())
-    learned.validate(written)
-    got = dict(zip(written["solo"]["features"], written["solo"]["weights"]))
+    got = refit(dp, tmp_path, monkeypatch, games, "solo", "--per-answer")
     for n, w, t in zip(names, today, target):
         want = w if n == "bias" else w + 0.5 * (t - w)
         assert got[n] == pytest.approx(want, abs=2e-3), n
-    assert written["duel"] == learned.load()["duel"]
 
 
 def test_per_answer_rows_leave_out_a_decision_that_ends_the_game(dp):
