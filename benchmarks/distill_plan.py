@@ -76,7 +76,8 @@ def use_value(path: str) -> None:
 
 def play(task: tuple) -> dict:
     """One game of the fast level (solo, or fast against fast); at each turn start with a
-    choice, the mover's features, its value and the plan level's look from its seat."""
+    choice, the mover's features, its value and the plan level's look from its seat (with
+    ``per_answer``: at every decision with a choice, a row per candidate, :func:`answer_rows`)."""
     seed, plan_spec, seats, per_answer = task
     game = engine.get_game("arknova")
     fast, plan = make_bot("fast"), make_bot(plan_spec)
@@ -217,6 +218,8 @@ def main() -> None:
                          "the differences between its candidates' looks where their chains end")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
+    if args.per_answer and args.part != "solo":
+        raise SystemExit("--per-answer is for the solo part")
     use_value(args.value)
     if args.refit:
         if not args.data:
@@ -235,8 +238,6 @@ def main() -> None:
     part = args.part
     names, today = (learned.SOLO if part == "solo" else learned.DUEL), data[part]["weights"]
     if args.per_answer:
-        if part != "solo":
-            raise SystemExit("--per-answer is for the solo part")
         fit = per_answer_fit(games, today, names, args.lam)
         hx, hy = answer_samples(games, held=True)
         print(f"held out: {len(hx)} answers, R^2 of the differences between a decision's looks:"
