@@ -35,8 +35,9 @@ turns) as fast does; with 1 it plans at those too; ``None`` (the default) is 1 i
 seat and 0 with rivals. Alone it pays: fast's answer inside a turn (play the animal or keep it,
 which card to keep) is where the one-ply value hoards, and the look two turns on sees what
 keeping costs (solo +7 points a game at about 200 ms of CPU a decision, docs/bots.md, "The
-plan level inside its turn"); in a duel it has not been measured since 2026-12-03, so the duel
-plans at turn starts only.
+plan level inside its turn"); in a duel it won 26 of 45 games against planning at turn starts
+only (not confirmed) at about 4 times the CPU, its slowest decision over 1 s even on a quiet core
+(docs/bots.md, "Quiet timing"), so the duel plans at turn starts only.
 Everything random comes from ``rng``, so the level is reproducible per seed; ``k`` 1 plays
 exactly as fast. ``last_stats`` keeps the candidates and their means of the last decision.
 """
