@@ -309,15 +309,27 @@ def test_the_answer_term_counts_the_strength_an_action_card_is_used_at(monkeypat
     data["solo"]["strength_used"] = 0.7
     data["solo"].pop("idle_strength", None)  # an idle answer's share: test_learned_idle.py
     monkeypatch.setattr(learned, "load", lambda: data)
+    def used_at(a) -> int:  # Animals and Cards work above 5 as at 5: no term for more
+        s = p["cards"].index(a["card"]) + 1 + a["x"]
+        return min(s, 5) if a["card"] in ("animals", "cards") else s
+
     for a in legal:
         if a["type"] == "action":
-            slot = p["cards"].index(a["card"]) + 1
-            assert learned.answer_term(state, 0, a) == pytest.approx(0.7 * (slot + a["x"] - 3))
+            assert learned.answer_term(state, 0, a) == pytest.approx(0.7 * (used_at(a) - 3))
         else:
             assert learned.answer_term(state, 0, a) == 0.0
     used = next(a for a in legal if a["type"] == "action" and a["x"] == 1)
     assert learned.answer_term(state, 0, used) == pytest.approx(
         0.7 * (p["cards"].index(used["card"]) + 2 - 3))
+    # above 5 the Animals and Cards cards do no more (their tables end there): nor does the term
+    top = copy.deepcopy(state)
+    for card in ("animals", "cards", "build"):
+        q = top["players"][0]
+        q["cards"] = [c for c in q["cards"] if c != card] + [card]  # slot 5
+        q["x"] = 2
+        want = 5 if card != "build" else 7  # Build uses the full number
+        assert learned.answer_term(top, 0, {"type": "action", "card": card, "x": 2}) == \
+            pytest.approx(0.7 * (want - 3))
     # the look adds it to the value of where the answer leads
     ev = evaluator_for(ARK, "learned")
     with searching(ev):
@@ -325,7 +337,7 @@ def test_the_answer_term_counts_the_strength_an_action_card_is_used_at(monkeypat
         data["solo"]["strength_used"] = 0.0
         without = score_answers(ARK, ev, state, 0, legal, depth=4, width=3)
     for a, v, v0 in zip(legal, with_term, without):
-        want = 0.7 * (p["cards"].index(a["card"]) + 1 + a["x"] - 3) if a["type"] == "action" else 0
+        want = 0.7 * (used_at(a) - 3) if a["type"] == "action" else 0
         assert v == pytest.approx(v0 + want)
     # inside a turn and in a part without the weight: nothing
     inside = next(s for s in positions(ARK, 1, 31, every=1, limit=200)

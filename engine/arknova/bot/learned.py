@@ -38,7 +38,7 @@ from importlib import resources
 from ...bots.evaluation import Evaluator, final_value
 from .. import deck
 from ..actions.association import TASKS, workers_needed
-from ..tables import T, appeal_income, victory_points
+from ..tables import T, appeal_income, strength_cap, victory_points
 from ..turn import strength_of
 from .evaluate import EVALUATOR as HAND, clock, pending, zoo_parts
 from .handhomes import matched
@@ -294,7 +294,9 @@ def answer_term(state: dict, seat: int, action, end: dict | None = None) -> floa
     """The term of an answer itself (``Evaluator.answer``): at a turn's start, using an action
     card at strength ``s`` (its slot plus the X tokens spent, less a constriction) adds
     ``strength_used * (s - MIDDLE)`` (value.json, per part; absent: 0; ``strength_by_card``, per
-    part, gives an action card a weight of its own); other answers 0. An answer whose chain
+    part, gives an action card a weight of its own; ``s`` at most the card's
+    :func:`~..tables.strength_cap`: an X token spent on Animals or Cards above 5 does nothing,
+    and was paid for as if it did); other answers 0. An answer whose chain
     ends in ``end`` with the zoo unchanged (:func:`idle`) keeps the part's ``idle_strength``
     share of it (absent: all; 0: none): the card was not used, only moved to slot 1, which the
     X-token action does too and pays a token for (the term made an empty Animals action at
@@ -319,7 +321,9 @@ def answer_term(state: dict, seat: int, action, end: dict | None = None) -> floa
     fade = part.get("strength_fade")  # turns left below which the term shrinks (absent: never)
     if fade:
         w *= min(1.0, clock(state)[1] / fade)
-    return w * (strength_of(p, card, action.get("x", 0)) - MIDDLE)
+    s = strength_of(p, card, action.get("x", 0))
+    cap = strength_cap(card)  # an X token spent above it does nothing: no term for it either
+    return w * ((s if cap is None else min(s, cap)) - MIDDLE)
 
 
 def chain_depth(state: dict, seat: int, depth: int) -> int:
