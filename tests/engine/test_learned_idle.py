@@ -72,6 +72,15 @@ def test_an_animals_action_that_plays_nothing_keeps_the_idle_share_of_its_term(d
         0.7 * (p["cards"].index("cards") + 1 - 3))
 
 
+def test_x_tokens_spent_on_an_action_that_does_nothing_leave_it_idle():
+    """The tokens spent on the card itself are not a change of the zoo: an Animals action with
+    a token on it that plays nothing used the card for nothing (and the token besides)."""
+    p = animal_or_nothing()[0]["players"][0]
+    spent = {**copy.deepcopy(p), "x": p["x"] - 1}
+    assert learned.idle(p, spent, 1) and not learned.idle(p, spent)
+    assert not learned.idle(p, {**spent, "reputation": p["reputation"] + 1}, 1)
+
+
 def test_the_one_ply_look_charges_an_idle_answer_by_where_its_chain_ends(data):
     state = animal_or_nothing()[0]
     legal = ARK.legal_actions(state, 0)
@@ -82,7 +91,7 @@ def test_the_one_ply_look_charges_an_idle_answer_by_where_its_chain_ends(data):
         after = score_answers(ARK, ev, state, 0, legal, depth=8, width=6)
         ends = [finish_chain(ARK, ev, step(ARK, state, 0, a), 0, 8, 6)[0] for a in legal]
     p = state["players"][0]
-    idle = [learned.idle(p, end["players"][0]) for end in ends]
+    idle = [learned.idle(p, end["players"][0], a.get("x", 0)) for a, end in zip(legal, ends)]
     assert True in idle and False in idle
     for a, v0, v1, empty in zip(legal, before, after, idle):
         assert v1 == pytest.approx(v0 - (learned.answer_term(state, 0, a) if empty else 0.0))

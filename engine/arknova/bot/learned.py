@@ -284,10 +284,12 @@ ZOO_KEYS = ("money", "appeal", "conservation", "reputation", "x", "hand", "anima
             "upgraded", "tucked")
 
 
-def idle(before: dict, after: dict) -> bool:
-    """True when the zoo ``after`` (a player's dict) is ``before`` in all of :data:`ZOO_KEYS`:
-    only the action cards' slots moved (an Animals action that played no animal)."""
-    return all(before.get(k) == after.get(k) for k in ZOO_KEYS)
+def idle(before: dict, after: dict, spent_x: int = 0) -> bool:
+    """True when the zoo ``after`` (a player's dict) is ``before`` in all of :data:`ZOO_KEYS`
+    but the ``spent_x`` X tokens the action card was used with: only the action cards' slots
+    moved (an Animals action that played no animal, with or without tokens spent on it)."""
+    return (before.get("x", 0) - spent_x == after.get("x", 0)
+            and all(before.get(k) == after.get(k) for k in ZOO_KEYS if k != "x"))
 
 
 def answer_term(state: dict, seat: int, action, end: dict | None = None) -> float:
@@ -316,7 +318,7 @@ def answer_term(state: dict, seat: int, action, end: dict | None = None) -> floa
         return 0.0
     p = state["players"][seat]
     share = part.get("idle_strength", 1.0)
-    if share != 1.0 and end is not None and idle(p, end["players"][seat]):
+    if share != 1.0 and end is not None and idle(p, end["players"][seat], action.get("x", 0)):
         w *= share
     fade = part.get("strength_fade")  # turns left below which the term shrinks (absent: never)
     if fade:
