@@ -236,7 +236,9 @@ def cards_row(side: int, strength: int) -> CardsRow | None:
 def strength_cap(card: str) -> int | None:
     """The strength at which an action card already does its most: Animals and Cards work above
     it as at it (their tables end there); None for the cards that use the full number."""
-    rows = {"animals": T.strength.animals, "cards": T.strength.cards}.get(card)
+    tables: dict[str, dict[str, list]] = {"animals": T.strength.animals,
+                                          "cards": T.strength.cards}
+    rows = tables.get(card)
     return None if rows is None else min(len(r) for r in rows.values())
 
 
