@@ -233,6 +233,7 @@ def cards_row(side: int, strength: int) -> CardsRow | None:
     return row[min(strength, len(row)) - 1]
 
 
+@cache
 def strength_cap(card: str) -> int | None:
     """The strength at which an action card already does its most: Animals and Cards work above
     it as at it (their tables end there); None for the cards that use the full number."""

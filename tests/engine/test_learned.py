@@ -309,6 +309,7 @@ def test_the_answer_term_counts_the_strength_an_action_card_is_used_at(monkeypat
     data["solo"]["strength_used"] = 0.7
     data["solo"].pop("idle_strength", None)  # an idle answer's share: test_learned_idle.py
     monkeypatch.setattr(learned, "load", lambda: data)
+
     def used_at(a) -> int:  # Animals and Cards work above 5 as at 5: no term for more
         s = p["cards"].index(a["card"]) + 1 + a["x"]
         return min(s, 5) if a["card"] in ("animals", "cards") else s
