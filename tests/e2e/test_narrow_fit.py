@@ -97,7 +97,12 @@ def answer(server, gid: int, reg: dict, pick) -> None:
 
 
 def open_final(page) -> None:
-    page.wait_for_selector("#final-screen:not([hidden]) .final-table tbody tr")
+    shown = "#final-screen:not([hidden]) .final-table tbody tr"
+    page.wait_for_selector(shown)
+    # a game a resignation ended draws its final screen again once every seat's private part
+    # has come (zoocracy/ui.js, openPrivates): read it after that, not in between
+    page.wait_for_load_state("networkidle")
+    page.wait_for_selector(shown)
 
 
 # --------------------------------------------------------------------------- 1. final table heads
