@@ -12,8 +12,9 @@ to -94). The analysis therefore lets the bots' own evaluator choose the moves of
 - otherwise: the game's margin evaluator (``evaluator_for(game, "margin")``, or the variant
   the settings name, as the game's plugin names them; for the zoo builder: the hand
   projection, the learned value's predicted margin, or their mean) and the
-  win chance ``chance(m, sigma)`` with its residual spread ``sigma`` (``extra["sigma"]``; a game
-  without one: :data:`SIGMA_UNITS` analysis units).
+  win chance ``chance(m, sigma)`` with its residual spread ``sigma`` (``extra["sigma_of"](state,
+  seat)`` where the spread depends on the position, e.g. a solo game's stage; else
+  ``extra["sigma"]``; a game without one: :data:`SIGMA_UNITS` analysis units).
 
 Every compared answer is measured at the same kind of point (the seat's next move start, the
 end of its own chain, or the end of the game), from the same sampled worlds.
@@ -67,7 +68,9 @@ class Measure:
                 return m, 1.0 if m >= 0 else 0.0
             return m, 1.0 if m > 0 else 0.5 if m == 0 else 0.0
         m = float(self.ev.value(state, seat))
-        return m, chance(m, self.sigma(_seats(state)))
+        spread = self.ev.extra.get("sigma_of")  # a spread that depends on the position
+        sig = float(spread(state, seat)) if spread is not None else self.sigma(_seats(state))
+        return m, chance(m, sig)
 
 
 def _seats(state) -> int:
