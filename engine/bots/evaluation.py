@@ -55,6 +55,8 @@ class Evaluator:
     - ``chain_depth(state, seat, depth)``: optionally how many of the seat's own follow-ups
       the one-ply look follows from ``state`` (``depth``: the bot's own), e.g. to the end of a
       game's last turn, where the value beyond is the final score itself.
+    - ``turn(state)``: optionally the number of turns played so far (the plan level answers a
+      solo game's first turns as fast does, :attr:`~engine.bots.plan.PlanBot.solo_opening`).
     """
 
     value: Callable[[State, int], float]
@@ -65,6 +67,7 @@ class Evaluator:
     session: Callable[[], AbstractContextManager] | None = None
     answer: Callable[[State, int, Action, State | None], float] | None = None
     chain_depth: Callable[[State, int, int], int] | None = None
+    turn: Callable[[State], int] | None = None
 
 
 def searching(ev: Evaluator) -> AbstractContextManager:

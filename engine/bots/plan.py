@@ -81,7 +81,8 @@ class PlanBot(FastBot):
                  depth: int = 8, width: int = 6,
                  top_width: int = 24, reply_depth: int = 6, reply_width: int = 4,
                  reply_top: int = 12, max_steps: int = 200, budget: int | None = BUDGET,
-                 terms: int = 1, evaluation: str | None = "learned") -> None:
+                 terms: int = 1, evaluation: str | None = "learned",
+                 solo_opening: int | None = None) -> None:
         super().__init__(depth, width, top_width, evaluation)
         self.k = k                      #: answers compared two turns deep (1: fast itself)
         self.samples = samples          #: sampled worlds each answer is played out in
@@ -96,6 +97,9 @@ class PlanBot(FastBot):
         self.max_steps = max_steps      #: most decisions played to reach the next own turn
         self.budget = budget            #: value calls a decision may spend (None: no bound)
         self.terms = terms              #: 1: a line counts its own answers' terms (0: not)
+        #: alone at the table, the turns before this one are answered as fast answers them
+        #: (the evaluator's ``turn``; None: every turn planned)
+        self.solo_opening = solo_opening
         self.last_stats: dict | None = None
 
     def choose(self, game, view, legal, rng, sample=None):
@@ -110,8 +114,8 @@ class PlanBot(FastBot):
         order = ranked(game, ev, world, seat, legal, depth=self.depth, width=self.width,
                        top_width=self.top_width)
         self.last_stats = None
-        if self.k <= 1 or (not self.plans_followups(game, world)
-                           and own_followup(game, ev, world, seat)):
+        if self.k <= 1 or self.in_opening(game, ev, world) or (
+                not self.plans_followups(game, world) and own_followup(game, ev, world, seat)):
             return legal[order[0][1]]
         best_v = order[0][0]
         cands = [i for v, i in order[:self.k]
@@ -135,6 +139,12 @@ class PlanBot(FastBot):
                            # fast ranked on) and its answer term: a teacher's per-answer rows
                            "ends": [one[4] for one in looks[0]], "terms": terms}
         return legal[cands[pick]]
+
+    def in_opening(self, game, ev: Evaluator, state) -> bool:
+        """Whether ``state`` is in a solo game's first :attr:`solo_opening` turns (answered as
+        fast answers them)."""
+        return (self.solo_opening is not None and ev.turn is not None
+                and game.seat_count(state) == 1 and ev.turn(state) < self.solo_opening)
 
     def plans_followups(self, game, state) -> bool:
         """Whether it plans inside its own chain too (:attr:`followups`; None: alone)."""

@@ -310,3 +310,38 @@ def test_the_budget_stops_the_further_look_between_rounds():
     ample, wide = answer(budget=10 * unbounded["calls"])
     assert (ample, wide["means"], wide["calls"]) == (free, unbounded["means"], unbounded["calls"])
 
+
+
+@pytest.mark.parametrize("seats", [1, 2])
+def test_a_solo_opening_is_answered_as_fast_and_planned_after_it(seats):
+    """``solo_opening=N``: alone, every decision of the first ``N`` turns is fast's (no plan
+    looked at); from turn ``N`` on it plans as before. With a rival it plans from the start."""
+    ev = evaluator_for(ARK, "learned")
+    fast = FastBot(depth=4, width=3, top_width=8)
+    plan = PlanBot(solo_opening=2, **SMALL)
+    state = ARK.setup(seats, {}, "plan-opening")
+    rng = {"rng": 5}
+    before = planned_before = planned_after = 0
+    for _ in range(200):
+        waiting = sorted(ARK.waiting_for(state))
+        if not waiting or state["turn"] >= 4 * seats:
+            break
+        seat = waiting[0]
+        legal = ARK.legal_actions(state, seat)
+        if seat == 0 and len(legal) > 1:
+            r = {"rng": _rng.next_u64(rng)}
+            plan.last_stats = None
+            a = plan.choose(ARK, ARK.view(state, 0), legal, dict(r), Sampler(ARK, state, 0))
+            if ev.turn(state) < 2:
+                before += 1
+                planned_before += plan.last_stats is not None
+                if seats == 1:
+                    assert a == fast.choose(ARK, ARK.view(state, 0), legal, dict(r),
+                                            Sampler(ARK, state, 0))
+            else:
+                planned_after += plan.last_stats is not None
+        state, _ = ARK.apply(state, seat, decide(fast, ARK, state, seat, rng))
+    assert before >= 2 and planned_after > 0
+    assert (planned_before == 0) is (seats == 1)
+    assert plan.in_opening(ARK, ev, ARK.setup(seats, {}, "x")) is (seats == 1)
+    assert PlanBot().in_opening(ARK, ev, ARK.setup(1, {}, "x")) is False

@@ -338,6 +338,12 @@ def chain_depth(state: dict, seat: int, depth: int) -> int:
     return depth
 
 
+def turns_played(state: dict) -> int:
+    """``Evaluator.turn``: the turns played so far (a solo game's 0 to 26)."""
+    return int(state["turn"])
+
+
 EVALUATOR = Evaluator(
     value=value, own_followup=HAND.own_followup, shortlist=HAND.shortlist, clone=HAND.clone,
-    session=HAND.session, extra=dict(HAND.extra), answer=answer_term, chain_depth=chain_depth)
+    session=HAND.session, extra=dict(HAND.extra), answer=answer_term, chain_depth=chain_depth,
+    turn=turns_played)
