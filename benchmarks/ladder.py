@@ -16,7 +16,9 @@ then per solo level (``--solo-levels``) the mean score and the share of ``--solo
 more, and the calibration of the learned value on these games (held out: the value was fitted
 on other seeds): the predicted margin of seat 0 at the start of each move against the final
 margin, by stage (share of the game's turns): mean absolute error and how often the sign is the
-winner's; and at half time.
+winner's; and at half time. Over the solo deals, the analysis' solo measure (the learned margin
+calibrated by turns left, ``engine/arknova/bot/calibration.py``) against the final score: mean
+error, mean absolute error and mean win chance against the share that reached 0, by turns left.
 
 Levels: ``random``, ``greedy-ref`` (today's ``greedy``: the hand-weighted evaluation, frozen as
 the reference), ``fast``, ``search``, ``plan`` (``search:0.25`` and other bot specs work too, see
@@ -44,8 +46,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from engine.arknova.bot import learned  # noqa: E402
+from engine.arknova.bot import learned, margin  # noqa: E402
+from engine.arknova.bot.evaluate import clock  # noqa: E402
 from engine.bots import decide, make_bot  # noqa: E402
+from engine.bots.analysis_measure import chance  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
 
 #: Ladder names of bot specs; ``greedy-ref`` is the hand-weighted greedy the issue froze.
@@ -127,8 +131,13 @@ def play(task: tuple) -> dict:
         waiting = sorted(game.waiting_for(state))
         if not waiting:
             break
-        if players > 1 and state["stack"] and state["stack"][-1]["kind"] == "turn":
-            preds.append((state["turn"], learned.predicted_margin(state, 0)))
+        if state["stack"] and state["stack"][-1]["kind"] == "turn":
+            if players > 1:
+                preds.append((state["turn"], learned.predicted_margin(state, 0)))
+            else:  # what the analysis shows: the calibrated expected score and its spread
+                tl = clock(state)[1]
+                m = margin.learned_margin(state, 0)
+                preds.append((tl, m, chance(m, margin.spread_of("learned", state, 0))))
         for seat in waiting:
             if seat not in game.waiting_for(state):
                 continue
@@ -202,6 +211,21 @@ def calibration(games: list[dict]) -> dict:
                                         / len(sel), 3)}
     out["half_time_sign"] = round(sum(half) / len(half), 3) if half else None
     out["half_time_games"] = len(half)
+    return out
+
+
+def solo_calibration(games: list[dict]) -> dict:
+    """The analysis' solo measure (the learned margin calibrated by turns left) at each move
+    start against the final score, by turns left: mean error, mean absolute error, mean win
+    chance against the share of these deals that reached 0."""
+    out: dict = {"positions": sum(len(g["preds"]) for g in games)}
+    for lo, hi, label in ((19, 99, "early"), (10, 18, "middle"), (0, 9, "late")):
+        sel = [(m, p, g["scores"][0]) for g in games for tl, m, p in g["preds"] if lo <= tl <= hi]
+        if sel:
+            out[label] = {"mae": round(statistics.fmean(abs(m - f) for m, _, f in sel), 1),
+                          "bias": round(statistics.fmean(m - f for m, _, f in sel), 1),
+                          "win": round(statistics.fmean(p for _, p, _ in sel), 3),
+                          "reached": round(statistics.fmean(float(f >= 0) for *_, f in sel), 3)}
     return out
 
 
@@ -279,6 +303,7 @@ def main() -> None:
                       "cpu_max": round(max(cpu[lv]), 1), **start_cpu(starts[lv])}
                  for lv, t in ms.items() if t}
     out["calibration"] = calibration(duels)
+    out["solo_calibration"] = solo_calibration([g for g in results if len(g["levels"]) == 1])
     out["seconds"] = round(time.time() - started)
     print("| pair | games | win rate a (95 % CI) | turns/seat (median) | breaks (median) "
           "| ended <= 12 breaks | stalled |")
@@ -298,6 +323,8 @@ def main() -> None:
         print(f"| {lv} | {s['deals']} | {s['mean']} | {s['reached']:.3f} |")
     print("\ncalibration (learned value, seat 0, predicted vs final margin):",
           json.dumps(out["calibration"]))
+    print("solo calibration (the analysis' measure by turns left, predicted vs final score):",
+          json.dumps(out["solo_calibration"]))
     print(f"\n{out['seconds']} s")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
