@@ -34,7 +34,9 @@ value_chosen)``, ``win_loss`` the same in win chance.
 **Accuracy** per seat (``settings.accuracy`` ``"win"``, the default since 2026-12-06):
 ``100 * exp(-mean win_loss / WIN_UNIT)`` over the seat's analysed decisions (``WIN_UNIT`` =
 0.02: two points of win chance given away per decision on average is 37, one point 61); with
-``"margin"``: ``100 * exp(-mean_loss / unit)``, ``unit`` being the game's analysis unit
+``"margin"``, and in a game of one seat (its score is the result, and its chance of reaching
+the bar of 0 sits near 0 or 1 for most of a game): ``100 * exp(-mean_loss / unit)``, ``unit``
+being the game's analysis unit
 (:func:`unit_of`: the evaluator's ``extra["analysis_unit"]``, else ``ACCURACY_SCALE`` = 2
 value units, the zoo builder's 2 VP). A loss above ``settings.mistake`` (default: one unit)
 is a mistake. Why the win chance: docs/analysis.md, "The issue's test on fresh games".
@@ -298,7 +300,8 @@ def summarize(game, seats, entries, total, *, settings=None, actions=None, optio
     """The report: ``{"complete", "total", "unit", "entries", "seats", "series", "mistakes"}``
     (``unit``: the game's analysis unit, :func:`unit_of`).
 
-    ``seats``: per seat ``{"seat", "accuracy" (0..100, see the module doc), "mean_loss",
+    ``seats``: per seat ``{"seat", "accuracy" (0..100, see the module doc), "accuracy_by"
+    (``"win"`` or ``"margin"``: what it counts), "mean_loss",
     "mean_win_loss" (the win chance lost per decision),
     "mistakes" (losses above ``settings.mistake``, default one unit), "decisions"}``;
     ``series``: per seat the ``{"version", "value"}`` of its chosen answers; ``mistakes``: the :data:`TOP_MISTAKES`
@@ -318,8 +321,11 @@ def summarize(game, seats, entries, total, *, settings=None, actions=None, optio
         mine = [e for e in entries if e["seat"] == s]
         mean = sum(e["loss"] for e in mine) / len(mine) if mine else 0.0
         win = sum(e.get("win_loss", 0.0) for e in mine) / len(mine) if mine else 0.0
-        acc = accuracy(win, WIN_UNIT) if settings.accuracy == "win" else accuracy(mean, unit)
-        per.append({"seat": s, "accuracy": acc if mine else None,
+        # alone at the table the score is the result (0 a bar): a solo game's win chance sits
+        # near 0 or 1 for most of it, so its accuracy counts the points given away
+        by = "win" if settings.accuracy == "win" and seats > 1 else "margin"
+        acc = accuracy(win, WIN_UNIT) if by == "win" else accuracy(mean, unit)
+        per.append({"seat": s, "accuracy": acc if mine else None, "accuracy_by": by,
                     "mean_loss": round(mean, 3), "mean_win_loss": round(win, 4),
                     "decisions": len(mine),
                     "mistakes": sum(1 for e in mine if e["loss"] > bar)})

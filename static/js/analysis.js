@@ -165,8 +165,11 @@ export class AnalysisPanel {
     const seats = Array.isArray(report.seats) ? report.seats : [];
     this.chartHost = h("div", { class: "an-chart" });
     this.drawChart(report);
-    const help = (x) => (Number.isFinite(Number(x.mean_win_loss))
-      ? t("analysis.accuracy_help", { win: fmt(100 * Number(x.mean_win_loss)) }) : undefined);
+    // what the accuracy counts: the win chance given away, or (a solo game) the points
+    const help = (x) => (x.accuracy_by === "margin" && Number.isFinite(Number(x.mean_loss))
+      ? t("analysis.accuracy_help_margin", { loss: fmt(Number(x.mean_loss)), unit: fmt(Number(report.unit) || 2) })
+      : Number.isFinite(Number(x.mean_win_loss))
+        ? t("analysis.accuracy_help", { win: fmt(100 * Number(x.mean_win_loss)) }) : undefined);
     const acc = h("ul", { class: "an-seats", id: "an-accuracy" }, seats.map((x) => h("li", { dataset: { seat: x.seat }, title: help(x) },
       seatTag(x.seat, { small: true }), " ",
       x.accuracy === null || x.accuracy === undefined ? t("analysis.no_decisions")

@@ -614,3 +614,24 @@ def test_arknova_labels_are_in_words_in_every_language():
                 types.add(a["type"])
     assert {"task", "sell", "pouch"} & types, types
     assert len(types) >= 20 and len(words.keys) >= 20, (types, words.keys)
+
+
+def test_a_solo_games_accuracy_counts_the_points_given_away():
+    """Alone at the table the score is the result: the accuracy counts the VP given away per
+    decision (the win chance of reaching 0 sits near 0 or 1 for most of a solo game, so by it
+    nearly every game read 100 %); with rivals it counts the win chance (the default)."""
+    def entry(i, seat, loss, win_loss):
+        return {"index": i, "seat": seat, "version": i, "loss": loss, "win_loss": win_loss,
+                "value_chosen": -20.0, "value_best": -20.0 + loss, "win_chosen": 0.01,
+                "win_best": 0.01 + win_loss, "chosen": {"type": "action", "card": "cards", "x": 0},
+                "best": {"type": "action", "card": "build", "x": 0}}
+    solo = [entry(0, 0, 3.0, 0.001), entry(1, 0, 1.0, 0.0), entry(2, 0, 0.0, 0.0)]
+    report = summarize(ARK, 1, solo, 3)
+    seat = report["seats"][0]
+    assert seat["accuracy_by"] == "margin"
+    assert seat["accuracy"] == accuracy(4.0 / 3, unit_of(ARK))  # 51.3, not 98.4 by the chance
+    assert seat["accuracy"] == pytest.approx(51.3, abs=0.1)
+    duel = [entry(0, 0, 3.0, 0.04), entry(1, 1, 1.0, 0.0)]
+    two = summarize(ARK, 2, duel, 2)
+    assert [s["accuracy_by"] for s in two["seats"]] == ["win", "win"]
+    assert two["seats"][0]["accuracy"] == accuracy(0.04, WIN_UNIT)
