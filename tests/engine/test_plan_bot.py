@@ -17,9 +17,10 @@ from engine.core.state import clone
 
 ARK = engine.get_game("arknova")
 ZOO = engine.get_game("zoocracy")
-#: a cheaper plan level for the test suite (the same code paths)
+#: a cheaper plan level for the test suite (the same code paths; planning from the first turn
+#: alone too, so the early positions these tests set up are planned)
 SMALL = dict(k=3, samples=2, depth=4, width=3, top_width=8, reply_depth=3, reply_width=3,
-             reply_top=6)
+             reply_top=6, solo_opening=None)
 
 
 def play(game, seats: int, seed: str, bots, decisions: int, rng_seed: int = 7):
@@ -318,7 +319,7 @@ def test_a_solo_opening_is_answered_as_fast_and_planned_after_it(seats):
     looked at); from turn ``N`` on it plans as before. With a rival it plans from the start."""
     ev = evaluator_for(ARK, "learned")
     fast = FastBot(depth=4, width=3, top_width=8)
-    plan = PlanBot(solo_opening=2, **SMALL)
+    plan = PlanBot(**{**SMALL, "solo_opening": 2})
     state = ARK.setup(seats, {}, "plan-opening")
     rng = {"rng": 5}
     before = planned_before = planned_after = 0
@@ -344,4 +345,5 @@ def test_a_solo_opening_is_answered_as_fast_and_planned_after_it(seats):
     assert before >= 2 and planned_after > 0
     assert (planned_before == 0) is (seats == 1)
     assert plan.in_opening(ARK, ev, ARK.setup(seats, {}, "x")) is (seats == 1)
-    assert PlanBot().in_opening(ARK, ev, ARK.setup(1, {}, "x")) is False
+    assert PlanBot(solo_opening=None).in_opening(ARK, ev, ARK.setup(1, {}, "x")) is False
+    assert PlanBot().solo_opening == 9  # the shipped default (docs/bots.md)
