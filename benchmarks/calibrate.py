@@ -12,12 +12,15 @@ turns left, the mean of ``final score - measure`` (the offset) and the spread of
 deals, each measure's mean error, mean absolute error, its mean win chance against the share of
 deals that reached 0, and the Brier score of that chance, before and after the calibration.
 ``--data FILE`` keeps the positions (``--refit`` fits from the file without playing);
-``--write`` writes the fit to the shipped file, ``--out FILE`` elsewhere.
+``--write`` writes the fit to the shipped file, ``--out FILE`` elsewhere; the file records the
+digest of the value.json it was fitted on (``tests/engine/test_calibration.py`` fails when
+value.json changes and the calibration is not refitted).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
@@ -36,6 +39,7 @@ from engine.bots.analysis_measure import chance  # noqa: E402
 from engine.core import rng as _rng  # noqa: E402
 
 SHIPPED = ROOT / "engine" / "arknova" / "data" / "calibration.json"
+VALUE = ROOT / "engine" / "arknova" / "data" / "value.json"
 MEASURES = ("hand", "learned", "mean")
 MIN_SIGMA = 1.0
 STAGES = ((19, 99, "early (19+ turns left)"), (10, 18, "middle (10-18)"), (0, 9, "late (0-9)"))
@@ -141,6 +145,8 @@ def main() -> None:
                  "number of turns left (the index), the mean of final score - measure (offset) "
                  "and the spread around it (sigma) in solo games of the level below",
         "solo": {"level": args.level, "seed": args.seed, "deals": len(deals),
+                 # the learned measure's offsets hold for these weights only (a test checks)
+                 "value_sha256": hashlib.sha256(VALUE.read_bytes()).hexdigest(),
                  "fitted_on": len(train), "mean_score": round(statistics.fmean(scores), 2),
                  "reached": round(sum(1 for s in scores if s >= 0) / len(scores), 3),
                  "measures": fitted,

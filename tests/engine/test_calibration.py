@@ -5,6 +5,7 @@ from the raw measure plus the offset at its turns left, with that stage's spread
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from importlib import resources
 
@@ -96,3 +97,11 @@ def test_the_fit_is_the_mean_and_spread_of_what_the_measure_missed(script):
     # after the fit the training deals are measured without bias at each stage
     after = script.report(deals, fitted, 0.0)
     assert all(abs(s["bias"]) < 1e-9 for s in after["hand"].values())
+
+
+def test_the_calibration_was_fitted_on_the_shipped_value():
+    """The learned measure's offsets hold for the weights they were fitted on: a new
+    value.json needs ``benchmarks/calibrate.py --write`` too (docs/bots.md)."""
+    value = resources.files("engine.arknova").joinpath("data/value.json").read_bytes()
+    assert shipped()["solo"]["value_sha256"] == hashlib.sha256(value).hexdigest(), \
+        "value.json changed: refit the solo calibration (benchmarks/calibrate.py --write)"
