@@ -11,5 +11,6 @@ these). The rules are the modules of :mod:`engine.arknova` itself; words for peo
   term of an answer itself (the strength an action card is used at): ``learned.answer_term``;
   how far the look follows a seat's own chain (to the end of its last turn):
   ``learned.chain_depth``
-- the analysis' measure, the expected final margin: :mod:`.margin`
+- the analysis' measure, the expected final margin: :mod:`.margin`; a solo game's by turns
+  left (its offset and spread, ``engine/arknova/data/calibration.json``): :mod:`.calibration`
 """
