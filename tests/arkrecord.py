@@ -1,4 +1,4 @@
-"""An Ark Nova game record played by two greedy bots (about 450 actions, a few seconds to play),
+"""Ark Nova game records played by bots (two greedy seats, about 450 actions; a fast solo game),
 for the analysis tests: imported with ``POST /api/games/import`` it is a finished game to
 analyse."""
 
@@ -28,3 +28,19 @@ def greedy_record(seed: str = "analysis-e2e") -> dict:
     return {"format": "menagerie-record/1", "game": "arknova", "options": {}, "seed": seed,
             "seats": [{"seat": 0, "user": "alpha"}, {"seat": 1, "user": "beta"}],
             "actions": actions}
+
+
+@lru_cache(maxsize=2)
+def solo_record(seed: str = "solo-analysis-e2e") -> dict:
+    """A solo game played by the fast level (about 110 actions)."""
+    game = engine.get_game("arknova")
+    state = game.setup(1, {}, seed)
+    bot = make_bot("fast")
+    rng = {"rng": _rng.seed_to_int(f"{seed}:bots")}
+    actions = []
+    while game.waiting_for(state):
+        action = decide(bot, game, state, 0, rng)
+        actions.append([0, action])
+        state, _ = game.apply(state, 0, action)
+    return {"format": "menagerie-record/1", "game": "arknova", "options": {}, "seed": seed,
+            "seats": [{"seat": 0, "user": "alpha"}], "actions": actions}

@@ -221,10 +221,12 @@ export class AnalysisPanel {
       this.goTo(Math.max(0, Math.min(last, v)));
     });
     this.scale = { x, last };
-    // the axes, in HTML beside the stretched SVG: the value (expected final margin, VP) from
-    // its lowest to its highest, and the moves (versions) from the first to the last
+    // the axes, in HTML beside the stretched SVG: the value (expected final margin, VP; alone
+    // at the table the expected score) from its lowest to its highest, and the moves
+    // (versions) from the first to the last
+    const alone = Array.isArray(report.seats) && report.seats.length === 1;
     const yAxis = h("div", { class: "an-yaxis", "aria-hidden": "true" },
-      h("span", null, fmt(hi)), h("span", { class: "an-axis-name" }, t("analysis.axis_value")), h("span", null, fmt(lo)));
+      h("span", null, fmt(hi)), h("span", { class: "an-axis-name" }, t(alone ? "analysis.axis_score" : "analysis.axis_value")), h("span", null, fmt(lo)));
     const xAxis = h("div", { class: "an-xaxis", "aria-hidden": "true" },
       h("span", null, "0"), h("span", { class: "an-axis-name" }, t("analysis.axis_moves")), h("span", null, String(last)));
     clear(this.chartHost).append(h("div", { class: "an-plot" }, yAxis, svg), xAxis);
@@ -239,11 +241,12 @@ export class AnalysisPanel {
   }
 }
 
-/** "−8.4 VP expected, −12 % win chance:" (the win chance where the report has it). */
+/** "−8.4 VP expected, −12 % win chance:" (the win chance where the report has it and it
+ * comes to a whole percentage point: "−0 % win chance" says nothing, as in most solo games). */
 function lossText(m) {
-  const win = Number(m.win_loss);
-  if (m.win_loss === undefined || m.win_loss === null || !Number.isFinite(win)) return t("analysis.loss", { loss: fmt(m.loss) });
-  return t("analysis.loss_win", { loss: fmt(m.loss), win: Math.round(win * 100) });
+  const win = Math.round(Number(m.win_loss) * 100);
+  if (m.win_loss === undefined || m.win_loss === null || !Number.isFinite(win) || win < 1) return t("analysis.loss", { loss: fmt(m.loss) });
+  return t("analysis.loss_win", { loss: fmt(m.loss), win });
 }
 
 function fmt(v) {
