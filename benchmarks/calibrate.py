@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from engine.arknova.bot import margin  # noqa: E402
+from engine.arknova.bot.calibration import MEASURES  # noqa: E402
 from engine.arknova.bot.evaluate import clock  # noqa: E402
 from engine.arknova.solo import total_turns  # noqa: E402
 from engine.bots import decide, make_bot  # noqa: E402
@@ -40,7 +41,6 @@ from engine.core import rng as _rng  # noqa: E402
 
 SHIPPED = ROOT / "engine" / "arknova" / "data" / "calibration.json"
 VALUE = ROOT / "engine" / "arknova" / "data" / "value.json"
-MEASURES = ("hand", "learned", "mean")
 MIN_SIGMA = 1.0
 STAGES = ((19, 99, "early (19+ turns left)"), (10, 18, "middle (10-18)"), (0, 9, "late (0-9)"))
 
